@@ -1,0 +1,133 @@
+#if canImport(Glibc)
+@preconcurrency import Glibc
+#endif
+
+/// The `uwb2mqtt` command line: subcommand dispatch, help and exit statuses
+/// (cli-and-config.md). 1 = bad input or config, 2 = bad usage, 3 = device or broker unreachable.
+public enum CommandLineTool {
+    /// A subcommand: its synopsis, what it does, and its options, for `help`.
+    struct Subcommand {
+        let name: String
+        let synopsis: String
+        let summary: String
+        let details: String
+        let available: Bool
+    }
+
+    static let subcommands: [Subcommand] = [
+        Subcommand(name: "run", synopsis: "uwb2mqtt run [--config FILE] [--simulate [SCENARIO]]",
+                   summary: "run the gateway agent", details: "", available: false),
+        Subcommand(name: "check", synopsis: "uwb2mqtt check [--config FILE] [--rules FILE]",
+                   summary: "validate config and rules without device or broker", details: "", available: false),
+        Subcommand(name: "ports", synopsis: "uwb2mqtt ports",
+                   summary: "list serial ports, marking those that look like a DWM3001C", details: "", available: false),
+        Subcommand(name: "decode", synopsis: "uwb2mqtt decode [--json] [HEX …]",
+                   summary: "decode UCI packets given as hex",
+                   details: """
+                   Each argument is one UCI packet in hex; spaces, ':', '.', ',' separators and 0x prefixes
+                   are allowed. Without arguments, reads one packet a line from standard input (blank lines
+                   and lines starting with '#' are skipped). Segments of one message (PBF) given as
+                   consecutive packets are joined and decoded once; a line with several whole packets back
+                   to back is split into them.
+
+                   Options:
+                     --json    one JSON object per decoded message (keys as in cli-and-config.md)
+
+                   Exit status: 0 when every packet decoded, 1 when any was malformed (reported as
+                   {"error": …, "payload": …} after the rest are decoded), 2 for bad usage.
+                   """, available: true),
+        Subcommand(name: "simulate", synopsis: "uwb2mqtt simulate [--link PATH] [SCENARIO]",
+                   summary: "run the DWM3001C simulator on a pseudo-terminal", details: "", available: false),
+        Subcommand(name: "record", synopsis: "uwb2mqtt record --out FILE [--config FILE]",
+                   summary: "record every UCI packet received, with its time", details: "", available: false),
+        Subcommand(name: "replay", synopsis: "uwb2mqtt replay FILE [--config FILE] [--rules FILE] [--fast] [--svg OUT]",
+                   summary: "replay a recording through decoding, filters and rules", details: "", available: false),
+        Subcommand(name: "doctor", synopsis: "uwb2mqtt doctor [--config FILE]",
+                   summary: "check config, device and broker, one line each", details: "", available: false),
+        Subcommand(name: "version", synopsis: "uwb2mqtt version",
+                   summary: "print the versions of the agent, libserialport and libmosquitto", details: "", available: true),
+        Subcommand(name: "help", synopsis: "uwb2mqtt help [COMMAND]", summary: "describe the commands", details: "", available: true),
+    ]
+
+    static var overview: String {
+        var text = """
+        uwb2mqtt \(AgentVersion.agent) — a UWB proximity gateway: Qorvo DWM3001C (FiRa UCI) in, MQTT out.
+
+        Usage: uwb2mqtt COMMAND [OPTIONS]
+
+        Commands:
+
+        """
+        let width = subcommands.map(\.name.count).max() ?? 0
+        for command in subcommands {
+            let pad = String(repeating: " ", count: width - command.name.count + 2)
+            text += "  \(command.name)\(pad)\(command.summary)\(command.available ? "" : " (not implemented yet)")\n"
+        }
+        text += "\nRun 'uwb2mqtt help COMMAND' or 'uwb2mqtt COMMAND --help' for a command's options."
+        return text
+    }
+
+    static func help(for name: String) -> String? {
+        guard let command = subcommands.first(where: { $0.name == name }) else { return nil }
+        var text = "Usage: \(command.synopsis)\n\n\(command.summary.prefix(1).uppercased() + command.summary.dropFirst())."
+        if !command.details.isEmpty { text += "\n\n" + command.details }
+        if !command.available { text += "\n\nNot implemented yet in this version." }
+        return text
+    }
+
+    /// Runs the command line (without the program name) and returns the exit status.
+    public static func main(_ arguments: [String]) -> Int32 {
+        guard let name = arguments.first else {
+            printError(overview)
+            return 2
+        }
+        let rest = Array(arguments.dropFirst())
+        if rest.contains("--help") || rest.contains("-h"), let text = help(for: name) {
+            print(text)
+            return 0
+        }
+        switch name {
+        case "help", "--help", "-h":
+            if let topic = rest.first {
+                guard let text = help(for: topic) else { return usage("unknown command '\(topic)'") }
+                print(text)
+            } else {
+                print(overview)
+            }
+            return 0
+        case "version", "--version":
+            print("uwb2mqtt \(AgentVersion.agent)")
+            print("libserialport \(AgentVersion.libserialport)")
+            print("libmosquitto \(AgentVersion.libmosquitto)")
+            return 0
+        case "decode":
+            var json = false
+            var hex: [String] = []
+            var onlyOperands = false
+            for argument in rest {
+                if !onlyOperands && argument == "--" { onlyOperands = true; continue }
+                if !onlyOperands && argument == "--json" { json = true; continue }
+                if !onlyOperands && argument.hasPrefix("--") { return usage("decode: unknown option '\(argument)'") }
+                hex.append(argument)
+            }
+            let status = DecodeCommand(json: json).run(arguments: hex)
+            fflush(stdout)
+            return status
+        default:
+            if subcommands.contains(where: { $0.name == name }) {
+                printError("uwb2mqtt: '\(name)' is not implemented yet in this version (see README.md)")
+                return 1
+            }
+            return usage("unknown command '\(name)'")
+        }
+    }
+
+    private static func usage(_ message: String) -> Int32 {
+        printError("uwb2mqtt: \(message) (run 'uwb2mqtt help')")
+        return 2
+    }
+
+    static func printError(_ text: String) {
+        fputs(text + "\n", stderr)
+    }
+}

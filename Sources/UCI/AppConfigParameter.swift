@@ -1,0 +1,162 @@
+/// The typed view of the app-config parameters a DS-TWR host sets (uci.md §4.1, §4.3).
+///
+/// `tlv` encodes one into the wire form; `init(_:)` decodes a `ConfigTLV`, checking its size and
+/// value range, and keeps parameters it has no case for as `.other`.
+public enum AppConfigParameter: Hashable, Sendable {
+    case deviceType(DeviceType)
+    case rangingRoundUsage(RangingRoundUsage)
+    case stsConfig(STSConfig)
+    case multiNodeMode(MultiNodeMode)
+    case channelNumber(UInt8)
+    case numberOfControlees(UInt8)
+    case deviceMacAddress(MacAddress)
+    case dstMacAddresses([MacAddress])
+    /// In RSTU: 1200 RSTU = 1 ms.
+    case slotDuration(UInt16)
+    /// Milliseconds between ranging rounds.
+    case rangingDuration(UInt32)
+    case aoaResultRequest(AoAResultRequest)
+    case deviceRole(DeviceRole)
+    case rframeConfig(RFrameConfig)
+    case rssiReporting(Bool)
+    case preambleCodeIndex(UInt8)
+    case sfdID(UInt8)
+    case slotsPerRangingRound(UInt8)
+    case prfMode(PRFMode)
+    case scheduleMode(ScheduleMode)
+    case macAddressMode(MacAddressMode)
+    case vendorID(UInt16)
+    /// Six bytes, wire order.
+    case staticSTSIV([UInt8])
+    case stsLength(STSLength)
+    case resultReportConfig(UInt8)
+    case enableDiagnostics(Bool)
+    case other(ConfigTLV)
+
+    /// The wire form.
+    public var tlv: ConfigTLV {
+        switch self {
+        case let .deviceType(v): byte(.deviceType, v.rawValue)
+        case let .rangingRoundUsage(v): byte(.rangingRoundUsage, v.rawValue)
+        case let .stsConfig(v): byte(.stsConfig, v.rawValue)
+        case let .multiNodeMode(v): byte(.multiNodeMode, v.rawValue)
+        case let .channelNumber(v): byte(.channelNumber, v)
+        case let .numberOfControlees(v): byte(.numberOfControlees, v)
+        case let .deviceMacAddress(address):
+            { var out: [UInt8] = []; address.encode(into: &out); return ConfigTLV(id: AppConfigID.deviceMacAddress.rawValue, value: out) }()
+        case let .dstMacAddresses(addresses):
+            { var out: [UInt8] = []; for a in addresses { a.encode(into: &out) }; return ConfigTLV(id: AppConfigID.dstMacAddress.rawValue, value: out) }()
+        case let .slotDuration(v): { var out: [UInt8] = []; out.append16(v); return ConfigTLV(id: AppConfigID.slotDuration.rawValue, value: out) }()
+        case let .rangingDuration(v): { var out: [UInt8] = []; out.append32(v); return ConfigTLV(id: AppConfigID.rangingDuration.rawValue, value: out) }()
+        case let .aoaResultRequest(v): byte(.aoaResultReq, v.rawValue)
+        case let .deviceRole(v): byte(.deviceRole, v.rawValue)
+        case let .rframeConfig(v): byte(.rframeConfig, v.rawValue)
+        case let .rssiReporting(v): byte(.rssiReporting, v ? 1 : 0)
+        case let .preambleCodeIndex(v): byte(.preambleCodeIndex, v)
+        case let .sfdID(v): byte(.sfdID, v)
+        case let .slotsPerRangingRound(v): byte(.slotsPerRR, v)
+        case let .prfMode(v): byte(.prfMode, v.rawValue)
+        case let .scheduleMode(v): byte(.scheduleMode, v.rawValue)
+        case let .macAddressMode(v): byte(.macAddressMode, v.rawValue)
+        case let .vendorID(v): { var out: [UInt8] = []; out.append16(v); return ConfigTLV(id: AppConfigID.vendorID.rawValue, value: out) }()
+        case let .staticSTSIV(v): ConfigTLV(id: AppConfigID.staticSTSIV.rawValue, value: v)
+        case let .stsLength(v): byte(.stsLength, v.rawValue)
+        case let .resultReportConfig(v): byte(.resultReportConfig, v)
+        case let .enableDiagnostics(v): byte(.enableDiagnostics, v ? 1 : 0)
+        case let .other(tlv): tlv
+        }
+    }
+
+    private func byte(_ id: AppConfigID, _ value: UInt8) -> ConfigTLV { ConfigTLV(id: id.rawValue, value: [value]) }
+
+    /// Decodes a TLV, assuming short MAC addresses (the only mode QM33 supports) unless
+    /// `macAddressMode` says otherwise.
+    public init(_ tlv: ConfigTLV, macAddressing: MacAddressingMode = .short) throws(UCIDecodingError) {
+        let id = AppConfigID(rawValue: tlv.id)
+        if let sizes = id.allowedSizes, !sizes.contains(tlv.value.count) {
+            throw .invalidValue(message: "app config \(id)", field: "length", value: tlv.value.count)
+        }
+        func enumValue<E: RawRepresentable<UInt8>>(_ type: E.Type) throws(UCIDecodingError) -> E {
+            guard let value = E(rawValue: tlv.value[0]) else {
+                throw .invalidValue(message: "app config \(id)", field: "value", value: Int(tlv.value[0]))
+            }
+            return value
+        }
+        var reader = ByteReader(tlv.value, message: "app config")
+        switch id {
+        case .deviceType: self = .deviceType(try enumValue(DeviceType.self))
+        case .rangingRoundUsage: self = .rangingRoundUsage(try enumValue(RangingRoundUsage.self))
+        case .stsConfig: self = .stsConfig(try enumValue(STSConfig.self))
+        case .multiNodeMode: self = .multiNodeMode(try enumValue(MultiNodeMode.self))
+        case .channelNumber: self = .channelNumber(tlv.value[0])
+        case .numberOfControlees: self = .numberOfControlees(tlv.value[0])
+        case .deviceMacAddress:
+            self = .deviceMacAddress(tlv.value.count == 8 ? .extended(try reader.uint(8, "address")) : .short(try reader.u16("address")))
+        case .dstMacAddress:
+            let size = macAddressing.addressSize
+            guard tlv.value.count % size == 0 else {
+                throw .invalidValue(message: "app config \(id)", field: "length", value: tlv.value.count)
+            }
+            var addresses: [MacAddress] = []
+            while !reader.isAtEnd { addresses.append(try MacAddress.read(&reader, mode: macAddressing, "address")) }
+            self = .dstMacAddresses(addresses)
+        case .slotDuration: self = .slotDuration(try reader.u16("value"))
+        case .rangingDuration: self = .rangingDuration(try reader.u32("value"))
+        case .aoaResultReq: self = .aoaResultRequest(try enumValue(AoAResultRequest.self))
+        case .deviceRole: self = .deviceRole(try enumValue(DeviceRole.self))
+        case .rframeConfig: self = .rframeConfig(try enumValue(RFrameConfig.self))
+        case .rssiReporting: self = .rssiReporting(tlv.value[0] != 0)
+        case .preambleCodeIndex: self = .preambleCodeIndex(tlv.value[0])
+        case .sfdID: self = .sfdID(tlv.value[0])
+        case .slotsPerRR: self = .slotsPerRangingRound(tlv.value[0])
+        case .prfMode: self = .prfMode(try enumValue(PRFMode.self))
+        case .scheduleMode: self = .scheduleMode(try enumValue(ScheduleMode.self))
+        case .macAddressMode: self = .macAddressMode(try enumValue(MacAddressMode.self))
+        case .vendorID: self = .vendorID(try reader.u16("value"))
+        case .staticSTSIV: self = .staticSTSIV(tlv.value)
+        case .stsLength: self = .stsLength(try enumValue(STSLength.self))
+        case .resultReportConfig: self = .resultReportConfig(tlv.value[0])
+        case .enableDiagnostics: self = .enableDiagnostics(tlv.value[0] != 0)
+        default: self = .other(tlv)
+        }
+    }
+}
+
+extension AppConfigParameter {
+    /// The 18-parameter DS-TWR set that QM33 SDK 1.1.1 accepts, in the order of the real capture
+    /// (uci.md §4.3, §7 V6): for a controller/initiator ranging with `peers`, or a
+    /// controlee/responder whose `peers` is its controller. A controller with more than one peer
+    /// runs one-to-many and states NUMBER_OF_CONTROLEES; a controlee of such a session passes
+    /// `multiNode: .oneToMany`. `aoa` asks for angles (AOA_RESULT_REQ = 1).
+    public static func dsTWR(role: DeviceType, ownAddress: UInt16, peers: [UInt16], channel: UInt8 = 9,
+                             rangingDurationMilliseconds: UInt32 = 200, multiNode: MultiNodeMode? = nil,
+                             aoa: Bool = false) -> [AppConfigParameter] {
+        let controller = role == .controller
+        let mode = multiNode ?? (peers.count > 1 ? .oneToMany : .unicast)
+        var list: [AppConfigParameter] = [
+            .deviceType(role),
+            .deviceRole(controller ? .initiator : .responder),
+            .multiNodeMode(mode),
+        ]
+        if controller && mode == .oneToMany { list.append(.numberOfControlees(UInt8(truncatingIfNeeded: peers.count))) }
+        list += [
+            .rangingRoundUsage(.dsTWRDeferred),
+            .deviceMacAddress(.short(ownAddress)),
+            .dstMacAddresses(peers.map { .short($0) }),
+            .channelNumber(channel),
+            .stsConfig(.staticSTS),
+            .rframeConfig(.sp3),
+            .scheduleMode(.timeScheduled),
+            .preambleCodeIndex(10),
+            .sfdID(2),
+            .slotDuration(2400),
+            .rangingDuration(rangingDurationMilliseconds),
+            .slotsPerRangingRound(25),
+            .vendorID(0x0708),
+            .staticSTSIV([0x01, 0x02, 0x03, 0x04, 0x05, 0x06]),
+            .stsLength(.symbols64),
+        ]
+        if aoa { list.append(.aoaResultRequest(.all)) }
+        return list
+    }
+}

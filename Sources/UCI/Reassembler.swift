@@ -1,0 +1,198 @@
+/// Turns a byte stream from the device into whole UCI messages.
+///
+/// Fed arbitrary chunks (one byte at a time, or many packets at once), it frames packets by
+/// their headers, joins PBF segments into one message, and resynchronises after garbage the way
+/// Qorvo's host tool does (uci.md §1.4): bytes are discarded until one whose MT this side
+/// accepts, and, as a stronger check than Qorvo's, a control header's RFU bits must be zero.
+/// Everything it throws away is reported as a `Discard`, so nothing vanishes silently.
+///
+/// It holds no clock. The firmware drops an incomplete packet after 100 ms; the link layer does
+/// the same by calling `flushPartialPacket()` when the line has been quiet that long.
+public struct Reassembler: Sendable {
+    /// What the reassembler produced from the bytes it was fed.
+    public enum Event: Hashable, Sendable {
+        case message(RawMessage)
+        case discarded(Discard)
+    }
+
+    /// Bytes that did not become a message, and why.
+    public struct Discard: Hashable, Sendable, CustomStringConvertible {
+        public enum Reason: Hashable, Sendable {
+            /// Bytes that are not a packet header this side accepts (line noise, a partial packet
+            /// from before the host started reading, a packet of the wrong direction).
+            case notAPacket
+            /// A segmented message was interrupted by a packet of another MT/GID/OID.
+            case interruptedSegments
+            /// A segmented message grew beyond `maximumMessageSize`.
+            case messageTooLarge
+            /// An incomplete packet was flushed after the line went quiet.
+            case incompletePacket
+        }
+        public var reason: Reason
+        public var byteCount: Int
+        /// The first few discarded bytes, for a log line.
+        public var sample: [UInt8]
+
+        public var description: String {
+            let what: String = switch reason {
+            case .notAPacket: "not a UCI packet"
+            case .interruptedSegments: "segmented message interrupted by another message"
+            case .messageTooLarge: "segmented message too large"
+            case .incompletePacket: "incomplete packet"
+            }
+            return "discarded \(byteCount) byte\(byteCount == 1 ? "" : "s") (\(what)): \(Hex.string(sample))\(byteCount > sample.count ? "…" : "")"
+        }
+    }
+
+    /// The message types this side expects to receive: a host gets responses, notifications
+    /// and data; a device (the simulator) gets commands.
+    public let accepted: Set<MessageType>
+    public let maximumMessageSize: Int
+
+    private var buffer: [UInt8] = []
+    private var start = 0
+    private var skipped: [UInt8] = []
+    private var skippedCount = 0
+    private var segments: (identity: Identity, payload: [UInt8])?
+    private var dropping: Identity?
+
+    private struct Identity: Hashable, Sendable {
+        var messageType: MessageType
+        var gid: UInt8
+        var oid: UInt8
+    }
+
+    public static let hostSide: Set<MessageType> = [.response, .notification, .data, .testResponse]
+    public static let deviceSide: Set<MessageType> = [.command, .data, .testCommand]
+
+    public init(accepting accepted: Set<MessageType> = Reassembler.hostSide, maximumMessageSize: Int = 64 * 1024) {
+        self.accepted = accepted
+        self.maximumMessageSize = maximumMessageSize
+    }
+
+    /// True while bytes of an unfinished packet are buffered.
+    public var hasPartialPacket: Bool { start < buffer.count }
+
+    /// Feeds bytes; returns the messages and discards they completed, in stream order.
+    public mutating func feed(_ bytes: some Sequence<UInt8>) -> [Event] {
+        var events: [Event] = []
+        feed(bytes) { events.append($0) }
+        return events
+    }
+
+    /// Feeds bytes and hands each completed event to `emit` without collecting them.
+    public mutating func feed(_ bytes: some Sequence<UInt8>, _ emit: (Event) -> Void) {
+        if start == buffer.count {
+            buffer.removeAll(keepingCapacity: true)
+            start = 0
+        } else if start > 4096 {
+            buffer.removeFirst(start)
+            start = 0
+        }
+        buffer.append(contentsOf: bytes)
+        scan(emit)
+    }
+
+    /// Discards a buffered incomplete packet (and any unreported garbage), as the firmware does
+    /// after 100 ms of silence, so that a corrupted length byte cannot swallow the next packets.
+    public mutating func flushPartialPacket() -> [Event] {
+        var events: [Event] = []
+        if start < buffer.count {
+            let rest = Array(buffer[start...])
+            buffer.removeAll(keepingCapacity: true)
+            start = 0
+            if let discard = reportSkipped() { events.append(.discarded(discard)) }
+            events.append(.discarded(Discard(reason: .incompletePacket, byteCount: rest.count, sample: Array(rest.prefix(16)))))
+        } else if let discard = reportSkipped() {
+            events.append(.discarded(discard))
+        }
+        return events
+    }
+
+    private mutating func scan(_ emit: (Event) -> Void) {
+        while start < buffer.count {
+            let b0 = buffer[start]
+            guard let mt = MessageType(rawValue: b0 >> 5), accepted.contains(mt) else {
+                skip()
+                continue
+            }
+            // A control header's byte 1 bits 7..6 and byte 2 are RFU (zero): check what has arrived.
+            if !mt.hasTwoByteLength {
+                if start + 1 < buffer.count, buffer[start + 1] & 0xC0 != 0 { skip(); continue }
+                if start + 2 < buffer.count, buffer[start + 2] != 0 { skip(); continue }
+            }
+            guard buffer.count - start >= PacketHeader.size else { break }
+            let length: Int = if mt.hasTwoByteLength {
+                Int(buffer[start + 2]) | Int(buffer[start + 3]) << 8
+            } else {
+                Int(buffer[start + 3])
+            }
+            guard buffer.count - start >= PacketHeader.size + length else { break }
+            if let discard = reportSkipped() { emit(.discarded(discard)) }
+            let identity = Identity(messageType: mt, gid: b0 & 0x0F, oid: mt == .data ? 0 : buffer[start + 1] & 0x3F)
+            let more = b0 & 0x10 != 0
+            let payloadStart = start + PacketHeader.size
+            start = payloadStart + length
+            packet(identity, more: more, payload: buffer[payloadStart..<start], emit)
+        }
+    }
+
+    @inline(__always)
+    private mutating func skip() {
+        if skipped.count < 16 { skipped.append(buffer[start]) }
+        skippedCount += 1
+        start += 1
+    }
+
+    private mutating func reportSkipped() -> Discard? {
+        guard skippedCount > 0 else { return nil }
+        defer { skipped.removeAll(keepingCapacity: true); skippedCount = 0 }
+        return Discard(reason: .notAPacket, byteCount: skippedCount, sample: skipped)
+    }
+
+    private mutating func packet(_ identity: Identity, more: Bool, payload: ArraySlice<UInt8>, _ emit: (Event) -> Void) {
+        if let dropped = dropping {
+            if dropped == identity {
+                if !more { dropping = nil }
+                return
+            }
+            dropping = nil
+        }
+        if var pending = segments {
+            if pending.identity == identity {
+                pending.payload.append(contentsOf: payload)
+                if pending.payload.count > maximumMessageSize {
+                    emit(.discarded(Discard(reason: .messageTooLarge, byteCount: pending.payload.count,
+                                            sample: Array(pending.payload.prefix(16)))))
+                    segments = nil
+                    if more { dropping = identity }
+                    return
+                }
+                if more {
+                    segments = pending
+                } else {
+                    segments = nil
+                    emit(.message(RawMessage(messageType: identity.messageType, gid: identity.gid, oid: identity.oid,
+                                             payload: pending.payload)))
+                }
+                return
+            }
+            // Android keeps reassembling across a device-status notification (uci.md §1.3).
+            let isDeviceStatus = identity.messageType == .notification && identity.gid == 0 && identity.oid == 0x01
+            if isDeviceStatus && !more {
+                emit(.message(RawMessage(messageType: identity.messageType, gid: identity.gid, oid: identity.oid,
+                                         payload: Array(payload))))
+                return
+            }
+            emit(.discarded(Discard(reason: .interruptedSegments, byteCount: pending.payload.count,
+                                    sample: Array(pending.payload.prefix(16)))))
+            segments = nil
+        }
+        if more {
+            segments = (identity, Array(payload))
+        } else {
+            emit(.message(RawMessage(messageType: identity.messageType, gid: identity.gid, oid: identity.oid,
+                                     payload: Array(payload))))
+        }
+    }
+}

@@ -1,0 +1,177 @@
+/// A UCI response (MT 2) from device to host.
+///
+/// A response whose status is not OK may carry the status byte alone (uci.md §7 V9); its other
+/// fields are then nil or empty rather than a decoding error.
+public enum UCIResponse: Hashable, Sendable {
+    case coreDeviceReset(status: Status)
+    case coreGetDeviceInfo(status: Status, info: DeviceInfo?)
+    case coreGetCapsInfo(status: Status, capabilities: [ConfigTLV])
+    case coreSetConfig(status: Status, failed: [ConfigStatus])
+    case coreGetConfig(status: Status, parameters: [ConfigTLV])
+    case coreQueryUWBSTimestamp(status: Status, timestamp: UInt64?)
+    /// `sessionHandle` is nil in the FiRa 1.x form (status only): the session id is the handle.
+    case sessionInit(status: Status, sessionHandle: UInt32?)
+    case sessionDeinit(status: Status)
+    case sessionSetAppConfig(status: Status, failed: [ConfigStatus])
+    case sessionGetAppConfig(status: Status, parameters: [ConfigTLV])
+    case sessionGetCount(status: Status, count: UInt8?)
+    case sessionGetState(status: Status, state: SessionState?)
+    /// `controlees` is nil in the FiRa 1.x form (status only).
+    case sessionUpdateControllerMulticastList(status: Status, controlees: [ControleeStatus]?)
+    case sessionStart(status: Status)
+    case sessionStop(status: Status)
+    case sessionGetRangingCount(status: Status, count: UInt32?)
+    case unknown(gid: UInt8, oid: UInt8, payload: [UInt8])
+
+    /// Every known response starts with a status; an unknown one reports its first byte, if any.
+    public var status: Status? {
+        switch self {
+        case let .coreDeviceReset(s), let .coreGetDeviceInfo(s, _), let .coreGetCapsInfo(s, _), let .coreSetConfig(s, _),
+             let .coreGetConfig(s, _), let .coreQueryUWBSTimestamp(s, _), let .sessionInit(s, _), let .sessionDeinit(s),
+             let .sessionSetAppConfig(s, _), let .sessionGetAppConfig(s, _), let .sessionGetCount(s, _),
+             let .sessionGetState(s, _), let .sessionUpdateControllerMulticastList(s, _), let .sessionStart(s),
+             let .sessionStop(s), let .sessionGetRangingCount(s, _):
+            s
+        case let .unknown(_, _, payload): payload.first.map(Status.init(rawValue:))
+        }
+    }
+
+    public var opcode: (gid: UInt8, oid: UInt8) {
+        switch self {
+        case .coreDeviceReset: (0, 0x00)
+        case .coreGetDeviceInfo: (0, 0x02)
+        case .coreGetCapsInfo: (0, 0x03)
+        case .coreSetConfig: (0, 0x04)
+        case .coreGetConfig: (0, 0x05)
+        case .coreQueryUWBSTimestamp: (0, 0x08)
+        case .sessionInit: (1, 0x00)
+        case .sessionDeinit: (1, 0x01)
+        case .sessionSetAppConfig: (1, 0x03)
+        case .sessionGetAppConfig: (1, 0x04)
+        case .sessionGetCount: (1, 0x05)
+        case .sessionGetState: (1, 0x06)
+        case .sessionUpdateControllerMulticastList: (1, 0x07)
+        case .sessionStart: (2, 0x00)
+        case .sessionStop: (2, 0x01)
+        case .sessionGetRangingCount: (2, 0x03)
+        case let .unknown(gid, oid, _): (gid, oid)
+        }
+    }
+
+    public var raw: RawMessage {
+        var p: [UInt8] = []
+        if let status, !isUnknown { p.append(status.rawValue) }
+        switch self {
+        case .coreDeviceReset, .sessionDeinit, .sessionStart, .sessionStop: break
+        case let .coreGetDeviceInfo(_, info):
+            if let info {
+                info.uciVersion.encode(into: &p); info.macVersion.encode(into: &p)
+                info.phyVersion.encode(into: &p); info.uciTestVersion.encode(into: &p)
+                p.append(UInt8(truncatingIfNeeded: info.vendorInfo.count)); p.append(contentsOf: info.vendorInfo)
+            }
+        case let .coreGetCapsInfo(_, list), let .coreGetConfig(_, list), let .sessionGetAppConfig(_, list):
+            if !list.isEmpty || status == .ok { ConfigTLV.encodeList(list, into: &p) }
+        case let .coreSetConfig(_, failed), let .sessionSetAppConfig(_, failed):
+            p.append(UInt8(truncatingIfNeeded: failed.count))
+            for f in failed { p.append(f.id); p.append(f.status.rawValue) }
+        case let .coreQueryUWBSTimestamp(_, t): if let t { p.appendLE(t, count: 8) }
+        case let .sessionInit(_, h): if let h { p.append32(h) }
+        case let .sessionGetCount(_, c): if let c { p.append(c) }
+        case let .sessionGetState(_, s): if let s { p.append(s.rawValue) }
+        case let .sessionUpdateControllerMulticastList(_, list):
+            if let list {
+                p.append(UInt8(truncatingIfNeeded: list.count))
+                for c in list { p.append16(c.shortAddress); p.append(c.status.rawValue) }
+            }
+        case let .sessionGetRangingCount(_, c): if let c { p.append32(c) }
+        case let .unknown(_, _, payload): p = payload
+        }
+        let (gid, oid) = opcode
+        return RawMessage(messageType: .response, gid: gid, oid: oid, payload: p)
+    }
+
+    private var isUnknown: Bool { if case .unknown = self { true } else { false } }
+
+    init(decoding raw: RawMessage) throws(UCIDecodingError) {
+        let p = raw.payload
+        let name: StaticString
+        switch (raw.gid, raw.oid) {
+        case (0, 0x00): name = "CORE_DEVICE_RESET_RSP"
+        case (0, 0x02): name = "CORE_GET_DEVICE_INFO_RSP"
+        case (0, 0x03): name = "CORE_GET_CAPS_INFO_RSP"
+        case (0, 0x04): name = "CORE_SET_CONFIG_RSP"
+        case (0, 0x05): name = "CORE_GET_CONFIG_RSP"
+        case (0, 0x08): name = "CORE_QUERY_UWBS_TIMESTAMP_RSP"
+        case (1, 0x00): name = "SESSION_INIT_RSP"
+        case (1, 0x01): name = "SESSION_DEINIT_RSP"
+        case (1, 0x03): name = "SESSION_SET_APP_CONFIG_RSP"
+        case (1, 0x04): name = "SESSION_GET_APP_CONFIG_RSP"
+        case (1, 0x05): name = "SESSION_GET_COUNT_RSP"
+        case (1, 0x06): name = "SESSION_GET_STATE_RSP"
+        case (1, 0x07): name = "SESSION_UPDATE_CONTROLLER_MULTICAST_LIST_RSP"
+        case (2, 0x00): name = "SESSION_START_RSP"
+        case (2, 0x01): name = "SESSION_STOP_RSP"
+        case (2, 0x03): name = "SESSION_GET_RANGING_COUNT_RSP"
+        default:
+            self = .unknown(gid: raw.gid, oid: raw.oid, payload: p)
+            return
+        }
+        var r = ByteReader(p, message: name)
+        let status = Status(rawValue: try r.u8("status"))
+        // Error responses may stop after the status byte.
+        let bare = r.isAtEnd && status != .ok
+        switch (raw.gid, raw.oid) {
+        case (0, 0x00): self = .coreDeviceReset(status: status)
+        case (0, 0x02):
+            if bare { self = .coreGetDeviceInfo(status: status, info: nil); break }
+            let uci = try UCIVersion(&r, "uci_version"), mac = try UCIVersion(&r, "mac_version")
+            let phy = try UCIVersion(&r, "phy_version"), test = try UCIVersion(&r, "uci_test_version")
+            let vendorLength = Int(try r.u8("vendor_info length"))
+            let vendor = try r.bytes(vendorLength, "vendor_info")
+            self = .coreGetDeviceInfo(status: status, info: DeviceInfo(uciVersion: uci, macVersion: mac, phyVersion: phy,
+                                                                       uciTestVersion: test, vendorInfo: vendor))
+        case (0, 0x03):
+            self = .coreGetCapsInfo(status: status, capabilities: bare ? [] : try ConfigTLV.readList(&r, count: "number of capabilities"))
+        case (0, 0x04):
+            self = .coreSetConfig(status: status, failed: bare ? [] : try Self.failedList(&r))
+        case (0, 0x05):
+            self = .coreGetConfig(status: status, parameters: bare ? [] : try ConfigTLV.readList(&r, count: "number of parameters"))
+        case (0, 0x08):
+            self = .coreQueryUWBSTimestamp(status: status, timestamp: bare ? nil : try r.uint(8, "timestamp"))
+        case (1, 0x00):
+            self = .sessionInit(status: status, sessionHandle: r.isAtEnd ? nil : try r.u32("session_handle"))
+        case (1, 0x01): self = .sessionDeinit(status: status)
+        case (1, 0x03):
+            self = .sessionSetAppConfig(status: status, failed: bare ? [] : try Self.failedList(&r))
+        case (1, 0x04):
+            self = .sessionGetAppConfig(status: status, parameters: bare ? [] : try ConfigTLV.readList(&r, count: "number of parameters"))
+        case (1, 0x05): self = .sessionGetCount(status: status, count: bare ? nil : try r.u8("session_count"))
+        case (1, 0x06):
+            self = .sessionGetState(status: status, state: bare ? nil : SessionState(rawValue: try r.u8("session_state")))
+        case (1, 0x07):
+            if r.isAtEnd {
+                self = .sessionUpdateControllerMulticastList(status: status, controlees: nil)
+            } else {
+                let n = try r.count("number of controlees", minimumEntrySize: 3)
+                var list: [ControleeStatus] = []
+                for _ in 0..<n {
+                    list.append(ControleeStatus(shortAddress: try r.u16("mac_address"),
+                                                status: MulticastUpdateStatus(rawValue: try r.u8("status"))))
+                }
+                self = .sessionUpdateControllerMulticastList(status: status, controlees: list)
+            }
+        case (2, 0x00): self = .sessionStart(status: status)
+        case (2, 0x01): self = .sessionStop(status: status)
+        default: // (2, 0x03)
+            self = .sessionGetRangingCount(status: status, count: bare ? nil : try r.u32("ranging_count"))
+        }
+        try r.expectEnd()
+    }
+
+    private static func failedList(_ r: inout ByteReader) throws(UCIDecodingError) -> [ConfigStatus] {
+        let n = try r.count("number of failed parameters", minimumEntrySize: 2)
+        var list: [ConfigStatus] = []
+        for _ in 0..<n { list.append(ConfigStatus(id: try r.u8("parameter id"), status: Status(rawValue: try r.u8("parameter status")))) }
+        return list
+    }
+}

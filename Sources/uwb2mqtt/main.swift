@@ -1,0 +1,9 @@
+// The uwb2mqtt executable: hands the arguments to the Gateway's command line and exits with
+// its status. Nothing else lives here (C callbacks in main.swift would run as main-actor code).
+import Gateway
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+exit(CommandLineTool.main(Array(CommandLine.arguments.dropFirst())))

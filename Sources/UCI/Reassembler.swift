@@ -3,7 +3,8 @@
 /// Fed arbitrary chunks (one byte at a time, or many packets at once), it frames packets by
 /// their headers, joins PBF segments into one message, and resynchronises after garbage the way
 /// Qorvo's host tool does (uci.md §1.4): bytes are discarded until one whose MT this side
-/// accepts, and, as a stronger check than Qorvo's, a control header's RFU bits must be zero.
+/// accepts, and, as stronger checks than Qorvo's, a control header's RFU bits must be zero and
+/// no packet may declare more than 255 payload bytes.
 /// Everything it throws away is reported as a `Discard`, so nothing vanishes silently.
 ///
 /// It holds no clock. The firmware drops an incomplete packet after 100 ms; the link layer does
@@ -32,6 +33,12 @@ public struct Reassembler: Sendable {
         public var byteCount: Int
         /// The first few discarded bytes, for a log line.
         public var sample: [UInt8]
+
+        public init(reason: Reason, byteCount: Int, sample: [UInt8]) {
+            self.reason = reason
+            self.byteCount = byteCount
+            self.sample = sample
+        }
 
         public var description: String {
             let what: String = switch reason {
@@ -62,8 +69,12 @@ public struct Reassembler: Sendable {
         var oid: UInt8
     }
 
-    public static let hostSide: Set<MessageType> = [.response, .notification, .data, .testResponse]
-    public static let deviceSide: Set<MessageType> = [.command, .data, .testCommand]
+    /// What a host receives from a QM33 device: responses and notifications only, as Qorvo's
+    /// resync rule says. Data packets (unsupported on QM33) are left out on purpose: a stray
+    /// byte 0x00–0x1F would otherwise open a data header with a 16-bit length.
+    public static let hostSide: Set<MessageType> = [.response, .notification]
+    /// What a device receives: commands.
+    public static let deviceSide: Set<MessageType> = [.command]
 
     public init(accepting accepted: Set<MessageType> = Reassembler.hostSide, maximumMessageSize: Int = 64 * 1024) {
         self.accepted = accepted
@@ -127,6 +138,8 @@ public struct Reassembler: Sendable {
             } else {
                 Int(buffer[start + 3])
             }
+            // No packet carries more than 255 payload bytes (UCI_MAX_DATA_PAYLOAD_SIZE, uci.md §1.3).
+            if length > PacketHeader.maximumControlPayload { skip(); continue }
             guard buffer.count - start >= PacketHeader.size + length else { break }
             if let discard = reportSkipped() { emit(.discarded(discard)) }
             let identity = Identity(messageType: mt, gid: b0 & 0x0F, oid: mt == .data ? 0 : buffer[start + 1] & 0x3F)

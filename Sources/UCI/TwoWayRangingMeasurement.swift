@@ -22,7 +22,8 @@ public struct TwoWayRangingMeasurement: Hashable, Sendable {
     public var rssiRaw: UInt8
 
     public static let invalidDistance: UInt16 = 0xFFFF
-    public static func size(_ mode: MacAddressingMode) -> Int { mode == .short ? 31 : 37 }
+    /// 31 bytes in both addressing modes: the extended form has 6 fewer RFU bytes.
+    public static func size(_ mode: MacAddressingMode) -> Int { 31 }
 
     public init(macAddress: MacAddress, status: Status = .ok, nlosRaw: UInt8 = 0, distanceRaw: UInt16,
                 aoaAzimuth: Q9_7Angle = Q9_7Angle(raw: 0), aoaAzimuthFOM: UInt8 = 0,

@@ -20,6 +20,9 @@ let package = Package(
         // Pure core: the FiRa UCI codec. Standard library only.
         .target(name: "UCI"),
 
+        // I/O: transports and the UCI session state machine.
+        .target(name: "DeviceLink", dependencies: ["UCI"]),
+
         // Glue: subcommands and their output formats.
         .target(name: "Gateway", dependencies: ["UCI", "CLibSerialPort", "CMosquitto"]),
 
@@ -31,6 +34,7 @@ let package = Package(
 
         .testTarget(name: "UCITests", dependencies: ["UCI"]),
         .testTarget(name: "GatewayTests", dependencies: ["Gateway", "UCI"]),
+        .testTarget(name: "DeviceSessionTests", dependencies: ["DeviceLink", "UCI"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -1,0 +1,44 @@
+import UCI
+
+/// The ranging session the gateway runs, from the `device:` section of the config
+/// (cli-and-config.md): who we are, whom we range with, on which channel, how often.
+public struct RangingSessionConfiguration: Hashable, Sendable {
+    public var role: DeviceType
+    /// Shared by both ends; the device answers SESSION_INIT with its own handle (uci.md Q1).
+    public var sessionID: UInt32
+    public var ownAddress: UInt16
+    /// Up to 8 controlees for a controller; the controller's address for a controlee.
+    public var peers: [UInt16]
+    public var channel: UInt8
+    public var rangingIntervalMilliseconds: UInt32
+
+    public static let maximumPeers = 8
+
+    public init(role: DeviceType = .controller, sessionID: UInt32 = 42, ownAddress: UInt16 = 0x0000,
+                peers: [UInt16], channel: UInt8 = 9, rangingIntervalMilliseconds: UInt32 = 200) {
+        self.role = role
+        self.sessionID = sessionID
+        self.ownAddress = ownAddress
+        self.peers = peers
+        self.channel = channel
+        self.rangingIntervalMilliseconds = rangingIntervalMilliseconds
+    }
+
+    /// A controller with more than one peer ranges one-to-many; peers can then be added and
+    /// removed at run time with the multicast-list update instead of a session restart.
+    public var multiNodeMode: MultiNodeMode { role == .controller && peers.count > 1 ? .oneToMany : .unicast }
+
+    /// The SESSION_SET_APP_CONFIG parameters: the DS-TWR set of uci.md §4.3.
+    public var appConfiguration: [AppConfigParameter] {
+        AppConfigParameter.dsTWR(role: role, ownAddress: ownAddress, peers: peers, channel: channel,
+                                 rangingDurationMilliseconds: rangingIntervalMilliseconds, multiNode: multiNodeMode)
+    }
+
+    /// True when `other` differs only in its peers and both run one-to-many: the change can be
+    /// applied with SESSION_UPDATE_CONTROLLER_MULTICAST_LIST while ranging continues.
+    func differsOnlyInPeers(from other: RangingSessionConfiguration) -> Bool {
+        var same = other
+        same.peers = peers
+        return same == self && multiNodeMode == .oneToMany && other.multiNodeMode == .oneToMany
+    }
+}

@@ -23,6 +23,9 @@ let package = Package(
         // I/O: transports and the UCI session state machine.
         .target(name: "DeviceLink", dependencies: ["UCI"]),
 
+        // I/O: libmosquitto wrapper and the store-and-forward spool.
+        .target(name: "MQTTClient", dependencies: ["CMosquitto"]),
+
         // Glue: subcommands and their output formats.
         .target(name: "Gateway", dependencies: ["UCI", "CLibSerialPort", "CMosquitto"]),
 
@@ -35,6 +38,7 @@ let package = Package(
         .testTarget(name: "UCITests", dependencies: ["UCI"]),
         .testTarget(name: "GatewayTests", dependencies: ["Gateway", "UCI"]),
         .testTarget(name: "DeviceSessionTests", dependencies: ["DeviceLink", "UCI"]),
+        .testTarget(name: "SpoolTests", dependencies: ["MQTTClient"]),
     ],
     swiftLanguageModes: [.v6]
 )

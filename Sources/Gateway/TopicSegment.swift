@@ -1,0 +1,61 @@
+/// MQTT topic building with the sanitising the API promises (mqtt-api.md, "Topics"): every
+/// segment that comes from user or device data is lower-cased and every character outside
+/// `[a-z0-9_-]` becomes `_`, so that nothing can add a level (`/`), a wildcard (`+`, `#`) or
+/// escape `<base>/<gw>/`.
+public enum TopicSegment {
+    public static func sanitize(_ text: String) -> String {
+        var out = ""
+        out.reserveCapacity(text.utf8.count)
+        for scalar in text.lowercased().unicodeScalars {
+            switch scalar {
+            case "a"..."z", "0"..."9", "_", "-": out.unicodeScalars.append(scalar)
+            default: out.append("_")
+            }
+        }
+        return out.isEmpty ? "_" : out
+    }
+}
+
+/// The topics of one gateway: `<base>/<gw>/…`.
+public struct TopicTree: Sendable, Equatable {
+    /// `mqtt.base_topic`, used as configured (it is the operator's, not user data) but without
+    /// empty levels or wildcards.
+    public let base: String
+    /// `gateway.id`, sanitized.
+    public let gateway: String
+
+    public init(base: String, gatewayID: String) {
+        let levels = base.split(separator: "/", omittingEmptySubsequences: true).map { level in
+            level.contains(where: { $0 == "+" || $0 == "#" }) ? TopicSegment.sanitize(String(level)) : String(level)
+        }
+        self.base = levels.isEmpty ? "uwb2mqtt" : levels.joined(separator: "/")
+        gateway = TopicSegment.sanitize(gatewayID)
+    }
+
+    public var root: String { "\(base)/\(gateway)" }
+    public var status: String { root + "/status" }
+    public var device: String { root + "/device" }
+    public var rules: String { root + "/rules" }
+    public var metrics: String { root + "/metrics" }
+    public var requestFilter: String { root + "/request/+" }
+
+    public func peer(_ peerSegment: String, _ leaf: String) -> String {
+        "\(root)/peer/\(TopicSegment.sanitize(peerSegment))/\(leaf)"
+    }
+    public func ranking(_ rule: String) -> String { "\(root)/ranking/\(TopicSegment.sanitize(rule))" }
+    public func response(_ name: String) -> String { "\(root)/response/\(TopicSegment.sanitize(name))" }
+
+    /// The request name of a topic under `request/`, or nil for any other topic.
+    public func requestName(of topic: String) -> String? {
+        let prefix = root + "/request/"
+        guard topic.hasPrefix(prefix) else { return nil }
+        return String(topic.dropFirst(prefix.count))
+    }
+
+    /// True when `topic` lies in this gateway's tree or under `homeassistant/`: the only places
+    /// the agent may publish.
+    public func owns(_ topic: String) -> Bool {
+        (topic.hasPrefix(root + "/") || topic.hasPrefix("homeassistant/"))
+            && !topic.contains("+") && !topic.contains("#") && !topic.contains("//")
+    }
+}

@@ -1,0 +1,69 @@
+import Foundation
+import Testing
+@testable import MQTTClient
+
+/// The journal keeps events and retained state across restarts, in order, within its bound.
+@Suite struct SpoolTests {
+    func temporaryDirectory() -> String {
+        let path = NSTemporaryDirectory() + "spool-test-" + UUID().uuidString
+        return path
+    }
+
+    func event(_ n: Int) -> SpooledMessage {
+        SpooledMessage(topic: "uwb2mqtt/gw/peer/a/event", payload: Array("{\"n\":\(n)}".utf8), qos: 1, retain: false)
+    }
+
+    @Test func messagesSurviveARestartInOrder() throws {
+        let dir = temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        var spool = try Spool(directory: dir, maximumBytes: 1 << 20)
+        for n in 0..<5 { try spool.append(event(n)) }
+        let reopened = try Spool(directory: dir, maximumBytes: 1 << 20)
+        #expect(reopened.messages == (0..<5).map(event))
+        #expect(reopened.recoveryNote == nil)
+    }
+
+    @Test func deliveredMessagesAreForgotten() throws {
+        let dir = temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        var spool = try Spool(directory: dir, maximumBytes: 1 << 20)
+        for n in 0..<5 { try spool.append(event(n)) }
+        try spool.removeFirst(3)
+        #expect(try Spool(directory: dir, maximumBytes: 1 << 20).messages == [event(3), event(4)])
+    }
+
+    @Test func aTornLastRecordIsDroppedAndTheRestKept() throws {
+        let dir = temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        var spool = try Spool(directory: dir, maximumBytes: 1 << 20)
+        for n in 0..<3 { try spool.append(event(n)) }
+        let path = dir + "/journal"
+        let data = try Data(contentsOf: URL(fileURLWithPath: path))
+        try data.dropLast(5).write(to: URL(fileURLWithPath: path))
+        let reopened = try Spool(directory: dir, maximumBytes: 1 << 20)
+        #expect(reopened.messages == [event(0), event(1)])
+        #expect(reopened.recoveryNote != nil)
+    }
+
+    @Test func theBoundDropsSupersededRetainedStateThenTheOldest() throws {
+        let dir = temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        var spool = try Spool(directory: dir, maximumBytes: 1024)
+        let state1 = SpooledMessage(topic: "t/state", payload: Array("one".utf8), qos: 1, retain: true)
+        let state2 = SpooledMessage(topic: "t/state", payload: Array("two".utf8), qos: 1, retain: true)
+        try spool.append(state1)
+        try spool.append(event(1))
+        try spool.append(state2)
+        #expect(spool.messages == [event(1), state2])
+        #expect(spool.dropped == 1)
+        for n in 2..<100 { try spool.append(event(n)) }
+        #expect(spool.bytes <= 1024)
+        #expect(spool.messages.last == event(99))
+        #expect(spool.dropped > 1)
+        #expect(try Spool(directory: dir, maximumBytes: 1024).messages == spool.messages)
+    }
+
+    @Test func anUnwritableDirectoryIsAClearError() {
+        #expect(throws: Spool.SpoolError.self) { try Spool(directory: "/proc/no-such-dir/spool", maximumBytes: 1024) }
+    }
+}

@@ -27,7 +27,7 @@ let package = Package(
         .target(name: "MQTTClient", dependencies: ["CMosquitto"]),
 
         // Glue: subcommands and their output formats.
-        .target(name: "Gateway", dependencies: ["UCI", "CLibSerialPort", "CMosquitto"]),
+        .target(name: "Gateway", dependencies: ["UCI", "DeviceLink", "MQTTClient", "CLibSerialPort", "CMosquitto"]),
 
         // The executable: argument dispatch only.
         .executableTarget(name: "uwb2mqtt", dependencies: ["Gateway"]),

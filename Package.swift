@@ -17,8 +17,14 @@ let package = Package(
         .systemLibrary(name: "CMosquitto", pkgConfig: "libmosquitto", providers: [.apt(["libmosquitto-dev"])]),
         .systemLibrary(name: "CYAML", pkgConfig: "yaml-0.1", providers: [.apt(["libyaml-dev"])]),
 
+        // libc calls the Glibc module hides (feature-gated: posix_openpt, ptsname_r, pipe2).
+        .target(name: "CPty"),
+
         // Pure core: the FiRa UCI codec. Standard library only.
         .target(name: "UCI"),
+
+        // I/O: byte transports (serial, pseudo-terminal, TCP) and port discovery.
+        .target(name: "DeviceLink", dependencies: ["UCI", "CLibSerialPort", "CPty"]),
 
         // Glue: subcommands and their output formats.
         .target(name: "Gateway", dependencies: ["UCI", "CLibSerialPort", "CMosquitto"]),
@@ -31,6 +37,7 @@ let package = Package(
 
         .testTarget(name: "UCITests", dependencies: ["UCI"]),
         .testTarget(name: "GatewayTests", dependencies: ["Gateway", "UCI"]),
+        .testTarget(name: "DeviceLinkTests", dependencies: ["DeviceLink", "UCI", "CPty"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -17,11 +17,15 @@ let package = Package(
         .systemLibrary(name: "CMosquitto", pkgConfig: "libmosquitto", providers: [.apt(["libmosquitto-dev"])]),
         .systemLibrary(name: "CYAML", pkgConfig: "yaml-0.1", providers: [.apt(["libyaml-dev"])]),
 
+        // libc calls the Glibc module hides (feature-gated: posix_openpt, ptsname_r, pipe2).
+        .target(name: "CPty"),
+
         // Pure core: the FiRa UCI codec. Standard library only.
         .target(name: "UCI"),
 
-        // I/O: transports and the UCI session state machine.
-        .target(name: "DeviceLink", dependencies: ["UCI"]),
+        // I/O: byte transports (serial, pseudo-terminal, TCP), port discovery, and the UCI
+        // session state machine that brings the device up and keeps it ranging.
+        .target(name: "DeviceLink", dependencies: ["UCI", "CLibSerialPort", "CPty"]),
 
         // I/O: libmosquitto wrapper and the store-and-forward spool.
         .target(name: "MQTTClient", dependencies: ["CMosquitto"]),
@@ -39,6 +43,7 @@ let package = Package(
         .testTarget(name: "GatewayTests", dependencies: ["Gateway", "UCI"]),
         .testTarget(name: "DeviceSessionTests", dependencies: ["DeviceLink", "UCI"]),
         .testTarget(name: "SpoolTests", dependencies: ["MQTTClient"]),
+        .testTarget(name: "DeviceLinkTests", dependencies: ["DeviceLink", "UCI", "CPty"]),
     ],
     swiftLanguageModes: [.v6]
 )

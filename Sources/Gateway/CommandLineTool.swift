@@ -1,6 +1,7 @@
 #if canImport(Glibc)
 @preconcurrency import Glibc
 #endif
+import DeviceLink
 
 /// The `uwb2mqtt` command line: subcommand dispatch, help and exit statuses
 /// (cli-and-config.md). 1 = bad input or config, 2 = bad usage, 3 = device or broker unreachable.
@@ -20,7 +21,12 @@ public enum CommandLineTool {
         Subcommand(name: "check", synopsis: "uwb2mqtt check [--config FILE] [--rules FILE]",
                    summary: "validate config and rules without device or broker", details: "", available: false),
         Subcommand(name: "ports", synopsis: "uwb2mqtt ports",
-                   summary: "list serial ports, marking those that look like a DWM3001C", details: "", available: false),
+                   summary: "list serial ports, marking those that look like a DWM3001C",
+                   details: """
+                   Lists the serial ports with their USB VID:PID, serial number and description. Ports with
+                   the DWM3001C's USB id (1915:520F) are marked; `device.port: auto` picks the first of them
+                   and confirms it answers UCI, since the CLI firmware has the same id.
+                   """, available: true),
         Subcommand(name: "decode", synopsis: "uwb2mqtt decode [--json] [HEX …]",
                    summary: "decode UCI packets given as hex",
                    details: """
@@ -99,6 +105,10 @@ public enum CommandLineTool {
             print("uwb2mqtt \(AgentVersion.agent)")
             print("libserialport \(AgentVersion.libserialport)")
             print("libmosquitto \(AgentVersion.libmosquitto)")
+            return 0
+        case "ports":
+            guard rest.isEmpty else { return usage("ports takes no arguments") }
+            print(portsReport())
             return 0
         case "decode":
             var json = false

@@ -21,6 +21,9 @@ let package = Package(
         .target(name: "UCI"),
 
         // Glue: subcommands and their output formats.
+        // YAML decoding over libyaml: config, rules and simulator scenario files.
+        .target(name: "YAMLCoding", dependencies: ["CYAML"]),
+
         .target(name: "Gateway", dependencies: ["UCI", "CLibSerialPort", "CMosquitto"]),
 
         // The executable: argument dispatch only.
@@ -31,6 +34,7 @@ let package = Package(
 
         .testTarget(name: "UCITests", dependencies: ["UCI"]),
         .testTarget(name: "GatewayTests", dependencies: ["Gateway", "UCI"]),
+        .testTarget(name: "YAMLCodingTests", dependencies: ["YAMLCoding"]),
     ],
     swiftLanguageModes: [.v6]
 )

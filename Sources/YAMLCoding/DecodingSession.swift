@@ -9,8 +9,8 @@
 final class DecodingSession {
     let document: YAMLDocument
     let userInfo: [CodingUserInfoKey: Any]
-    /// Keys each mapping (by node id) was asked about, in first-asked order: the "expected one of" list.
-    private var requested: [Int: [String]] = [:]
+    /// Keys each mapping (by node id) was asked about: the "expected one of" list.
+    private var requested: [Int: Set<String>] = [:]
     /// Keys each mapping actually read (decoded, or checked for null).
     private var read: [Int: Set<String>] = [:]
 
@@ -26,7 +26,7 @@ final class DecodingSession {
     }
 
     func asked(_ key: String, of mapping: YAMLNode) {
-        if requested[mapping.id, default: []].contains(key) == false { requested[mapping.id, default: []].append(key) }
+        requested[mapping.id, default: []].insert(key)
     }
 
     func didRead(_ key: String, of mapping: YAMLNode) {

@@ -5,6 +5,17 @@
 struct KeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
     let decoder: NodeDecoder
     let entries: [YAMLMappingEntry]
+    /// Entry index by key, so that a large mapping read as a dictionary is not quadratic.
+    /// Keys are unique: the parser rejects duplicates.
+    private let index: [String: Int]
+
+    init(decoder: NodeDecoder, entries: [YAMLMappingEntry]) {
+        self.decoder = decoder
+        self.entries = entries
+        var index = [String: Int](minimumCapacity: entries.count)
+        for (i, entry) in entries.enumerated() where index[entry.key] == nil { index[entry.key] = i }
+        self.index = index
+    }
 
     var codingPath: [any CodingKey] { decoder.codingPath }
     private var mapping: YAMLNode { decoder.node }
@@ -13,16 +24,16 @@ struct KeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
 
     func contains(_ key: Key) -> Bool {
         decoder.session.asked(key.stringValue, of: mapping)
-        return entries.contains { $0.key == key.stringValue }
+        return index[key.stringValue] != nil
     }
 
     /// The value for `key`, marking it read; a missing key is an error at the mapping that lacks it.
     private func value(for key: Key) throws -> YAMLNode {
         decoder.session.didRead(key.stringValue, of: mapping)
-        guard let entry = entries.first(where: { $0.key == key.stringValue }) else {
+        guard let i = index[key.stringValue] else {
             throw YAMLError(at: mapping.mark, "missing key \(Wording.quote(key.stringValue))", kind: .missingKey)
         }
-        return entry.value
+        return entries[i].value
     }
 
     private func path(_ key: Key) -> [any CodingKey] { codingPath + [key] }
@@ -42,6 +53,8 @@ struct KeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
     func decode(_ type: UInt16.Type, forKey key: Key) throws -> UInt16 { try decoder.integer(value(for: key), as: type) }
     func decode(_ type: UInt32.Type, forKey key: Key) throws -> UInt32 { try decoder.integer(value(for: key), as: type) }
     func decode(_ type: UInt64.Type, forKey key: Key) throws -> UInt64 { try decoder.integer(value(for: key), as: type) }
+    func decode(_ type: Int128.Type, forKey key: Key) throws -> Int128 { try decoder.integer(value(for: key), as: type) }
+    func decode(_ type: UInt128.Type, forKey key: Key) throws -> UInt128 { try decoder.integer(value(for: key), as: type) }
 
     func decode<T: Decodable>(_ type: T.Type, forKey key: Key) throws -> T {
         try decoder.decode(type, from: value(for: key), path: path(key))
@@ -68,7 +81,7 @@ struct KeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
 
     private func superDecoder(named name: String, key: any CodingKey) throws -> any Decoder {
         decoder.session.didRead(name, of: mapping)
-        let node = entries.first(where: { $0.key == name })?.value
+        let node = index[name].map { entries[$0].value }
             ?? YAMLNode(content: .scalar(YAMLScalar(text: "", style: .plain)), mark: mapping.mark, tag: nil, id: -2)
         return NodeDecoder(node: node, session: decoder.session, codingPath: codingPath + [key])
     }

@@ -20,6 +20,8 @@ struct SingleValueContainer: SingleValueDecodingContainer {
     func decode(_ type: UInt16.Type) throws -> UInt16 { try decoder.integer(node, as: type) }
     func decode(_ type: UInt32.Type) throws -> UInt32 { try decoder.integer(node, as: type) }
     func decode(_ type: UInt64.Type) throws -> UInt64 { try decoder.integer(node, as: type) }
+    func decode(_ type: Int128.Type) throws -> Int128 { try decoder.integer(node, as: type) }
+    func decode(_ type: UInt128.Type) throws -> UInt128 { try decoder.integer(node, as: type) }
 
     /// Decodes a wrapper's inner value from the same node (the coding path does not grow).
     func decode<T: Decodable>(_ type: T.Type) throws -> T {

@@ -48,6 +48,8 @@ struct UnkeyedContainer: UnkeyedDecodingContainer {
     mutating func decode(_ type: UInt16.Type) throws -> UInt16 { try decoder.integer(next().0, as: type) }
     mutating func decode(_ type: UInt32.Type) throws -> UInt32 { try decoder.integer(next().0, as: type) }
     mutating func decode(_ type: UInt64.Type) throws -> UInt64 { try decoder.integer(next().0, as: type) }
+    mutating func decode(_ type: Int128.Type) throws -> Int128 { try decoder.integer(next().0, as: type) }
+    mutating func decode(_ type: UInt128.Type) throws -> UInt128 { try decoder.integer(next().0, as: type) }
 
     mutating func decode<T: Decodable>(_ type: T.Type) throws -> T {
         let (node, path) = try next()

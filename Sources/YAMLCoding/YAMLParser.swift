@@ -99,11 +99,23 @@ enum YAMLParser {
 
 /// The state of the event-to-tree conversion: open collections, anchors, and the alias budget.
 private struct TreeBuilder {
-    /// A collection whose end event has not arrived yet.
-    private enum Frame {
-        case sequence(Header, items: [YAMLNode])
-        case mapping(Header, entries: [YAMLMappingEntry], pendingKey: (text: String, mark: SourceMark)?,
-                     seen: [String: SourceMark])
+    /// A collection whose end event has not arrived yet. A class so that appending a child mutates
+    /// the open collection in place; an enum payload taken out and put back would copy its array on
+    /// every child, which made a 20 000-key mapping take seconds.
+    private final class Frame {
+        let isSequence: Bool
+        var header: Header
+        var items: [YAMLNode] = []
+        var entries: [YAMLMappingEntry] = []
+        /// A mapping's key waiting for its value.
+        var pendingKey: (text: String, mark: SourceMark)?
+        /// A mapping's keys so far, for the duplicate-key check.
+        var seen: [String: SourceMark] = [:]
+
+        init(isSequence: Bool, header: Header) {
+            self.isSequence = isSequence
+            self.header = header
+        }
     }
 
     private struct Header {
@@ -112,14 +124,22 @@ private struct TreeBuilder {
         var anchor: String?
         var id: Int
         var size: Int
+        /// Levels of collections below this one, aliases included.
+        var height: Int
     }
+
+    /// Decoding, the unknown-key walk and releasing the tree all recurse once per level, so a file of
+    /// ten thousand `[` must stop here with an error rather than overflow the stack later.
+    /// Real files nest a handful of levels.
+    static let maxDepth = 200
 
     let file: String
     let maxAliasExpansion: Int
     private(set) var root: YAMLNode?
     private var stack: [Frame] = []
-    /// Completed anchored nodes with their size in nodes (what an alias to them expands to).
-    private var anchors: [String: (node: YAMLNode, size: Int)] = [:]
+    /// Completed anchored nodes with their size in nodes (what an alias to them expands to) and how
+    /// many levels of collections they hold (how much deeper an alias to them makes the tree).
+    private var anchors: [String: (node: YAMLNode, size: Int, height: Int)] = [:]
     private var openAnchors: Set<String> = []
     private var expanded = 0
     private var nextID = 0
@@ -171,8 +191,8 @@ private struct TreeBuilder {
             }
             let node = YAMLNode(content: .scalar(YAMLScalar(text: text, style: style)), mark: at,
                                 tag: Self.string(s.tag), id: newID())
-            if let anchor = Self.string(s.anchor) { anchors[anchor] = (node, 1) }
-            try add(node, size: 1)
+            if let anchor = Self.string(s.anchor) { anchors[anchor] = (node, 1, 0) }
+            try add(node, size: 1, height: 0)
         case YAML_ALIAS_EVENT:
             let name = Self.string(e.data.alias.anchor) ?? ""
             if openAnchors.contains(name) {
@@ -187,33 +207,33 @@ private struct TreeBuilder {
                 throw YAMLError(at: at, "aliases expand to more than \(maxAliasExpansion) values; refusing to expand further (an alias bomb?)",
                                 kind: .structure)
             }
-            try add(target.node, size: target.size, aliasMark: at)
+            if stack.count + target.height > Self.maxDepth {
+                throw YAMLError(at: at, "lists and mappings are nested more than \(Self.maxDepth) levels deep",
+                                kind: .structure)
+            }
+            try add(target.node, size: target.size, height: target.height, aliasMark: at)
         case YAML_SEQUENCE_START_EVENT, YAML_MAPPING_START_EVENT:
             let isSequence = e.type == YAML_SEQUENCE_START_EVENT
             try refuseCollectionKey(at: at, isSequence: isSequence)
+            if stack.count >= Self.maxDepth {
+                throw YAMLError(at: at, "lists and mappings are nested more than \(Self.maxDepth) levels deep",
+                                kind: .structure)
+            }
             let anchor = Self.string(isSequence ? e.data.sequence_start.anchor : e.data.mapping_start.anchor)
             let tag = Self.string(isSequence ? e.data.sequence_start.tag : e.data.mapping_start.tag)
             if let anchor { openAnchors.insert(anchor) }
-            let header = Header(mark: at, tag: tag, anchor: anchor, id: newID(), size: 1)
-            stack.append(isSequence ? .sequence(header, items: [])
-                                    : .mapping(header, entries: [], pendingKey: nil, seen: [:]))
+            let header = Header(mark: at, tag: tag, anchor: anchor, id: newID(), size: 1, height: 1)
+            stack.append(Frame(isSequence: isSequence, header: header))
         case YAML_SEQUENCE_END_EVENT, YAML_MAPPING_END_EVENT:
             guard let frame = stack.popLast() else { return false }
-            let node: YAMLNode
-            let header: Header
-            switch frame {
-            case .sequence(let h, let items):
-                header = h
-                node = YAMLNode(content: .sequence(items), mark: h.mark, tag: h.tag, id: h.id)
-            case .mapping(let h, let entries, _, _):
-                header = h
-                node = YAMLNode(content: .mapping(entries), mark: h.mark, tag: h.tag, id: h.id)
-            }
+            let header = frame.header
+            let node = YAMLNode(content: frame.isSequence ? .sequence(frame.items) : .mapping(frame.entries),
+                                mark: header.mark, tag: header.tag, id: header.id)
             if let anchor = header.anchor {
                 openAnchors.remove(anchor)
-                anchors[anchor] = (node, header.size)
+                anchors[anchor] = (node, header.size, header.height)
             }
-            try add(node, size: header.size)
+            try add(node, size: header.size, height: header.height)
         default:
             return false
         }
@@ -222,43 +242,38 @@ private struct TreeBuilder {
 
     /// Keys are text; a list or mapping in key position is almost always an indentation slip.
     private func refuseCollectionKey(at: SourceMark, isSequence: Bool) throws {
-        if case .mapping(_, _, nil, _)? = stack.last {
+        if let top = stack.last, !top.isSequence, top.pendingKey == nil {
             throw YAMLError(at: at, "a \(isSequence ? "list" : "mapping") cannot be used as a key; keys must be text",
                             kind: .structure)
         }
     }
 
     /// Attaches a finished node to the open collection, or makes it the root.
-    private mutating func add(_ node: YAMLNode, size: Int, aliasMark: SourceMark? = nil) throws {
-        guard var frame = stack.popLast() else {
+    private mutating func add(_ node: YAMLNode, size: Int, height: Int, aliasMark: SourceMark? = nil) throws {
+        guard let frame = stack.last else {
             root = node
             return
         }
-        switch frame {
-        case .sequence(var h, var items):
-            h.size += size
-            items.append(node)
-            frame = .sequence(h, items: items)
-        case .mapping(var h, var entries, let pending, var seen):
-            h.size += size
-            if let key = pending {
-                entries.append(YAMLMappingEntry(key: key.text, keyMark: key.mark, value: node))
-                frame = .mapping(h, entries: entries, pendingKey: nil, seen: seen)
-            } else {
-                // An alias used as a key: it must name a scalar.
-                let keyMark = aliasMark ?? node.mark
-                guard let scalar = node.scalar else {
-                    throw YAMLError(at: keyMark, "a list or mapping cannot be used as a key; keys must be text",
-                                    kind: .structure)
-                }
-                if let first = seen[scalar.text] {
-                    throw YAMLError(at: keyMark, "duplicate key \"\(scalar.text)\" (first used at line \(first.line))",
-                                    kind: .structure)
-                }
-                seen[scalar.text] = keyMark
-                frame = .mapping(h, entries: entries, pendingKey: (scalar.text, keyMark), seen: seen)
+        frame.header.size += size
+        frame.header.height = max(frame.header.height, height + 1)
+        if frame.isSequence {
+            frame.items.append(node)
+        } else if let key = frame.pendingKey {
+            frame.entries.append(YAMLMappingEntry(key: key.text, keyMark: key.mark, value: node))
+            frame.pendingKey = nil
+        } else {
+            // An alias used as a key: it must name a scalar.
+            let keyMark = aliasMark ?? node.mark
+            guard let scalar = node.scalar else {
+                throw YAMLError(at: keyMark, "a list or mapping cannot be used as a key; keys must be text",
+                                kind: .structure)
             }
+            if let first = frame.seen[scalar.text] {
+                throw YAMLError(at: keyMark, "duplicate key \"\(scalar.text)\" (first used at line \(first.line))",
+                                kind: .structure)
+            }
+            frame.seen[scalar.text] = keyMark
+            frame.pendingKey = (scalar.text, keyMark)
         }
-        stack.append(frame)
     }
 }

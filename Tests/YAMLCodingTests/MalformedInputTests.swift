@@ -126,3 +126,26 @@ import YAMLCoding
         #expect(kind("device: {peers: []}\nx: 1") == .unknownKey)
     }
 }
+
+/// Inputs built to exhaust time or stack stop with an error.
+@Suite struct HostileInputTests {
+    @Test func deepNestingIsRejected() {
+        let deep = String(repeating: "[", count: 10_000) + String(repeating: "]", count: 10_000)
+        #expect(failure(AnyYAML.self, deep) == "t.yaml:1:201: lists and mappings are nested more than 200 levels deep")
+        let fine = String(repeating: "[", count: 150) + String(repeating: "]", count: 150)
+        #expect(failure(AnyYAML.self, fine) == "<decoded without error>")
+    }
+
+    @Test func deepNestingThroughAliasesIsRejected() {
+        let level = String(repeating: "[", count: 150) + "x" + String(repeating: "]", count: 150)
+        let yaml = "a: &a \(level)\nb: [[*a]]\nc: " + String(repeating: "[", count: 60) + "*a" + String(repeating: "]", count: 60) + "\n"
+        #expect(failure(AnyYAML.self, yaml) == "t.yaml:3:64: lists and mappings are nested more than 200 levels deep")
+    }
+
+    /// 20 000 keys: took seconds while the parser copied the open mapping on every key; now well under one.
+    @Test func largeDictionary() throws {
+        let yaml = (0..<20_000).map { "k\($0): \($0)" }.joined(separator: "\n")
+        let dict = try decode([String: Int].self, yaml)
+        #expect(dict.count == 20_000 && dict["k19999"] == 19_999)
+    }
+}

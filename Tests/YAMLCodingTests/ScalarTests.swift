@@ -23,6 +23,9 @@ import YAMLCoding
         #expect(try decode(Int64.self, "-9223372036854775808") == .min)
         #expect(try decode(UInt64.self, "18446744073709551615") == .max)
         #expect(try decode(UInt.self, "0o777") == 511)
+        #expect(try decode(Int128.self, "-170141183460469231731687303715884105728") == .min)
+        #expect(try decode([UInt128].self, "[0xffffffffffffffffffffffffffffffff]") == [.max])
+        #expect(try decode(Box<Int128>.self, "v: 12").v == 12)
     }
 
     @Test(arguments: [

@@ -149,3 +149,32 @@ import YAMLCoding
         #expect(dict.count == 20_000 && dict["k19999"] == 19_999)
     }
 }
+
+/// Mutated copies of the spec's config: each must decode or fail with a ``YAMLError``, never trap.
+@Test func mutatedConfigsNeverTrap() {
+    var state: UInt64 = 0x9E37_79B9_7F4A_7C15
+    func random(_ n: Int) -> Int {
+        state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+        return Int((state >> 33) % UInt64(n))
+    }
+    let original = Array(ConfigFileTests.specExample.utf8)
+    let alphabet = Array(" \t\n:-[]{},&*!|>'\"#?%@`0x\u{FF}".utf8)
+    for _ in 0..<2_000 {
+        var bytes = original
+        for _ in 0..<(1 + random(4)) {
+            let i = random(bytes.count)
+            switch random(3) {
+            case 0: bytes[i] = alphabet[random(alphabet.count)]
+            case 1: bytes.remove(at: i)
+            default: bytes.insert(alphabet[random(alphabet.count)], at: i)
+            }
+        }
+        do {
+            _ = try YAMLDecoder().decode(ConfigFileTests.Config.self, from: bytes, file: "m.yaml")
+        } catch let error as YAMLError {
+            #expect(error.mark.line >= 1 && error.mark.column >= 1, "\(error)")
+        } catch {
+            Issue.record("not a YAMLError: \(error)")
+        }
+    }
+}

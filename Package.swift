@@ -30,8 +30,11 @@ let package = Package(
         // I/O: libmosquitto wrapper and the store-and-forward spool.
         .target(name: "MQTTClient", dependencies: ["CMosquitto"]),
 
-        // Glue: subcommands and their output formats.
-        .target(name: "Gateway", dependencies: ["UCI", "DeviceLink", "MQTTClient", "CLibSerialPort", "CMosquitto"]),
+        // YAML decoding over libyaml: config, rules and simulator scenario files.
+        .target(name: "YAMLCoding", dependencies: ["CYAML"]),
+
+        // Glue: config, the agent loop, topics and payloads, and the subcommands.
+        .target(name: "Gateway", dependencies: ["UCI", "DeviceLink", "MQTTClient", "YAMLCoding", "CLibSerialPort", "CMosquitto"]),
 
         // The executable: argument dispatch only.
         .executableTarget(name: "uwb2mqtt", dependencies: ["Gateway"]),
@@ -44,6 +47,7 @@ let package = Package(
         .testTarget(name: "DeviceSessionTests", dependencies: ["DeviceLink", "UCI"]),
         .testTarget(name: "SpoolTests", dependencies: ["MQTTClient"]),
         .testTarget(name: "DeviceLinkTests", dependencies: ["DeviceLink", "UCI", "CPty"]),
+        .testTarget(name: "YAMLCodingTests", dependencies: ["YAMLCoding"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -1,0 +1,249 @@
+import DeviceLink
+import Foundation
+import UCI
+import YAMLCoding
+
+/// The agent's configuration file (cli-and-config.md, "Configuration file"): every key with the
+/// default the spec shows, unknown keys rejected with line and column (by `YAMLDecoder`), and
+/// values checked so that a typo never silently changes behaviour.
+public struct AgentConfiguration: Sendable, Decodable {
+    public struct Gateway: Sendable, Decodable {
+        public var id: String
+        public var position: GatewayPosition?
+        public var headingDegrees: Double
+
+        enum CodingKeys: String, CodingKey { case id, position, headingDegrees = "heading_deg" }
+
+        public init(id: String = AgentConfiguration.defaultGatewayID, position: GatewayPosition? = nil, headingDegrees: Double = 90) {
+            self.id = id
+            self.position = position
+            self.headingDegrees = headingDegrees
+        }
+
+        public init(from decoder: any Decoder) throws {
+            let c = try decoder.container(keyedBy: CodingKeys.self)
+            id = try c.decodeIfPresent(String.self, forKey: .id) ?? AgentConfiguration.defaultGatewayID
+            position = try c.decodeIfPresent(GatewayPosition.self, forKey: .position)
+            headingDegrees = try c.decodeIfPresent(Double.self, forKey: .headingDegrees) ?? 90
+            if TopicSegment.sanitize(id).isEmpty || id.isEmpty {
+                throw YAMLError(at: YAMLDecoder.mark(of: decoder) ?? .unknown, "gateway.id must not be empty")
+            }
+        }
+    }
+
+    public struct Peer: Sendable, Decodable, Hashable {
+        public var address: ShortAddress
+        public var name: String?
+
+        public init(address: UInt16, name: String? = nil) {
+            self.address = ShortAddress(address)
+            self.name = name
+        }
+
+        /// The name payloads carry: the configured name, or the address notation.
+        public var displayName: String { name ?? address.description }
+        /// The topic segment: the sanitized name, or the address in lower case.
+        public var topicSegment: String { TopicSegment.sanitize(name ?? address.description.lowercased()) }
+    }
+
+    public struct Device: Sendable, Decodable {
+        public var port = "auto"
+        public var baud = 115_200
+        public var channel: UInt8 = 9
+        public var role: DeviceType = .controller
+        public var sessionID: UInt32 = 42
+        public var address = ShortAddress(0)
+        public var rangingInterval = ConfigDuration(seconds: 0.2)
+        public var peers: [Peer]
+
+        enum CodingKeys: String, CodingKey {
+            case port, baud, channel, role, address, peers
+            case sessionID = "session_id", rangingInterval = "ranging_interval"
+        }
+
+        public init(peers: [Peer]) { self.peers = peers }
+
+        public init(from decoder: any Decoder) throws {
+            let c = try decoder.container(keyedBy: CodingKeys.self)
+            func mark(_ key: CodingKeys) -> SourceMark { AgentConfiguration.mark(of: decoder, key: key.stringValue) }
+            port = try c.decodeIfPresent(String.self, forKey: .port) ?? "auto"
+            baud = try c.decodeIfPresent(Int.self, forKey: .baud) ?? 115_200
+            channel = try c.decodeIfPresent(UInt8.self, forKey: .channel) ?? 9
+            guard channel == 5 || channel == 9 else { throw YAMLError(at: mark(.channel), "device.channel must be 5 or 9 (the DWM3001C's channels), found \(channel)") }
+            if let text = try c.decodeIfPresent(String.self, forKey: .role) {
+                switch text {
+                case "controller": role = .controller
+                case "controlee": role = .controlee
+                default: throw YAMLError(at: mark(.role), "device.role must be controller or controlee, found \"\(text)\"")
+                }
+            }
+            sessionID = try c.decodeIfPresent(UInt32.self, forKey: .sessionID) ?? 42
+            address = try c.decodeIfPresent(ShortAddress.self, forKey: .address) ?? ShortAddress(0)
+            rangingInterval = try c.decodeIfPresent(ConfigDuration.self, forKey: .rangingInterval) ?? ConfigDuration(seconds: 0.2)
+            guard (0.05...10).contains(rangingInterval.seconds) else {
+                throw YAMLError(at: mark(.rangingInterval), "device.ranging_interval must be between 50ms and 10s, found \(rangingInterval)")
+            }
+            peers = try c.decode([Peer].self, forKey: .peers)
+            let limit = role == .controller ? RangingSessionConfiguration.maximumPeers : 1
+            guard !peers.isEmpty, peers.count <= limit else {
+                throw YAMLError(at: mark(.peers), role == .controller
+                    ? "device.peers must list 1 to \(limit) peers, found \(peers.count)"
+                    : "a controlee ranges with exactly one peer (its controller), found \(peers.count)")
+            }
+            var addresses: Set<UInt16> = []
+            var segments: [String: String] = [:]
+            for peer in peers {
+                guard addresses.insert(peer.address.value).inserted else {
+                    throw YAMLError(at: mark(.peers), "peer address \(peer.address) is listed twice")
+                }
+                guard peer.address != address else {
+                    throw YAMLError(at: mark(.peers), "peer address \(peer.address) is this device's own address")
+                }
+                if let other = segments[peer.topicSegment] {
+                    throw YAMLError(at: mark(.peers), "peer names \"\(other)\" and \"\(peer.displayName)\" both become the topic segment \"\(peer.topicSegment)\"")
+                }
+                segments[peer.topicSegment] = peer.displayName
+            }
+        }
+
+        /// The ranging session this section describes.
+        public var session: RangingSessionConfiguration {
+            RangingSessionConfiguration(role: role, sessionID: sessionID, ownAddress: address.value, peers: peers.map(\.address.value),
+                                        channel: channel, rangingIntervalMilliseconds: UInt32((rangingInterval.seconds * 1000).rounded()))
+        }
+    }
+
+    public struct MQTT: Sendable, Decodable {
+        public var url = "mqtt://127.0.0.1:1883"
+        public var clientID: String?
+        public var username: String?
+        public var passwordFile: String?
+        public var caFile: String?
+        public var certFile: String?
+        public var keyFile: String?
+        public var baseTopic = "uwb2mqtt"
+        public var keepalive = ConfigDuration(seconds: 30)
+        public var qosRanges = 0
+        public var stateInterval = ConfigDuration(seconds: 1)
+        public var metricsInterval = ConfigDuration(seconds: 30)
+        public var homeAssistant = false
+        public var spoolDir = "/var/lib/uwb2mqtt"
+        public var spoolMaxBytes = ByteSize(bytes: 64 << 20)
+
+        enum CodingKeys: String, CodingKey {
+            case url, username, keepalive
+            case clientID = "client_id", passwordFile = "password_file", caFile = "ca_file", certFile = "cert_file"
+            case keyFile = "key_file", baseTopic = "base_topic", qosRanges = "qos_ranges", stateInterval = "state_interval"
+            case metricsInterval = "metrics_interval", homeAssistant = "home_assistant", spoolDir = "spool_dir"
+            case spoolMaxBytes = "spool_max_bytes"
+        }
+
+        public init() {}
+
+        public init(from decoder: any Decoder) throws {
+            let c = try decoder.container(keyedBy: CodingKeys.self)
+            func mark(_ key: CodingKeys) -> SourceMark { AgentConfiguration.mark(of: decoder, key: key.stringValue) }
+            url = try c.decodeIfPresent(String.self, forKey: .url) ?? url
+            guard url.hasPrefix("mqtt://") || url.hasPrefix("mqtts://") else {
+                throw YAMLError(at: mark(.url), "mqtt.url must start with mqtt:// or mqtts://, found \"\(url)\"")
+            }
+            clientID = try c.decodeIfPresent(String.self, forKey: .clientID)
+            username = try c.decodeIfPresent(String.self, forKey: .username)
+            passwordFile = try c.decodeIfPresent(String.self, forKey: .passwordFile)
+            caFile = try c.decodeIfPresent(String.self, forKey: .caFile)
+            certFile = try c.decodeIfPresent(String.self, forKey: .certFile)
+            keyFile = try c.decodeIfPresent(String.self, forKey: .keyFile)
+            if (certFile == nil) != (keyFile == nil) {
+                throw YAMLError(at: mark(certFile == nil ? .keyFile : .certFile), "mqtt.cert_file and mqtt.key_file go together")
+            }
+            baseTopic = try c.decodeIfPresent(String.self, forKey: .baseTopic) ?? baseTopic
+            guard !baseTopic.isEmpty, !baseTopic.contains("+"), !baseTopic.contains("#"), !baseTopic.hasPrefix("/"), !baseTopic.hasSuffix("/") else {
+                throw YAMLError(at: mark(.baseTopic), "mqtt.base_topic must be a topic without wildcards or leading/trailing '/', found \"\(baseTopic)\"")
+            }
+            keepalive = try c.decodeIfPresent(ConfigDuration.self, forKey: .keepalive) ?? keepalive
+            guard keepalive.seconds >= 5, keepalive.seconds <= 65535 else {
+                throw YAMLError(at: mark(.keepalive), "mqtt.keepalive must be between 5s and 65535s, found \(keepalive)")
+            }
+            qosRanges = try c.decodeIfPresent(Int.self, forKey: .qosRanges) ?? 0
+            guard (0...1).contains(qosRanges) else { throw YAMLError(at: mark(.qosRanges), "mqtt.qos_ranges must be 0 or 1, found \(qosRanges)") }
+            stateInterval = try c.decodeIfPresent(ConfigDuration.self, forKey: .stateInterval) ?? stateInterval
+            metricsInterval = try c.decodeIfPresent(ConfigDuration.self, forKey: .metricsInterval) ?? metricsInterval
+            guard metricsInterval.seconds >= 1 else { throw YAMLError(at: mark(.metricsInterval), "mqtt.metrics_interval must be at least 1s") }
+            homeAssistant = try c.decodeIfPresent(Bool.self, forKey: .homeAssistant) ?? false
+            spoolDir = try c.decodeIfPresent(String.self, forKey: .spoolDir) ?? spoolDir
+            spoolMaxBytes = try c.decodeIfPresent(ByteSize.self, forKey: .spoolMaxBytes) ?? spoolMaxBytes
+            guard spoolMaxBytes.bytes >= 64 << 10 else { throw YAMLError(at: mark(.spoolMaxBytes), "mqtt.spool_max_bytes must be at least 64KiB") }
+        }
+    }
+
+    public var gateway = Gateway()
+    public var device: Device
+    public var mqtt = MQTT()
+    public var rules = "/etc/uwb2mqtt/rules.yaml"
+    public var logLevel: LogLevel = .info
+    /// The file this configuration came from, for messages.
+    public var source = "<defaults>"
+
+    enum CodingKeys: String, CodingKey { case gateway, device, mqtt, rules, logLevel = "log_level" }
+
+    public init(device: Device) { self.device = device }
+
+    public init(from decoder: any Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        gateway = try c.decodeIfPresent(Gateway.self, forKey: .gateway) ?? Gateway()
+        device = try c.decode(Device.self, forKey: .device)
+        mqtt = try c.decodeIfPresent(MQTT.self, forKey: .mqtt) ?? MQTT()
+        rules = try c.decodeIfPresent(String.self, forKey: .rules) ?? rules
+        if let level = try c.decodeIfPresent(String.self, forKey: .logLevel) {
+            switch level {
+            case "error": logLevel = .error
+            case "warning": logLevel = .warning
+            case "info": logLevel = .info
+            case "debug": logLevel = .debug
+            default:
+                throw YAMLError(at: Self.mark(of: decoder, key: "log_level"), "log_level must be error, warning, info or debug, found \"\(level)\"")
+            }
+        }
+    }
+
+    /// The MQTT client id: configured, else `uwb2mqtt-<gateway id>`.
+    public var clientID: String { mqtt.clientID ?? "uwb2mqtt-\(TopicSegment.sanitize(gateway.id))" }
+
+    public var topics: TopicTree { TopicTree(base: mqtt.baseTopic, gatewayID: gateway.id) }
+
+    public static let defaultPath = "/etc/uwb2mqtt/config.yaml"
+
+    /// The host name, lower-cased and sanitized (the default `gateway.id`).
+    public static var defaultGatewayID: String {
+        TopicSegment.sanitize(ProcessInfo.processInfo.hostName.split(separator: ".").first.map(String.init) ?? "gateway")
+    }
+
+    /// Reads and validates a config file; errors are `file:line:column: message`.
+    public static func load(path: String) throws -> AgentConfiguration {
+        guard let data = FileManager.default.contents(atPath: path) else {
+            throw ConfigurationError("cannot read \(path): \(FileManager.default.fileExists(atPath: path) ? "permission denied" : "no such file")")
+        }
+        var config = try YAMLDecoder().decode(AgentConfiguration.self, from: data, file: path)
+        config.source = path
+        return config
+    }
+
+    /// The mark of a key's value within the mapping `decoder` is at, for validation errors.
+    static func mark(of decoder: any Decoder, key: String) -> SourceMark {
+        if case let .mapping(entries)? = YAMLDecoder.node(of: decoder)?.content,
+           let entry = entries.first(where: { $0.key == key }) {
+            return entry.value.mark
+        }
+        return YAMLDecoder.mark(of: decoder) ?? .unknown
+    }
+}
+
+/// A configuration problem that has no line in a file (a missing file, an unreadable password file).
+public struct ConfigurationError: Error, CustomStringConvertible, Sendable {
+    public let description: String
+    public init(_ description: String) { self.description = description }
+}
+
+extension SourceMark {
+    static let unknown = SourceMark(file: "<config>", line: 0, column: 0)
+}

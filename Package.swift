@@ -29,8 +29,12 @@ let package = Package(
         // `make bench`: decode throughput of the UCI codec.
         .executableTarget(name: "UCIBench", dependencies: ["UCI"]),
 
+        // A simulated DWM3001C (device side of UCI) driven by a scenario. Pure core, no I/O.
+        .target(name: "Simulator", dependencies: ["UCI"]),
+
         .testTarget(name: "UCITests", dependencies: ["UCI"]),
         .testTarget(name: "GatewayTests", dependencies: ["Gateway", "UCI"]),
+        .testTarget(name: "SimulatorTests", dependencies: ["Simulator", "UCI"]),
     ],
     swiftLanguageModes: [.v6]
 )

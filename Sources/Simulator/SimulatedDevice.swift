@@ -17,6 +17,9 @@ import UCI
 /// Times are seconds on any monotonic clock (the runner's); scenario time 0 is `startTime`.
 /// A time earlier than one already seen is treated as "now": time never runs backwards.
 public struct SimulatedDevice: Sendable {
+    /// What `receive` and `advance` return, in order.
+    public typealias Output = DeviceOutput
+
     public let scenario: Scenario
     /// Device time at which scenario time is 0.
     public let startTime: Double

@@ -34,7 +34,7 @@ let package = Package(
         .target(name: "YAMLCoding", dependencies: ["CYAML"]),
 
         // Glue: config, the agent loop, topics and payloads, and the subcommands.
-        .target(name: "Gateway", dependencies: ["UCI", "DeviceLink", "MQTTClient", "YAMLCoding", "CLibSerialPort", "CMosquitto"]),
+        .target(name: "Gateway", dependencies: ["UCI", "DeviceLink", "MQTTClient", "YAMLCoding", "Simulator", "CLibSerialPort", "CMosquitto"]),
 
         // The executable: argument dispatch only.
         .executableTarget(name: "uwb2mqtt", dependencies: ["Gateway"]),
@@ -42,12 +42,16 @@ let package = Package(
         // `make bench`: decode throughput of the UCI codec.
         .executableTarget(name: "UCIBench", dependencies: ["UCI"]),
 
+        // A simulated DWM3001C (device side of UCI) driven by a scenario. Pure core, no I/O.
+        .target(name: "Simulator", dependencies: ["UCI"]),
+
         .testTarget(name: "UCITests", dependencies: ["UCI"]),
         .testTarget(name: "GatewayTests", dependencies: ["Gateway", "UCI"]),
         .testTarget(name: "DeviceSessionTests", dependencies: ["DeviceLink", "UCI"]),
         .testTarget(name: "SpoolTests", dependencies: ["MQTTClient"]),
         .testTarget(name: "DeviceLinkTests", dependencies: ["DeviceLink", "UCI", "CPty"]),
         .testTarget(name: "YAMLCodingTests", dependencies: ["YAMLCoding"]),
+        .testTarget(name: "SimulatorTests", dependencies: ["Simulator", "UCI"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -1,0 +1,67 @@
+/// `Scenario.default` as a scenario file: the template users copy, and the file the integrator
+/// decodes once the YAML decoder lands (a test should then assert it decodes to `.default`).
+extension Scenario {
+    public static let defaultYAML: String = """
+    # uwb2mqtt simulator scenario. Times are seconds from the start, distances metres,
+    # angles degrees. Every key is optional except peers[].address, peers[].path,
+    # path[].t / path[].distance and faults[].at / faults[].kind; unknown keys are errors.
+    name: default
+    seed: 7                     # every random draw comes from this: same seed, same bytes
+    duration: 60                # one run lasts a minute …
+    at_end: loop                # … then starts over (loop | stop)
+
+    device:
+      aoa: false                # a DWM3001C has one antenna: no angles, AoA FOM always 0
+      # ranging_interval: 0.1   # seconds; overrides the RANGING_DURATION the host sets
+
+    noise:
+      sigma: 0.05               # Gaussian distance noise (m)
+      angle_sigma: 3            # Gaussian angle noise (deg), when angles are reported
+      dropout_probability: 0.01 # chance that any one measurement is lost (status 0x21)
+
+    peers:
+      # Walks up from 12 m (stage "locate"), through "point", into the counter zone, starts a
+      # handoff, backs off (approach canceled), comes back to 8 cm (approach completed, stage
+      # "reach"; a noisy round may read negative, status 0x1B), holds 5 s, walks away.
+      - address: 0x0001
+        name: phone-anna
+        path:                   # keyframes, linearly interpolated; angles are used only with aoa: true
+          - {t: 0,    distance: 12,   azimuth: 40,  elevation: 10}
+          - {t: 4,    distance: 9,    azimuth: 35,  elevation: 8}
+          - {t: 10,   distance: 3,    azimuth: 20,  elevation: 5}
+          - {t: 13,   distance: 1,    azimuth: 8,   elevation: 2}
+          - {t: 14.5, distance: 0.5,  azimuth: 4,   elevation: 0}
+          - {t: 15.5, distance: 0.9,  azimuth: 6,   elevation: 0}
+          - {t: 17,   distance: 0.55, azimuth: 3,   elevation: 0}
+          - {t: 18.5, distance: 0.08, azimuth: 1,   elevation: 0}
+          - {t: 23.5, distance: 0.08, azimuth: 0,   elevation: 0}
+          - {t: 25,   distance: 0.8,  azimuth: -10, elevation: 0}
+          - {t: 28,   distance: 1.6,  azimuth: -25, elevation: 0}
+          - {t: 34,   distance: 6,    azimuth: -45, elevation: 3}
+          - {t: 40,   distance: 12,   azimuth: -60, elevation: 5}
+        nlos:                   # behind a shelf: NLoS flag, distance reads `bias` m long, low FOM
+          - {from: 6, to: 8, bias: 0.4}
+        dropouts:               # a short burst of lost rounds, shorter than signal_lost_after
+          - {from: 11, to: 12, probability: 0.8}
+
+      # Parked about 3 m away; out of range for 10 s (link lost, then regained).
+      - address: 0x0002
+        name: tool-cart
+        path:
+          - {t: 0,  distance: 3,   azimuth: -70, elevation: 0}
+          - {t: 20, distance: 3.2, azimuth: -68, elevation: 0}
+          - {t: 60, distance: 3,   azimuth: -70, elevation: 0}
+        out_of_range:
+          - {from: 30, to: 40}
+
+    faults: []
+    # Fault injections, for testing recovery (see the built-in "faults" scenario):
+    #   - {at: 3,  kind: garbage, bytes: 24}                          # random bytes between packets
+    #   - {at: 5,  kind: split_writes, until: 8, max_chunk: 3, gap: 0.002}
+    #   - {at: 10, kind: session_stopped, reason: 0x01}               # MAX_RANGING_ROUND_RETRY_COUNT_REACHED
+    #   - {at: 14, kind: device_error}                                # DEVICE_STATUS_NTF(ERROR)
+    #   - {at: 18, kind: device_reset}                                # spontaneous reboot, sessions lost
+    #   - {at: 22, kind: unplug, duration: 2}                         # USB pulled for 2 s
+
+    """
+}

@@ -1,0 +1,38 @@
+/// Why a scenario cannot be run. Thrown by `Scenario.validate()` and by `SimulatedDevice.init`,
+/// and wrapped into a `DecodingError` when a scenario file is decoded, so a bad file is a
+/// message naming the field, never a trap or a silently odd simulation.
+public enum ScenarioError: Error, Hashable, Sendable, CustomStringConvertible {
+    /// A number that must be finite is NaN or infinite.
+    case notFinite(field: String)
+    /// A number that must be ≥ 0 (or > 0 where `strictlyPositive`) is not.
+    case outOfRange(field: String, value: Double, expected: String)
+    /// A peer has no keyframes.
+    case emptyPath(peer: String)
+    /// Keyframe times must strictly increase.
+    case keyframesOutOfOrder(peer: String, index: Int)
+    /// A window or fault ends before it starts.
+    case invalidWindow(field: String, from: Double, to: Double)
+    /// Two peers share an address.
+    case duplicatePeer(address: UInt16)
+    /// A looping scenario has a fault at or after its duration: it would never fire.
+    case faultBeyondDuration(kind: String, at: Double, duration: Double)
+
+    public var description: String {
+        switch self {
+        case let .notFinite(field): "\(field): must be a finite number"
+        case let .outOfRange(field, value, expected): "\(field): \(value) is out of range (expected \(expected))"
+        case let .emptyPath(peer): "peer \(peer): path needs at least one keyframe"
+        case let .keyframesOutOfOrder(peer, index): "peer \(peer): path[\(index)].t must be later than the keyframe before it"
+        case let .invalidWindow(field, from, to): "\(field): window ends (\(to)) before it starts (\(from))"
+        case let .duplicatePeer(address): "peers: address \(shortAddressText(address)) appears twice"
+        case let .faultBeyondDuration(kind, at, duration):
+            "faults: \(kind) at \(at) s never fires in a scenario that loops every \(duration) s"
+        }
+    }
+}
+
+/// `0x0001` notation, as the config and rules files write short addresses.
+func shortAddressText(_ address: UInt16) -> String {
+    let digits = String(address, radix: 16, uppercase: true)
+    return "0x" + String(repeating: "0", count: max(0, 4 - digits.count)) + digits
+}

@@ -1,0 +1,250 @@
+import UCI
+
+/// A Qorvo DWM3001C running the QM33 SDK UCI firmware, as seen from its serial port.
+///
+/// It is a pure, deterministic state machine: command bytes and the time go in, the bytes the
+/// module would write (and control actions such as an unplug) come out. No clock, no I/O, no
+/// global state; randomness comes from the scenario seed. A runner owns the pseudo-terminal and
+/// calls, in a loop:
+///
+/// ```swift
+/// let wait = device.nextEventTime.map { max(0, $0 - now) }      // poll timeout
+/// if let bytes = readAvailable(timeout: wait) { outputs += device.receive(bytes, at: now) }
+/// outputs += device.advance(to: now)                             // rounds, faults, flushes
+/// perform(outputs)                                               // write / pause / unplug
+/// ```
+///
+/// Times are seconds on any monotonic clock (the runner's); scenario time 0 is `startTime`.
+/// A time earlier than one already seen is treated as "now": time never runs backwards.
+public struct SimulatedDevice: Sendable {
+    /// What `receive` and `advance` return, in order.
+    public typealias Output = DeviceOutput
+
+    public let scenario: Scenario
+    /// Device time at which scenario time is 0.
+    public let startTime: Double
+    /// The latest time the device has been advanced to.
+    public private(set) var now: Double
+    public private(set) var deviceState: DeviceState = .ready
+    /// Bytes received that did not form a command (garbage, flushed partial packets).
+    public private(set) var discardedInputBytes = 0
+
+    var sessions: [SimulatedSession] = []
+    var nextHandle: UInt32 = 1
+    var deviceConfig: [UInt8: [UInt8]] = SimulatedDevice.defaultDeviceConfig
+    private var reassembler = Reassembler(accepting: Reassembler.deviceSide)
+    private var lastInputTime: Double
+    private var noiseRNG: SplitMix64
+    private var faultRNG: SplitMix64
+    private var faults: FaultSchedule
+    /// While unplugged: the time the cable goes back in.
+    private var replugTime: Double?
+    private var endAnnounced = false
+
+    /// How long the firmware waits before dropping an incomplete packet (UCI_GARBAGE_TIMEOUT_MS).
+    public static let partialPacketTimeout = 0.1
+    /// Events this close after the target time are treated as due (seconds).
+    static let timeTolerance = 1e-9
+    /// Sessions the simulated firmware holds at once; one more gets ERROR_MAX_SESSIONS_EXCEEDED.
+    public static let maximumSessions = 5
+    static let defaultDeviceConfig: [UInt8: [UInt8]] = [0x01: [1]]  // LOW_POWER_MODE on (QM33 default)
+
+    /// A powered, READY module at `startTime`. Throws if the scenario is not valid.
+    public init(scenario: Scenario = .default, startTime: Double = 0) throws(ScenarioError) {
+        try scenario.validate()
+        guard startTime.isFinite else { throw .notFinite(field: "startTime") }
+        self.scenario = scenario
+        self.startTime = startTime
+        now = startTime
+        lastInputTime = startTime
+        noiseRNG = SplitMix64(seed: scenario.seed, stream: 1)
+        faultRNG = SplitMix64(seed: scenario.seed, stream: 2)
+        faults = FaultSchedule(scenario)
+    }
+
+    // MARK: Inspection
+
+    /// False between an `unplug` fault and the moment the cable goes back in.
+    public var isPluggedIn: Bool { replugTime == nil }
+    /// Handles of the sessions that exist, oldest first.
+    public var sessionHandles: [UInt32] { sessions.map(\.handle) }
+    public func sessionState(handle: UInt32) -> SessionState? { sessions.first { $0.handle == handle }?.state }
+    /// Scenario time now (wrapped when looping).
+    public var sceneTime: Double { scenario.sceneTime(now - startTime) }
+
+    // MARK: Pump
+
+    /// Feeds bytes the host wrote (any chunking) and returns everything the device writes in
+    /// answer, preceded by whatever fell due up to `time`. Bytes sent while unplugged are lost.
+    public mutating func receive(_ bytes: [UInt8], at time: Double) -> [DeviceOutput] {
+        var out = advance(to: time)
+        guard isPluggedIn, !bytes.isEmpty else { return out }
+        lastInputTime = now
+        for event in reassembler.feed(bytes) {
+            switch event {
+            case let .message(raw): handle(raw, into: &out)
+            case let .discarded(discard): discardedInputBytes += discard.byteCount
+            }
+        }
+        return out
+    }
+
+    /// Runs the device up to `time`: ranging rounds, scenario faults, the flush of an
+    /// incomplete input packet, the end of the scenario, in time order.
+    public mutating func advance(to time: Double) -> [DeviceOutput] {
+        var out: [DeviceOutput] = []
+        let target = time.isFinite ? max(time, now) : now
+        // The tolerance absorbs rounding in `start + k × interval`, so that advancing to 0.6 s
+        // includes the round computed as 0.6000000000000001 s.
+        while let (eventTime, event) = nextEvent(), eventTime <= target + Self.timeTolerance {
+            now = max(now, min(eventTime, target))
+            perform(event, into: &out)
+        }
+        now = target
+        return out
+    }
+
+    /// The earliest time at which `advance` has something to do, nil if nothing is scheduled
+    /// (the device then only answers commands).
+    public var nextEventTime: Double? { nextEvent()?.time }
+
+    // MARK: Events
+
+    private enum Event {
+        case replug, flushInput, fault, round(index: Int), scenarioEnd
+    }
+
+    private func nextEvent() -> (time: Double, event: Event)? {
+        var best: (time: Double, event: Event)?
+        func consider(_ time: Double?, _ event: Event) {
+            guard let time, best == nil || time < best!.time else { return }
+            best = (time, event)
+        }
+        consider(replugTime, .replug)
+        if reassembler.hasPartialPacket { consider(lastInputTime + Self.partialPacketTimeout, .flushInput) }
+        consider(faults.nextTime.map { startTime + $0 }, .fault)
+        if isPluggedIn && deviceState != .error {
+            for (index, session) in sessions.enumerated() where session.state == .active {
+                consider(session.nextRoundTime, .round(index: index))
+            }
+        }
+        if !endAnnounced, scenario.atEnd == .stop, let duration = scenario.duration {
+            consider(startTime + duration, .scenarioEnd)
+        }
+        return best
+    }
+
+    private mutating func perform(_ event: Event, into out: inout [DeviceOutput]) {
+        switch event {
+        case .replug:
+            replugTime = nil
+        case .flushInput:
+            for case let .discarded(discard) in reassembler.flushPartialPacket() { discardedInputBytes += discard.byteCount }
+        case .fault:
+            if let fault = faults.pop(), isPluggedIn { inject(fault.kind, into: &out) }
+        case let .round(index):
+            round(index, into: &out)
+        case .scenarioEnd:
+            endAnnounced = true
+            out.append(.scenarioEnded)
+        }
+    }
+
+    private mutating func round(_ index: Int, into out: inout [DeviceOutput]) {
+        var session = sessions[index]
+        let model = RangingModel(scenario: scenario)
+        let t = sceneTime
+        let measurements = session.peers.map { model.measurement(for: $0, at: t, session: session, rng: &noiseRNG) }
+        let intervalMilliseconds = scenario.device.rangingInterval.map { UInt32(($0 * 1000).rounded()) }
+            ?? session.rangingDurationMilliseconds
+        let info = SessionInfo(sequenceNumber: session.roundCount, sessionHandle: session.handle,
+                               currentRangingInterval: intervalMilliseconds, measurements: .twoWay(measurements))
+        session.roundCount &+= 1
+        session.roundsSinceStart += 1
+        session.nextRoundTime = session.rangingStart + Double(session.roundsSinceStart + 1) * roundInterval(session)
+        sessions[index] = session
+        send(UCINotification.sessionInfo(info).raw, into: &out)
+    }
+
+    /// Seconds between rounds: the scenario's override, else RANGING_DURATION.
+    func roundInterval(_ session: SimulatedSession) -> Double {
+        scenario.device.rangingInterval ?? Double(session.rangingDurationMilliseconds) / 1000
+    }
+
+    // MARK: Faults
+
+    private mutating func inject(_ kind: ScenarioFault.Kind, into out: inout [DeviceOutput]) {
+        switch kind {
+        case let .garbage(count):
+            var bytes: [UInt8] = []
+            while bytes.count < count {
+                let byte = UInt8(truncatingIfNeeded: faultRNG.next())
+                if ScenarioFault.isGarbageByte(byte) { bytes.append(byte) }
+            }
+            out.append(.write(bytes))
+        case .splitWrites:
+            break  // a window, consulted by `send`
+        case .deviceReset:
+            powerCycle()
+            send(UCINotification.coreDeviceStatus(.ready).raw, into: &out)
+        case .deviceError:
+            deviceState = .error
+            send(UCINotification.coreDeviceStatus(.error).raw, into: &out)
+        case let .unplug(duration):
+            powerCycle()
+            reassembler = Reassembler(accepting: Reassembler.deviceSide)
+            replugTime = now + duration
+            out.append(.unplug(seconds: duration))
+        case let .sessionStopped(reason):
+            var stoppedAny = false
+            for index in sessions.indices where sessions[index].state == .active {
+                sessions[index].state = .idle
+                sessions[index].nextRoundTime = nil
+                stoppedAny = true
+                send(UCINotification.sessionStatus(sessionHandle: sessions[index].handle, state: .idle, reason: reason).raw,
+                     into: &out)
+            }
+            if stoppedAny { updateDeviceActivity(into: &out) }
+        }
+    }
+
+    /// Everything a reboot loses: sessions, handle numbering, device configuration, error state.
+    mutating func powerCycle() {
+        sessions = []
+        nextHandle = 1
+        deviceConfig = Self.defaultDeviceConfig
+        deviceState = .ready
+    }
+
+    /// DEVICE_STATUS_NTF when the device goes ACTIVE (first session ranging) or back to READY
+    /// (no session ranging any more), as the firmware reports it (uci.md §7 V10, V13).
+    mutating func updateDeviceActivity(into out: inout [DeviceOutput]) {
+        guard deviceState != .error else { return }
+        let wanted: DeviceState = sessions.contains { $0.state == .active } ? .active : .ready
+        guard wanted != deviceState else { return }
+        deviceState = wanted
+        send(UCINotification.coreDeviceStatus(wanted).raw, into: &out)
+    }
+
+    // MARK: Writing
+
+    /// Queues a message: one write per packet (a message over 255 bytes is segmented), each
+    /// cut into pieces while a `split_writes` window is open.
+    mutating func send(_ message: RawMessage, into out: inout [DeviceOutput]) {
+        let split = FaultSchedule.isSplitting(scenario, at: sceneTime)
+        for packet in message.packets() {
+            let bytes = packet.bytes
+            guard let (maxChunk, gap) = split else {
+                out.append(.write(bytes))
+                continue
+            }
+            var start = 0
+            while start < bytes.count {
+                if start > 0 && gap > 0 { out.append(.pause(seconds: gap)) }
+                let end = min(bytes.count, start + faultRNG.nextInt(in: 1...maxChunk))
+                out.append(.write(Array(bytes[start..<end])))
+                start = end
+            }
+        }
+    }
+}

@@ -52,6 +52,7 @@ let package = Package(
         .testTarget(name: "DeviceLinkTests", dependencies: ["DeviceLink", "UCI", "CPty"]),
         .testTarget(name: "YAMLCodingTests", dependencies: ["YAMLCoding"]),
         .testTarget(name: "SimulatorTests", dependencies: ["Simulator", "UCI"]),
+        .testTarget(name: "DeviceLinkIntegrationTests", dependencies: ["DeviceLink", "Gateway", "Simulator", "UCI"]),
     ],
     swiftLanguageModes: [.v6]
 )

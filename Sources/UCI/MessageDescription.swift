@@ -14,7 +14,12 @@ public indirect enum FieldValue: Hashable, Sendable {
 
     static func hex(_ bytes: [UInt8]) -> FieldValue { .string(Hex.string(bytes)) }
     static func code(_ code: some NamedCode) -> FieldValue { .string(code.description) }
-    static func uint<T: BinaryInteger>(_ value: T) -> FieldValue { .int(Int64(value)) }
+    /// An unsigned field; values of 2^63 and above (8-byte timestamps) do not fit `.int` and
+    /// become their decimal text rather than a trap.
+    static func uint<T: BinaryInteger>(_ value: T) -> FieldValue {
+        if let exact = Int64(exactly: value) { return .int(exact) }
+        return .string(String(value))
+    }
 }
 
 /// One key and its value, in the order a reader expects them.

@@ -124,6 +124,13 @@ import Gateway
         #expect(text.contains("  measurements:\n    - mac_address: 0x0001\n      status: OK\n      nlos: false\n      distance_cm: 7"))
     }
 
+    /// Found by the fuzzer: 8-byte values of 2^63 and above trapped in the description.
+    @Test func hugeTimestampsDoNotTrap() {
+        let (status, lines) = run(["40 08 00 09 03 00 00 00 00 00 00 00 fa"])
+        #expect(status == 0)
+        #expect(lines == [#"{"mt": "response", "gid": 0, "oid": 8, "name": "CORE_QUERY_UWBS_TIMESTAMP_RSP", "pbf": false, "payload": "0300000000000000fa", "status": "INVALID_PARAM", "timestamp": "18014398509481984000"}"#])
+    }
+
     @Test func commandLineUsageErrors() {
         #expect(CommandLineTool.main(["decode", "--bogus"]) == 2)
         #expect(CommandLineTool.main(["frobnicate"]) == 2)

@@ -1,0 +1,134 @@
+import DeviceLink
+import Foundation
+import Simulator
+import Synchronization
+import UCI
+
+/// Runs a `SimulatedDevice` behind a real pseudo-terminal, so that everything above the byte
+/// transport — the terminal transport, the reassembler, the session — is the code that runs in
+/// production (`uwb2mqtt simulate`, `uwb2mqtt run --simulate`, and the tests).
+///
+/// Its thread owns the device and the terminal. An unplug fault closes the terminal (clients
+/// see a hangup, as with USB) and opens a new one after the fault's duration; `linkPath`, when
+/// given, always points at the current terminal so that clients can find it again.
+public final class SimulatorHost: Sendable {
+    /// The current slave path (`/dev/pts/N`); changes after an unplug.
+    public var slavePath: String { current.withLock { $0 } }
+    public let linkPath: String?
+    /// Every command the device received, decoded, in order: what tests assert on.
+    public var commandsSeen: [UCICommand] { seen.withLock { $0 } }
+
+    private let current: Mutex<String>
+    private let seen = Mutex<[UCICommand]>([])
+    private let stopping = Atomic<Bool>(false)
+    private let finished = DispatchSemaphore(value: 0)
+    private let log: @Sendable (String) -> Void
+
+    /// Opens the terminal at once (so that `slavePath` is valid on return) and starts the device.
+    public init(scenario: Scenario, linkPath: String? = nil, log: @escaping @Sendable (String) -> Void = { _ in }) throws {
+        let device = try SimulatedDevice(scenario: scenario, startTime: Clocks.monotonic())
+        let terminal = try PseudoTerminal()
+        if let linkPath { try terminal.link(at: linkPath) }
+        self.linkPath = linkPath
+        self.log = log
+        current = Mutex(terminal.slavePath)
+        let thread = Thread { [self] in
+            var loop = Loop(host: self, device: device, terminal: terminal)
+            loop.run()
+            finished.signal()
+        }
+        thread.name = "uwb2mqtt-simulator"
+        thread.start()
+    }
+
+    /// Stops the device and closes its terminal (clients see a hangup).
+    public func stop() {
+        guard !stopping.exchange(true, ordering: .relaxed) else { return }
+        _ = finished.wait(timeout: .now() + 5)
+    }
+
+    /// Forgets the commands seen so far (tests that assert on what comes after an event).
+    public func clearCommandsSeen() { seen.withLock { $0.removeAll() } }
+
+    private struct Loop {
+        let host: SimulatorHost
+        var device: SimulatedDevice
+        var terminal: PseudoTerminal?
+        var observer = Reassembler(accepting: Reassembler.deviceSide)
+
+        init(host: SimulatorHost, device: SimulatedDevice, terminal: PseudoTerminal) {
+            self.host = host
+            self.device = device
+            self.terminal = terminal
+        }
+
+        mutating func run() {
+            while !host.stopping.load(ordering: .relaxed) {
+                let now = Clocks.monotonic()
+                let wait = max(0.001, min(0.05, (device.nextEventTime ?? now + 0.05) - now))
+                var outputs: [DeviceOutput] = []
+                if let terminal {
+                    do {
+                        let bytes = try terminal.read(maximum: 4096, timeout: .milliseconds(Int(wait * 1000)))
+                        if !bytes.isEmpty {
+                            observe(bytes)
+                            outputs += device.receive(bytes, at: Clocks.monotonic())
+                        }
+                    } catch {
+                        host.log("simulator terminal failed: \(error)")
+                        return
+                    }
+                } else {
+                    Thread.sleep(forTimeInterval: wait)
+                }
+                outputs += device.advance(to: Clocks.monotonic())
+                if !perform(outputs) { break }
+            }
+            terminal?.close()
+        }
+
+        mutating func observe(_ bytes: [UInt8]) {
+            for case let .message(raw) in observer.feed(bytes) {
+                if case let .command(command)? = try? UCIMessage(decoding: raw) {
+                    host.seen.withLock { $0.append(command) }
+                }
+            }
+        }
+
+        /// Carries out the device's outputs; false when the scenario ended.
+        mutating func perform(_ outputs: [DeviceOutput]) -> Bool {
+            for output in outputs {
+                switch output {
+                case let .write(bytes):
+                    try? terminal?.write(bytes)
+                case let .pause(seconds):
+                    Thread.sleep(forTimeInterval: min(seconds, 1))
+                case let .unplug(seconds):
+                    host.log("simulated unplug for \(seconds) s")
+                    terminal?.close()
+                    terminal = nil
+                    let until = Clocks.monotonic() + seconds
+                    while Clocks.monotonic() < until, !host.stopping.load(ordering: .relaxed) {
+                        Thread.sleep(forTimeInterval: 0.02)
+                    }
+                    _ = device.advance(to: Clocks.monotonic())
+                    do {
+                        let fresh = try PseudoTerminal()
+                        if let link = host.linkPath { try fresh.link(at: link) }
+                        host.current.withLock { $0 = fresh.slavePath }
+                        terminal = fresh
+                        observer = Reassembler(accepting: Reassembler.deviceSide)
+                        host.log("simulated re-plug at \(fresh.slavePath)")
+                    } catch {
+                        host.log("simulator cannot open a new terminal: \(error)")
+                        return false
+                    }
+                case .scenarioEnded:
+                    host.log("scenario ended")
+                    return false
+                }
+            }
+            return true
+        }
+    }
+}

@@ -47,9 +47,10 @@ fuzz: deps
 	  -artifact_prefix=$(FUZZ_DIR)/fuzz-artifacts/ \
 	  $(FUZZ_DIR)/fuzz-corpus Tests/Fuzz/seeds
 
+# Codec throughput, single-threaded; pinned to one CPU with taskset when it exists.
 bench: deps
 	$(SWIFT) build -c release --product uwb2mqtt-bench
-	./.build/release/uwb2mqtt-bench
+	$$(command -v taskset >/dev/null && echo taskset -c $${BENCH_CPU:-1}) ./.build/release/uwb2mqtt-bench
 
 demo: deps
 	@echo "make demo: coming — the agent (uwb2mqtt run) does not exist yet; see README.md"

@@ -32,16 +32,25 @@ test: deps
 	$(SWIFT) test --skip-build
 
 # libFuzzer over the UCI reassembler and decoder, from the separate package in Tests/Fuzz
-# (a fuzzer inside the root package breaks `swift test` at link time).
+# (a fuzzer inside the root package breaks `swift test` at link time). New inputs go to
+# .build/fuzz-corpus, crashes to .build/fuzz-artifacts/; the seeds (uci.md §7) are read only.
+# SWIFT_BACKTRACE=enable=no: otherwise the Swift backtracer takes the crash and no crash file is written.
+# It stops at the first crash (exit 77); to keep going and collect every crash file:
+#   make fuzz FUZZ_FLAGS="-fork=1 -ignore_crashes=1"
+FUZZ_DIR   := $(CURDIR)/.build
+FUZZ_FLAGS ?=
 fuzz: deps
 	cd Tests/Fuzz && $(SWIFT) build -c release --sanitize=fuzzer
-	mkdir -p .build/fuzz-corpus
-	cd Tests/Fuzz && SWIFT_BACKTRACE=enable=no ./.build/release/FuzzUCI \
-	  -max_total_time=$(FUZZ_TIME) -max_len=1024 ../../.build/fuzz-corpus seeds
+	mkdir -p $(FUZZ_DIR)/fuzz-corpus $(FUZZ_DIR)/fuzz-artifacts
+	SWIFT_BACKTRACE=enable=no ./Tests/Fuzz/.build/release/FuzzUCI \
+	  -max_total_time=$(FUZZ_TIME) -max_len=1024 -print_final_stats=1 $(FUZZ_FLAGS) \
+	  -artifact_prefix=$(FUZZ_DIR)/fuzz-artifacts/ \
+	  $(FUZZ_DIR)/fuzz-corpus Tests/Fuzz/seeds
 
+# Codec throughput, single-threaded; pinned to one CPU with taskset when it exists.
 bench: deps
 	$(SWIFT) build -c release --product uwb2mqtt-bench
-	./.build/release/uwb2mqtt-bench
+	$$(command -v taskset >/dev/null && echo taskset -c $${BENCH_CPU:-1}) ./.build/release/uwb2mqtt-bench
 
 demo: deps
 	@echo "make demo: coming — the agent (uwb2mqtt run) does not exist yet; see README.md"

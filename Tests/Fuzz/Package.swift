@@ -1,0 +1,24 @@
+// swift-tools-version:6.0
+// libFuzzer harness for the UCI reassembler and decoder (`make fuzz`).
+//
+// A separate package on purpose: an executable target built for libFuzzer has no `main` of its
+// own, and inside the root package it would break `swift test` at link time
+// (../../../shared/design/swift-linux-notes.md §4.4). The root package does not declare this
+// directory, so `swift build`/`swift test` there never see it.
+import PackageDescription
+
+let package = Package(
+    name: "UCIFuzz",
+    dependencies: [
+        .package(name: "uwb2mqtt", path: "../.."),
+    ],
+    targets: [
+        .executableTarget(
+            name: "FuzzUCI",
+            dependencies: [.product(name: "UCI", package: "uwb2mqtt")],
+            // libFuzzer provides main(); the harness is a library-style file with @_cdecl.
+            swiftSettings: [.unsafeFlags(["-parse-as-library"])]
+        ),
+    ],
+    swiftLanguageModes: [.v6]
+)

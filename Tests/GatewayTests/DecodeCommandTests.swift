@@ -128,7 +128,7 @@ import Gateway
     @Test func hugeTimestampsDoNotTrap() {
         let (status, lines) = run(["40 08 00 09 03 00 00 00 00 00 00 00 fa"])
         #expect(status == 0)
-        #expect(lines == [#"{"mt": "response", "gid": 0, "oid": 8, "name": "CORE_QUERY_UWBS_TIMESTAMP_RSP", "pbf": false, "payload": "0300000000000000fa", "status": "INVALID_PARAM", "timestamp": "18014398509481984000"}"#])
+        #expect(lines == [#"{"mt": "response", "gid": 0, "oid": 8, "name": "CORE_QUERY_UWBS_TIMESTAMP_RSP", "pbf": false, "payload": "0300000000000000fa", "status": "SYNTAX_ERROR", "timestamp": "18014398509481984000"}"#])
     }
 
     @Test func commandLineUsageErrors() {

@@ -46,7 +46,7 @@ let package = Package(
         .target(name: "Simulator", dependencies: ["UCI"]),
 
         .testTarget(name: "UCITests", dependencies: ["UCI"]),
-        .testTarget(name: "GatewayTests", dependencies: ["Gateway", "UCI"]),
+        .testTarget(name: "GatewayTests", dependencies: ["Gateway", "UCI", "Simulator", "YAMLCoding"]),
         .testTarget(name: "DeviceSessionTests", dependencies: ["DeviceLink", "UCI"]),
         .testTarget(name: "SpoolTests", dependencies: ["MQTTClient"]),
         .testTarget(name: "DeviceLinkTests", dependencies: ["DeviceLink", "UCI", "CPty"]),

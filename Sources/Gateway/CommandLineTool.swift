@@ -43,7 +43,20 @@ public enum CommandLineTool {
                    {"error": …, "payload": …} after the rest are decoded), 2 for bad usage.
                    """, available: true),
         Subcommand(name: "simulate", synopsis: "uwb2mqtt simulate [--link PATH] [SCENARIO]",
-                   summary: "run the DWM3001C simulator on a pseudo-terminal", details: "", available: false),
+                   summary: "run the DWM3001C simulator on a pseudo-terminal",
+                   details: """
+                   Runs a simulated DWM3001C (UCI firmware) on a new pseudo-terminal and prints its path, for
+                   another program to open as if it were the board's serial port. Runs until Ctrl-C.
+
+                   SCENARIO is a scenario file (YAML) or a built-in: default (someone walks up, hands a phone
+                   over and walks away; a tag goes out of range), with-angles (the same with a device that
+                   reports angles), with-faults (garbage, split writes, device reset and error, unplug,
+                   session stop).
+
+                   Options:
+                     --link PATH   make PATH a symlink to the terminal, kept pointing at it across
+                                   simulated unplugs (use it as device.port)
+                   """, available: true),
         Subcommand(name: "record", synopsis: "uwb2mqtt record --out FILE [--config FILE]",
                    summary: "record every UCI packet received, with its time", details: "", available: false),
         Subcommand(name: "replay", synopsis: "uwb2mqtt replay FILE [--config FILE] [--rules FILE] [--fast] [--svg OUT]",
@@ -110,6 +123,8 @@ public enum CommandLineTool {
             guard rest.isEmpty else { return usage("ports takes no arguments") }
             print(portsReport())
             return 0
+        case "simulate":
+            return simulate(rest)
         case "decode":
             var json = false
             var hex: [String] = []
@@ -129,6 +144,37 @@ public enum CommandLineTool {
                 return 1
             }
             return usage("unknown command '\(name)'")
+        }
+    }
+
+    static func simulate(_ arguments: [String]) -> Int32 {
+        var link: String?
+        var scenarioName: String?
+        var index = 0
+        while index < arguments.count {
+            let argument = arguments[index]
+            if argument == "--link" {
+                guard index + 1 < arguments.count else { return usage("simulate: --link needs a PATH") }
+                link = arguments[index + 1]
+                index += 2
+                continue
+            }
+            if argument.hasPrefix("--") { return usage("simulate: unknown option '\(argument)'") }
+            guard scenarioName == nil else { return usage("simulate: one SCENARIO at most") }
+            scenarioName = argument
+            index += 1
+        }
+        do {
+            let scenario = try ScenarioLoading.load(scenarioName)
+            let host = try SimulatorHost(scenario: scenario, linkPath: link) { printError("uwb2mqtt simulate: \($0)") }
+            print(link.map { "\($0) -> \(host.slavePath)" } ?? host.slavePath)
+            fflush(stdout)
+            _ = SignalWaiter.wait(for: [SIGINT, SIGTERM])
+            host.stop()
+            return 0
+        } catch {
+            printError("uwb2mqtt: \(error)")
+            return 1
         }
     }
 

@@ -23,6 +23,12 @@ let package = Package(
         // Glue: subcommands and their output formats.
         .target(name: "Gateway", dependencies: ["UCI", "CLibSerialPort", "CMosquitto"]),
 
+        // libmosquitto wrapped for Swift 6: callbacks → AsyncStream, bounded QoS 1 queue, typed errors.
+        .target(name: "MQTTClient", dependencies: ["CMosquitto"]),
+
+        // Test-only helpers: child processes, a real mosquitto broker, subscriber, test CA.
+        .target(name: "TestSupport", dependencies: []),
+
         // The executable: argument dispatch only.
         .executableTarget(name: "uwb2mqtt", dependencies: ["Gateway"]),
 
@@ -31,6 +37,7 @@ let package = Package(
 
         .testTarget(name: "UCITests", dependencies: ["UCI"]),
         .testTarget(name: "GatewayTests", dependencies: ["Gateway", "UCI"]),
+        .testTarget(name: "MQTTClientTests", dependencies: ["MQTTClient", "TestSupport"]),
     ],
     swiftLanguageModes: [.v6]
 )

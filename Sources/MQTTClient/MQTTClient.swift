@@ -139,8 +139,9 @@ public final class MQTTClient: Sendable {
     /// `.connected` or `.disconnected(.failed(...))` follow on `events`. A broker that is down or
     /// refuses is retried with back-off until `disconnect()`.
     ///
-    /// Throws for problems no retry can fix: called twice, after `disconnect()`, or a TLS set-up
-    /// error (unusable certificate or key file).
+    /// Throws only for misuse: called twice, or after `disconnect()`. Everything else, including
+    /// an unusable certificate file or a failed TLS handshake, is a failed attempt reported on
+    /// `events` and retried (cli-and-config.md: `run` never gives up on the broker).
     public func start() throws(MQTTError) {
         let failedAttempt = try state.withLock { s throws(MQTTError) -> (code: Int32, errno: Int32)? in
             guard let mosq = s.mosq, s.phase != .closed else { throw .closed }
@@ -155,16 +156,16 @@ public final class MQTTClient: Sendable {
             switch rc {
             case MosquittoCode.success:
                 return nil
-            case MosquittoCode.tls, MosquittoCode.invalid, MosquittoCode.notSupported:
-                // Configuration that will never work: stop the thread and say so.
+            case MosquittoCode.invalid, MosquittoCode.notSupported:
+                // Arguments libmosquitto will never accept: stop the thread and say so.
                 s.phase = .configured
                 mosquitto_loop_stop(mosq, true)
-                throw rc == MosquittoCode.tls
-                    ? reasons.tlsFailure(detail: "cannot load the TLS certificates or key")
-                    : reasons.call("mosquitto_connect_async(\(broker))", code: rc)
+                throw reasons.call("mosquitto_connect_async(\(broker))", code: rc)
             default:
-                // E.g. DNS failure. The loop thread may now wait forever (issue #1903), so the
-                // restart logic takes over; the caller sees it as a failed attempt.
+                // Refused, DNS failure, or TLS: on loopback the handshake (and a certificate
+                // verification failure) can complete inside connect_async. The loop thread may now
+                // wait forever (issue #1903), so the restart logic takes over; the caller sees it
+                // as a failed attempt (for TLS with OpenSSL's reason from the log line).
                 return (rc, errno)
             }
         }

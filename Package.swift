@@ -27,7 +27,8 @@ let package = Package(
         // session state machine that brings the device up and keeps it ranging.
         .target(name: "DeviceLink", dependencies: ["UCI", "CLibSerialPort", "CPty"]),
 
-        // I/O: libmosquitto wrapper and the store-and-forward spool.
+        // I/O: libmosquitto wrapped for Swift 6 (callbacks → AsyncStream, bounded QoS 1 queue,
+        // typed errors) and the store-and-forward spool.
         .target(name: "MQTTClient", dependencies: ["CMosquitto"]),
 
         // YAML decoding over libyaml: config, rules and simulator scenario files.
@@ -35,6 +36,9 @@ let package = Package(
 
         // Glue: config, the agent loop, topics and payloads, and the subcommands.
         .target(name: "Gateway", dependencies: ["UCI", "DeviceLink", "MQTTClient", "YAMLCoding", "Simulator", "CLibSerialPort", "CMosquitto"]),
+
+        // Test-only helpers: child processes, a real mosquitto broker, subscriber, test CA.
+        .target(name: "TestSupport", dependencies: []),
 
         // The executable: argument dispatch only.
         .executableTarget(name: "uwb2mqtt", dependencies: ["Gateway"]),
@@ -53,6 +57,7 @@ let package = Package(
         .testTarget(name: "YAMLCodingTests", dependencies: ["YAMLCoding"]),
         .testTarget(name: "SimulatorTests", dependencies: ["Simulator", "UCI"]),
         .testTarget(name: "DeviceLinkIntegrationTests", dependencies: ["DeviceLink", "Gateway", "Simulator", "UCI"]),
+        .testTarget(name: "MQTTClientTests", dependencies: ["MQTTClient", "TestSupport"]),
     ],
     swiftLanguageModes: [.v6]
 )

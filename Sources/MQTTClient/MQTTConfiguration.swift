@@ -1,0 +1,118 @@
+#if canImport(Glibc)
+@preconcurrency import Glibc
+#endif
+
+/// Everything `MQTTClient` needs to connect, mirroring the `mqtt:` keys of cli-and-config.md.
+///
+/// The password is a value, not a path: the caller reads `password_file` (dropping one trailing
+/// newline) so that this module never touches the file system for secrets. `description` and
+/// `customMirror` redact it, so printing or dumping a configuration never leaks it.
+public struct MQTTConfiguration: Sendable, Equatable, CustomStringConvertible, CustomReflectable {
+    public var broker: MQTTBrokerAddress
+    /// nil: libmosquitto generates a random id (then the broker cannot resume a session).
+    public var clientID: String?
+    public var username: String?
+    public var password: String?
+    /// TLS trust anchors (PEM). nil with `mqtts://`: the operating system's CA store.
+    public var caFile: String?
+    /// Client certificate and its unencrypted key (PEM), for brokers that require client certificates.
+    public var certFile: String?
+    public var keyFile: String?
+    /// Seconds between PINGREQs when idle; 0 disables keepalive, otherwise 5…65535 (libmosquitto's limit).
+    public var keepaliveSeconds: Int = 30
+    public var protocolVersion: MQTTProtocolVersion = .v311
+    public var will: MQTTWill?
+    /// libmosquitto's reconnect delays, in whole seconds: after a lost or refused connection it waits
+    /// `min·n²` before attempt n (1, 4, 9, … s), capped at `max`. Restarts after errors that stop the
+    /// library's own loop (credentials, TLS, DNS) double instead: min, 2·min, 4·min … max.
+    public var reconnectDelayMinSeconds: Int = 1
+    public var reconnectDelayMaxSeconds: Int = 60
+    /// QoS ≥ 1 messages libmosquitto sends before waiting for acknowledgements (MQTT "send maximum").
+    public var maxInflightMessages: Int = 20
+    /// QoS ≥ 1 messages accepted by `publish` but not yet acknowledged, in flight or queued inside
+    /// libmosquitto (whose own queue is unbounded). Beyond it `publish` throws `.queueFull` so that
+    /// the agent's spool takes over instead of memory growing without bound.
+    public var maxQueuedMessages: Int = 1000
+
+    /// A configuration for `url` (`mqtt://host[:port]` or `mqtts://host[:port]`) with the defaults above.
+    public init(url: String, clientID: String? = nil) throws(MQTTError) {
+        self.broker = try MQTTBrokerAddress(url: url)
+        self.clientID = clientID
+    }
+
+    public init(broker: MQTTBrokerAddress, clientID: String? = nil) {
+        self.broker = broker
+        self.clientID = clientID
+    }
+
+    /// Checks ranges, consistency and that the named files are readable, so that mistakes surface
+    /// as one clear error at start rather than as a silent reconnect loop.
+    public func validate() throws(MQTTError) {
+        if let clientID {
+            guard !clientID.isEmpty else { throw .invalidConfiguration("client_id is empty") }
+            guard clientID.utf8.count <= 65535, !clientID.utf8.contains(0) else {
+                throw .invalidConfiguration("client_id is too long or contains a NUL character")
+            }
+        }
+        if let username, username.isEmpty || username.utf8.contains(0) {
+            throw .invalidConfiguration("username is empty or contains a NUL character")
+        }
+        if let password {
+            guard username != nil else { throw .invalidConfiguration("a password needs a username") }
+            guard !password.utf8.contains(0) else {
+                throw .invalidConfiguration("the password contains a NUL character")
+            }
+        }
+        guard keepaliveSeconds == 0 || (5...65535).contains(keepaliveSeconds) else {
+            throw .invalidConfiguration("keepalive must be 0 or 5…65535 seconds, not \(keepaliveSeconds)")
+        }
+        guard reconnectDelayMinSeconds >= 1, reconnectDelayMaxSeconds >= reconnectDelayMinSeconds,
+              reconnectDelayMaxSeconds <= 86_400 else {
+            throw .invalidConfiguration("reconnect delays must satisfy 1 ≤ min ≤ max ≤ 86400 seconds")
+        }
+        guard (1...65535).contains(maxInflightMessages) else {
+            throw .invalidConfiguration("maxInflightMessages must be 1…65535, not \(maxInflightMessages)")
+        }
+        guard maxQueuedMessages >= 1 else {
+            throw .invalidConfiguration("maxQueuedMessages must be at least 1, not \(maxQueuedMessages)")
+        }
+        if let will {
+            try MQTTTopic.validateForPublish(will.topic)
+        }
+        if (certFile == nil) != (keyFile == nil) {
+            throw .invalidConfiguration("cert_file and key_file must be given together")
+        }
+        if !broker.useTLS, caFile != nil || certFile != nil {
+            throw .invalidConfiguration("ca_file/cert_file/key_file need an mqtts:// URL, not \(broker)")
+        }
+        for (role, path) in [("CA file", caFile), ("certificate file", certFile), ("key file", keyFile)] {
+            if let path, access(path, R_OK) != 0 {
+                throw .fileNotReadable(role: role, path: path)
+            }
+        }
+    }
+
+    public var description: String {
+        var parts = ["url: \(broker)"]
+        if let clientID { parts.append("client_id: \(clientID)") }
+        if let username { parts.append("username: \(username)") }
+        if password != nil { parts.append("password: <redacted>") }
+        if let caFile { parts.append("ca_file: \(caFile)") }
+        if let certFile { parts.append("cert_file: \(certFile)") }
+        if let keyFile { parts.append("key_file: \(keyFile)") }
+        parts.append("keepalive: \(keepaliveSeconds)s")
+        return "MQTTConfiguration(\(parts.joined(separator: ", ")))"
+    }
+
+    /// `dump()` and debuggers use the mirror; it shows everything but the password.
+    public var customMirror: Mirror {
+        Mirror(self, children: [
+            "broker": broker, "clientID": clientID as Any, "username": username as Any,
+            "password": password == nil ? "nil" : "<redacted>", "caFile": caFile as Any,
+            "certFile": certFile as Any, "keyFile": keyFile as Any, "keepaliveSeconds": keepaliveSeconds,
+            "protocolVersion": protocolVersion, "will": will as Any,
+            "reconnectDelayMinSeconds": reconnectDelayMinSeconds, "reconnectDelayMaxSeconds": reconnectDelayMaxSeconds,
+            "maxInflightMessages": maxInflightMessages, "maxQueuedMessages": maxQueuedMessages,
+        ])
+    }
+}

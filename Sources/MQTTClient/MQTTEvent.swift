@@ -1,0 +1,20 @@
+/// What happened on the connection, in the order libmosquitto reported it.
+///
+/// Delivered through `MQTTClient.events`, an `AsyncStream` with one consumer. The stream ends after
+/// `disconnect()` (or when the client is released).
+public enum MQTTEvent: Sendable, Equatable {
+    /// CONNACK accepted. After every reconnect the remembered subscriptions are sent again.
+    case connected(sessionPresent: Bool)
+    /// The connection ended or an attempt failed; see the reason. Reconnects follow unless `.requested`.
+    case disconnected(MQTTDisconnectReason)
+    /// A message on one of the subscriptions.
+    case message(MQTTMessage)
+    /// The broker acknowledged a QoS 1 (PUBACK) or QoS 2 (PUBCOMP) publish with this message id;
+    /// it no longer counts against `maxQueuedMessages`.
+    case published(messageID: Int)
+    /// MQTT 5 only: the broker answered the publish with a failure reason code (≥ 0x80), e.g. not
+    /// authorized by an ACL. The message is not delivered and will not be retried.
+    case publishFailed(messageID: Int, reason: String)
+    /// SUBACK for `topic`; `grantedQoS` is nil when the broker refused the subscription.
+    case subscribed(topic: String, grantedQoS: MQTTQoS?)
+}

@@ -1,0 +1,146 @@
+#if canImport(Glibc)
+@preconcurrency import Glibc
+#endif
+import Synchronization
+
+/// A child process started with `posix_spawn`, owned by exactly one test.
+///
+/// Why not `Foundation.Process`: on Linux it hands the spawning thread's signal mask to the child,
+/// and Swift Testing runs tests on worker threads that block most signals, so a broker started that
+/// way ignores SIGTERM and the test run hangs (swift-corelibs-foundation#4772, design notes §4.2).
+/// Here the child starts with an empty signal mask and default dispositions.
+///
+/// Safety: the process is stopped by PID — `terminate()` escalates SIGTERM → SIGKILL and reaps it —
+/// and `deinit` does the same, so a test that fails (throws before its `defer`) still leaks nothing.
+/// After the child is reaped, its PID is never signalled again (the kernel may have reused it).
+public final class ChildProcess: Sendable {
+    /// How the child ended.
+    public enum Termination: Sendable, Equatable, CustomStringConvertible {
+        case exited(Int32)
+        case signaled(Int32)
+
+        public var description: String {
+            switch self {
+            case .exited(let code): return "exited with status \(code)"
+            case .signaled(let signal): return "killed by signal \(signal)"
+            }
+        }
+    }
+
+    public let pid: pid_t
+    public let executable: String
+    public let arguments: [String]
+    /// Where the child's standard output goes (a regular file, truncated at start).
+    public let stdoutPath: String
+    /// Where the child's standard error goes.
+    public let stderrPath: String
+
+    /// `nil` while running; set once by whoever reaps the child, under the lock, so that two threads
+    /// never both `waitpid` (the second would fail or, worse, reap a reused PID).
+    private let termination = Mutex<Termination?>(nil)
+
+    /// Spawns `executable` (an absolute path) with `arguments`; stdin is `/dev/null`.
+    public init(executable: String, arguments: [String], stdoutPath: String, stderrPath: String) throws(TestSupportError) {
+        self.executable = executable
+        self.arguments = arguments
+        self.stdoutPath = stdoutPath
+        self.stderrPath = stderrPath
+
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
+        posix_spawn_file_actions_addopen(&actions, 1, stdoutPath, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
+        posix_spawn_file_actions_addopen(&actions, 2, stderrPath, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
+
+        var attributes = posix_spawnattr_t()
+        posix_spawnattr_init(&attributes)
+        defer { posix_spawnattr_destroy(&attributes) }
+        var empty = sigset_t()
+        sigemptyset(&empty)
+        var all = sigset_t()
+        sigfillset(&all)
+        posix_spawnattr_setsigmask(&attributes, &empty)   // nothing blocked in the child
+        posix_spawnattr_setsigdefault(&attributes, &all)  // and every signal at its default action
+        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
+
+        let argv: [UnsafeMutablePointer<CChar>?] = ([executable] + arguments).map { strdup($0) } + [nil]
+        defer { for pointer in argv { free(pointer) } }
+
+        var child: pid_t = 0
+        let rc = posix_spawn(&child, executable, &actions, &attributes, argv, environ)
+        guard rc == 0 else {
+            throw .spawnFailed(executable: executable, reason: String(cString: strerror(rc)))
+        }
+        self.pid = child
+    }
+
+    deinit {
+        terminate(grace: .seconds(2))
+    }
+
+    /// How it ended, or `nil` while it still runs.
+    public var exitStatus: Termination? {
+        reapIfExited()
+    }
+
+    public var isRunning: Bool { reapIfExited() == nil }
+
+    /// Sends `signal` (e.g. `SIGKILL`, `SIGSTOP`, `SIGCONT`) unless the child was already reaped.
+    public func kill(_ signal: Int32) {
+        termination.withLock { state in
+            if state == nil { _ = Glibc.kill(pid, signal) }
+        }
+    }
+
+    /// Stops the child: SIGTERM, up to `grace` for it to exit, then SIGKILL; always reaps it.
+    /// Safe to call more than once and from `defer`.
+    @discardableResult
+    public func terminate(grace: Duration = .seconds(5)) -> Termination {
+        if let done = reapIfExited() { return done }
+        kill(SIGTERM)
+        if let done = waitForExitBlocking(timeout: grace) { return done }
+        kill(SIGKILL)
+        // After SIGKILL the exit is a matter of the kernel tearing the process down.
+        return waitForExitBlocking(timeout: .seconds(3600))!
+    }
+
+    /// Waits for the child to exit on its own, polling `waitpid(WNOHANG)` until `timeout`.
+    /// Returns `nil` when it is still running at the deadline (the caller decides what then).
+    public func waitForExit(timeout: Duration) async -> Termination? {
+        let deadline = ContinuousClock.now + timeout
+        while true {
+            if let done = reapIfExited() { return done }
+            if ContinuousClock.now >= deadline { return nil }
+            try? await Task.sleep(for: .milliseconds(10))
+        }
+    }
+
+    /// The synchronous variant for `terminate`, which must work from `defer` and `deinit`.
+    private func waitForExitBlocking(timeout: Duration) -> Termination? {
+        let deadline = ContinuousClock.now + timeout
+        while true {
+            if let done = reapIfExited() { return done }
+            if ContinuousClock.now >= deadline { return nil }
+            usleep(2_000)
+        }
+    }
+
+    /// Reaps the child if it has exited; the result is remembered so the PID is reaped only once.
+    private func reapIfExited() -> Termination? {
+        termination.withLock { state in
+            if let state { return state }
+            var status: Int32 = 0
+            let result = waitpid(pid, &status, WNOHANG)
+            if result == pid {
+                // WIFEXITED/WEXITSTATUS/WTERMSIG are macros that do not import into Swift.
+                let signal = status & 0x7f
+                state = signal == 0 ? .exited((status >> 8) & 0xff) : .signaled(signal)
+            } else if result == -1 && errno == ECHILD {
+                // Someone else reaped it (should not happen); treat as gone so we never signal a reused PID.
+                state = .exited(-1)
+            }
+            return state
+        }
+    }
+}

@@ -1,0 +1,115 @@
+#if canImport(Glibc)
+@preconcurrency import Glibc
+#endif
+import Synchronization
+
+/// A real `mosquitto_sub` in the background: the independent witness of what reached the broker.
+///
+/// It prints one line a message, `-F '%r %t %p'` (retained flag 0/1, topic, payload), to a file that
+/// `waitForMessage` polls with a deadline. `start` returns only after the broker has logged the
+/// SUBACK for this subscriber, so a publish right after `start` cannot race the subscription.
+/// Topics with spaces and payloads with newlines are not supported by this line format.
+public final class MQTTTestSubscriber: Sendable {
+    /// One line of `mosquitto_sub` output.
+    public struct Message: Sendable, Equatable, CustomStringConvertible {
+        public var topic: String
+        public var payload: String
+        /// True when the broker delivered it from its retained store.
+        public var retained: Bool
+
+        public init(topic: String, payload: String, retained: Bool) {
+            self.topic = topic
+            self.payload = payload
+            self.retained = retained
+        }
+
+        public var description: String { "\(retained ? "[retained] " : "")\(topic) \(payload)" }
+    }
+
+    public let clientID: String
+    private let process: ChildProcess
+    private let outputPath: String
+
+    private static let counter = Mutex(0)
+
+    private init(clientID: String, process: ChildProcess, outputPath: String) {
+        self.clientID = clientID
+        self.process = process
+        self.outputPath = outputPath
+    }
+
+    deinit {
+        process.terminate()
+    }
+
+    /// Subscribes to `topics` on the broker's plain port at `qos`. `extraArguments` go to
+    /// mosquitto_sub as they are (e.g. `--will-topic`).
+    public static func start(broker: MosquittoBroker, topics: [String], qos: Int = 1,
+                             clientID: String? = nil, extraArguments: [String] = [],
+                             timeout: Duration = .seconds(10)) async throws(TestSupportError) -> MQTTTestSubscriber {
+        let number = counter.withLock { value in
+            value += 1
+            return value
+        }
+        let id = clientID ?? "test-sub-\(getpid())-\(number)"
+        let outputPath = broker.directory.file("\(id).out")
+        var arguments = ["-h", "127.0.0.1", "-p", String(broker.port), "-i", id, "-q", String(qos),
+                         "-F", "%r %t %p"]
+        for topic in topics { arguments += ["-t", topic] }
+        arguments += extraArguments
+        let process = try ChildProcess(executable: "/usr/bin/mosquitto_sub", arguments: arguments,
+                                       stdoutPath: outputPath, stderrPath: broker.directory.file("\(id).err"))
+        let subscriber = MQTTTestSubscriber(clientID: id, process: process, outputPath: outputPath)
+        try await broker.waitForLog(containing: "Sending SUBACK to \(id)", timeout: timeout)
+        return subscriber
+    }
+
+    /// Every message received so far, in order.
+    public var messages: [Message] {
+        readText(outputPath).split(separator: "\n", omittingEmptySubsequences: true).compactMap { line in
+            let parts = line.split(separator: " ", maxSplits: 2, omittingEmptySubsequences: false)
+            guard parts.count >= 2 else { return nil }
+            return Message(topic: String(parts[1]), payload: parts.count == 3 ? String(parts[2]) : "",
+                           retained: parts[0] == "1")
+        }
+    }
+
+    /// Waits until a message on `topic` that satisfies `predicate` has arrived and returns it.
+    @discardableResult
+    public func waitForMessage(topic: String, where predicate: (Message) -> Bool = { _ in true },
+                               timeout: Duration = .seconds(10)) async throws(TestSupportError) -> Message {
+        try await waitFor("a message on \(topic)", timeout: timeout) {
+            messages.first { $0.topic == topic && predicate($0) }
+        }
+    }
+
+    /// Waits until at least `count` messages on `topic` have arrived and returns them.
+    public func waitForMessages(topic: String, count: Int,
+                                timeout: Duration = .seconds(10)) async throws(TestSupportError) -> [Message] {
+        try await waitFor("\(count) messages on \(topic)", timeout: timeout) {
+            let matching = messages.filter { $0.topic == topic }
+            return matching.count >= count ? matching : nil
+        }
+    }
+
+    /// Kills the subscriber by PID (`SIGKILL` makes the broker see a lost connection and publish its will).
+    public func kill(_ signal: Int32) {
+        process.kill(signal)
+    }
+
+    public func stop() {
+        process.terminate()
+    }
+
+    private func waitFor<T>(_ what: String, timeout: Duration, _ check: () -> T?) async throws(TestSupportError) -> T {
+        let deadline = ContinuousClock.now + timeout
+        while true {
+            if let found = check() { return found }
+            if ContinuousClock.now >= deadline {
+                throw .timedOut(waitingFor: what, after: timeout,
+                                detail: "received: \(messages.map(\.description))")
+            }
+            try? await Task.sleep(for: .milliseconds(20))
+        }
+    }
+}

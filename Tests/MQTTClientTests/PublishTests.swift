@@ -1,0 +1,38 @@
+import MQTTClient
+import Testing
+import TestSupport
+
+/// Publishing through a real broker, witnessed by a real mosquitto_sub.
+@Suite struct PublishTests {
+    @Test(arguments: [MQTTProtocolVersion.v311, .v5])
+    func qos0Qos1AndRetainedReachASubscriber(version: MQTTProtocolVersion) async throws {
+        let broker = try await MosquittoBroker.start()
+        defer { broker.stop() }
+        let subscriber = try await MQTTTestSubscriber.start(broker: broker, topics: ["t/#"])
+        defer { subscriber.stop() }
+        let (client, log) = try makeClient(broker.url) { $0.protocolVersion = version }
+        try client.start()
+        try await log.waitForConnected()
+        #expect(client.isConnected)
+
+        try client.publish(topic: "t/q0", payload: "zero")
+        let q1 = try client.publish(topic: "t/q1", payload: Array("one".utf8), qos: .atLeastOnce)
+        let kept = try client.publish(topic: "t/retained", payload: "kept", qos: .atLeastOnce, retain: true)
+
+        try await subscriber.waitForMessage(topic: "t/q0") { $0.payload == "zero" }
+        try await subscriber.waitForMessage(topic: "t/q1") { $0.payload == "one" }
+        try await subscriber.waitForMessage(topic: "t/retained") { $0.payload == "kept" }
+        try await log.waitFor(.published(messageID: q1))
+        try await log.waitFor(.published(messageID: kept))
+        #expect(client.outstandingMessageCount == 0)
+
+        // A subscriber that arrives later gets the retained message from the broker's store, flagged.
+        let late = try await MQTTTestSubscriber.start(broker: broker, topics: ["t/retained"])
+        defer { late.stop() }
+        let retained = try await late.waitForMessage(topic: "t/retained")
+        #expect(retained == MQTTTestSubscriber.Message(topic: "t/retained", payload: "kept", retained: true))
+
+        #expect(await client.disconnect() == 0)
+        try await log.waitFor(.disconnected(.requested))
+    }
+}

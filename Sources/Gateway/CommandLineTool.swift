@@ -17,7 +17,8 @@ public enum CommandLineTool {
 
     static let subcommands: [Subcommand] = [
         Subcommand(name: "run", synopsis: "uwb2mqtt run [--config FILE] [--simulate [SCENARIO]]",
-                   summary: "run the gateway agent", details: "", available: false),
+                   summary: "run the gateway agent", details: RunCommand.details,
+                   available: true),
         Subcommand(name: "check", synopsis: "uwb2mqtt check [--config FILE] [--rules FILE]",
                    summary: "validate config and rules without device or broker", details: "", available: false),
         Subcommand(name: "ports", synopsis: "uwb2mqtt ports",
@@ -125,6 +126,8 @@ public enum CommandLineTool {
             return 0
         case "simulate":
             return simulate(rest)
+        case "run":
+            return RunCommand.run(arguments: rest)
         case "decode":
             var json = false
             var hex: [String] = []

@@ -1,0 +1,129 @@
+import MQTTClient
+
+/// Publishes through the MQTT client and keeps the delivery promises of mqtt-api.md: events and
+/// retained state that cannot go out are journaled in the `Spool` and published in order when
+/// the broker is back (also after a restart); live data (range, feedback, position, metrics)
+/// keeps only the newest message per topic while offline, and counts what it replaced.
+///
+/// Owned by the agent loop; not shared.
+struct Publisher {
+    let client: MQTTClient
+    private(set) var spool: Spool
+    private(set) var connected = false
+    /// Live messages waiting for the broker: newest per topic, in first-seen order.
+    private var live: [String: SpooledMessage] = [:]
+    private var liveOrder: [String] = []
+    private(set) var liveDropped = 0
+    /// The spool batch being delivered: message ids still awaiting PUBACK, and its size.
+    private var batch: (pending: Set<Int>, count: Int)?
+    static let batchSize = 50
+
+    init(client: MQTTClient, spool: Spool) {
+        self.client = client
+        self.spool = spool
+    }
+
+    /// Messages dropped to stay bounded: superseded live data and spool overflow.
+    var dropped: Int { liveDropped + spool.dropped }
+    var spooled: Int { spool.count }
+
+    /// Publishes an event or a piece of retained state (QoS 1): now if the broker has it,
+    /// otherwise into the journal. Returns a problem to log, if any.
+    mutating func durable(topic: String, payload: [UInt8], retain: Bool) -> String? {
+        let message = SpooledMessage(topic: topic, payload: payload, qos: 1, retain: retain)
+        if connected && spool.isEmpty && batch == nil {
+            do {
+                try client.publish(topic: topic, payload: payload, qos: .atLeastOnce, retain: retain)
+                return nil
+            } catch .queueFull, .notConnected {
+                // fall through to the journal
+            } catch {
+                return "cannot publish to \(topic): \(error)"
+            }
+        }
+        do {
+            try spool.append(message)
+            return nil
+        } catch {
+            return "cannot journal a message for \(topic): \(error)"
+        }
+    }
+
+    /// Publishes live data: now if connected, else keeps the newest per topic.
+    mutating func live(topic: String, payload: [UInt8], qos: Int) {
+        if connected && batch == nil && spool.isEmpty {
+            do {
+                try client.publish(topic: topic, payload: payload, qos: qos == 0 ? .atMostOnce : .atLeastOnce)
+                return
+            } catch {
+                // fall through: keep it for later
+            }
+        }
+        if live.updateValue(SpooledMessage(topic: topic, payload: payload, qos: qos, retain: false), forKey: topic) != nil {
+            liveDropped += 1
+        } else {
+            liveOrder.append(topic)
+        }
+    }
+
+    /// Publishes directly without the journal (the `online` status on every connect).
+    func direct(topic: String, payload: [UInt8], retain: Bool) throws(MQTTError) {
+        try client.publish(topic: topic, payload: payload, qos: .atLeastOnce, retain: retain)
+    }
+
+    mutating func brokerConnected() -> String? {
+        connected = true
+        return deliverNextBatch()
+    }
+
+    mutating func brokerDisconnected() {
+        connected = false
+        // The unacknowledged batch stays in the journal and goes out again after the reconnect.
+        batch = nil
+    }
+
+    /// A PUBACK: when the whole batch is acknowledged it leaves the journal.
+    mutating func acknowledged(_ messageID: Int) -> String? {
+        guard var current = batch, current.pending.remove(messageID) != nil else { return nil }
+        batch = current
+        guard current.pending.isEmpty else { return nil }
+        batch = nil
+        do {
+            try spool.removeFirst(current.count)
+        } catch {
+            return "cannot update the journal: \(error)"
+        }
+        return deliverNextBatch()
+    }
+
+    private mutating func deliverNextBatch() -> String? {
+        guard connected, batch == nil else { return nil }
+        if spool.isEmpty {
+            flushLive()
+            return nil
+        }
+        var ids: Set<Int> = []
+        var count = 0
+        for message in spool.messages.prefix(Self.batchSize) {
+            do {
+                ids.insert(try client.publish(topic: message.topic, payload: message.payload, qos: .atLeastOnce, retain: message.retain))
+                count += 1
+            } catch {
+                break
+            }
+        }
+        guard count > 0 else { return "cannot deliver the journal yet" }
+        batch = (ids, count)
+        return nil
+    }
+
+    private mutating func flushLive() {
+        let order = liveOrder
+        liveOrder.removeAll()
+        for topic in order {
+            guard let message = live.removeValue(forKey: topic) else { continue }
+            _ = try? client.publish(topic: message.topic, payload: message.payload,
+                                    qos: message.qos == 0 ? .atMostOnce : .atLeastOnce)
+        }
+    }
+}

@@ -27,8 +27,10 @@ build: deps
 release: deps
 	$(SWIFT) build -c release
 
+# The agent tests run the real uwb2mqtt executable beside the test bundle: build it too.
 test: deps
 	$(SWIFT) build --build-tests
+	$(SWIFT) build --product uwb2mqtt
 	$(SWIFT) test --skip-build
 
 # libFuzzer over the UCI reassembler and decoder, from the separate package in Tests/Fuzz

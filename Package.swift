@@ -58,6 +58,7 @@ let package = Package(
         .testTarget(name: "SimulatorTests", dependencies: ["Simulator", "UCI"]),
         .testTarget(name: "DeviceLinkIntegrationTests", dependencies: ["DeviceLink", "Gateway", "Simulator", "UCI"]),
         .testTarget(name: "MQTTClientTests", dependencies: ["MQTTClient", "TestSupport"]),
+        .testTarget(name: "AgentTests", dependencies: ["TestSupport"]),
     ],
     swiftLanguageModes: [.v6]
 )

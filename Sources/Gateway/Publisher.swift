@@ -14,8 +14,9 @@ struct Publisher {
     private var live: [String: SpooledMessage] = [:]
     private var liveOrder: [String] = []
     private(set) var liveDropped = 0
-    /// The spool batch being delivered: message ids still awaiting PUBACK, and its size.
-    private var batch: (pending: Set<Int>, count: Int)?
+    /// The journal batch being delivered: message ids still awaiting PUBACK, and the journal
+    /// sequence numbers to forget once they all arrived.
+    private var batch: (pending: Set<Int>, sequences: Set<UInt64>)?
     static let batchSize = 50
 
     init(client: MQTTClient, spool: Spool) {
@@ -78,8 +79,9 @@ struct Publisher {
 
     mutating func brokerDisconnected() {
         connected = false
-        // The unacknowledged batch stays in the journal and goes out again after the reconnect.
-        batch = nil
+        // A batch in flight stays as it is: libmosquitto resends its unacknowledged QoS 1
+        // messages after the reconnect, and their PUBACKs complete it. Publishing it again here
+        // would deliver every message twice. (After a restart the journal still has it.)
     }
 
     /// A PUBACK: when the whole batch is acknowledged it leaves the journal.
@@ -89,7 +91,7 @@ struct Publisher {
         guard current.pending.isEmpty else { return nil }
         batch = nil
         do {
-            try spool.removeFirst(current.count)
+            try spool.remove(sequences: current.sequences)
         } catch {
             return "cannot update the journal: \(error)"
         }
@@ -103,17 +105,17 @@ struct Publisher {
             return nil
         }
         var ids: Set<Int> = []
-        var count = 0
+        var sequences: Set<UInt64> = []
         for message in spool.messages.prefix(Self.batchSize) {
             do {
                 ids.insert(try client.publish(topic: message.topic, payload: message.payload, qos: .atLeastOnce, retain: message.retain))
-                count += 1
+                sequences.insert(message.sequence)
             } catch {
                 break
             }
         }
-        guard count > 0 else { return "cannot deliver the journal yet" }
-        batch = (ids, count)
+        guard !sequences.isEmpty else { return "cannot deliver the journal yet" }
+        batch = (ids, sequences)
         return nil
     }
 

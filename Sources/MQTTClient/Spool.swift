@@ -8,6 +8,9 @@ public struct SpooledMessage: Hashable, Sendable {
     public var payload: [UInt8]
     public var qos: Int
     public var retain: Bool
+    /// Position in the journal, assigned by `Spool.append` (and on load): what a delivery
+    /// acknowledges, so that messages dropped or added meanwhile cannot shift the accounting.
+    public internal(set) var sequence: UInt64 = 0
 
     public init(topic: String, payload: [UInt8], qos: Int, retain: Bool) {
         self.topic = topic
@@ -26,9 +29,10 @@ public struct SpooledMessage: Hashable, Sendable {
 ///
 /// One file, `journal`, of records `length(4) qos(1) retain(1) topic_length(2) topic payload
 /// crc32(4)` (little-endian). A crash or power cut can only cut the last record short; it is
-/// dropped on load and everything before it is kept. Bounded by `maximumBytes`: a retained
-/// message superseded by a newer one for the same topic goes first, then the oldest messages;
-/// `dropped` counts them. Single-owner: the agent loop is its only user.
+/// dropped on load and everything before it is kept. Every message is kept and delivered in
+/// order; only when `maximumBytes` would be exceeded are messages dropped: first retained
+/// messages superseded by a newer one for the same topic (a late joiner only sees the newest),
+/// then the oldest. `dropped` counts them. Single-owner: the agent loop is its only user.
 public struct Spool: Sendable {
     public enum SpoolError: Error, CustomStringConvertible, Equatable {
         case io(String)
@@ -47,6 +51,7 @@ public struct Spool: Sendable {
     public private(set) var recoveryNote: String?
 
     private var path: String { directory + "/journal" }
+    private var nextSequence: UInt64 = 1
 
     /// Opens (creating the directory if needed) and loads what a previous run left.
     public init(directory: String, maximumBytes: Int) throws(SpoolError) {
@@ -62,7 +67,10 @@ public struct Spool: Sendable {
                 recoveryNote = "spool journal: dropped \(data.count - offset) unreadable bytes at its end (interrupted write)"
                 break
             }
-            messages.append(message)
+            var numbered = message
+            numbered.sequence = nextSequence
+            nextSequence += 1
+            messages.append(numbered)
             bytes += size
             offset += size
         }
@@ -72,25 +80,39 @@ public struct Spool: Sendable {
     public var isEmpty: Bool { messages.isEmpty }
     public var count: Int { messages.count }
 
-    /// Appends and fsyncs one message, first making room if the bound requires it.
-    public mutating func append(_ message: SpooledMessage) throws(SpoolError) {
-        var needsRewrite = false
-        if message.retain, let index = messages.firstIndex(where: { $0.retain && $0.topic == message.topic }) {
-            // Only the newest retained state of a topic matters to a late joiner.
-            bytes -= messages[index].recordSize
-            messages.remove(at: index)
+    /// Appends and fsyncs one message, first making room if the bound requires it. Returns its
+    /// sequence number.
+    @discardableResult
+    public mutating func append(_ message: SpooledMessage) throws(SpoolError) -> UInt64 {
+        var message = message
+        message.sequence = nextSequence
+        nextSequence += 1
+        guard message.recordSize <= maximumBytes else {
             dropped += 1
-            needsRewrite = true
+            return message.sequence
+        }
+        var needsRewrite = false
+        if bytes + message.recordSize > maximumBytes {
+            // Superseded retained state goes first: only the newest per topic matters to a late joiner.
+            var newestRetained: [String: Int] = [:]
+            for (index, m) in messages.enumerated() where m.retain { newestRetained[m.topic] = index }
+            if message.retain { newestRetained[message.topic] = messages.count }
+            var kept: [SpooledMessage] = []
+            for (index, m) in messages.enumerated() {
+                if bytes + message.recordSize > maximumBytes, m.retain, newestRetained[m.topic] != index {
+                    bytes -= m.recordSize
+                    dropped += 1
+                    needsRewrite = true
+                } else {
+                    kept.append(m)
+                }
+            }
+            messages = kept
         }
         while bytes + message.recordSize > maximumBytes, !messages.isEmpty {
             bytes -= messages.removeFirst().recordSize
             dropped += 1
             needsRewrite = true
-        }
-        guard message.recordSize <= maximumBytes else {
-            dropped += 1
-            if needsRewrite { try rewrite() }
-            return
         }
         messages.append(message)
         bytes += message.recordSize
@@ -99,6 +121,18 @@ public struct Spool: Sendable {
         } else {
             try appendToFile(Self.encodeRecord(message))
         }
+        return message.sequence
+    }
+
+    /// Forgets delivered messages by sequence number (those already dropped are ignored).
+    public mutating func remove(sequences: Set<UInt64>) throws(SpoolError) {
+        let before = messages.count
+        messages.removeAll { message in
+            guard sequences.contains(message.sequence) else { return false }
+            bytes -= message.recordSize
+            return true
+        }
+        if messages.count != before { try rewrite() }
     }
 
     /// Forgets the first `count` messages once they were delivered.

@@ -58,6 +58,7 @@ let package = Package(
         .testTarget(name: "SimulatorTests", dependencies: ["Simulator", "UCI"]),
         .testTarget(name: "DeviceLinkIntegrationTests", dependencies: ["DeviceLink", "Gateway", "Simulator", "UCI"]),
         .testTarget(name: "MQTTClientTests", dependencies: ["MQTTClient", "TestSupport"]),
+        .testTarget(name: "OperationsTests", dependencies: ["Gateway", "TestSupport", "DeviceLink", "MQTTClient", "Simulator"]),
     ],
     swiftLanguageModes: [.v6]
 )

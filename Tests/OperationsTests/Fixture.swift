@@ -50,11 +50,6 @@ final class ConfigFixture: Sendable {
     }
 }
 
-/// `#expect(throws: Never.self)` reads poorly in a helper; this records an unexpected error.
-func expectNoThrow(_ body: () throws -> Void) {
-    do { try body() } catch { Issue.record("unexpected error: \(error)") }
-}
-
 /// Collects output lines from code that reports through `@Sendable` closures.
 final class Lines: Sendable {
     private let list = Mutex<[String]>([])

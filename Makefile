@@ -60,3 +60,29 @@ demo: deps
 
 clean:
 	rm -rf .build Tests/Fuzz/.build
+
+# Deployment (deploy/, udev/). The binary is a release build with the Swift runtime linked in
+# statically, so the gateway needs only Debian packages (libserialport0, libmosquitto1, libyaml-0-2).
+# RELEASE_FLAGS adds build options (e.g. --scratch-path DIR); PREFIX and DESTDIR as usual:
+#   make install                      → /usr/local/bin/uwb2mqtt, unit, udev rule, /etc/uwb2mqtt examples, user
+#   make install DESTDIR=/tmp/stage   → staged only (no user, no chown, no reloads, no sudo)
+#   make uninstall                    → keeps /etc/uwb2mqtt, the spool and the user (deploy/install.sh --uninstall --purge removes them)
+#   make deb                          → dist/uwb2mqtt_<version>_<host arch>.deb
+PREFIX        ?= /usr/local
+DESTDIR       ?=
+RELEASE_FLAGS ?=
+STATIC_BUILD   = $(SWIFT) build -c release --static-swift-stdlib --product uwb2mqtt $(RELEASE_FLAGS)
+RELEASE_BIN    = $$($(SWIFT) build -c release --static-swift-stdlib $(RELEASE_FLAGS) --show-bin-path)/uwb2mqtt
+
+.PHONY: install uninstall deb
+
+install: deps
+	$(STATIC_BUILD)
+	$(if $(DESTDIR),,$(SUDO)) env PREFIX="$(PREFIX)" DESTDIR="$(DESTDIR)" ./deploy/install.sh --binary "$(RELEASE_BIN)"
+
+uninstall:
+	$(if $(DESTDIR),,$(SUDO)) env PREFIX="$(PREFIX)" DESTDIR="$(DESTDIR)" ./deploy/install.sh --uninstall
+
+deb: deps
+	$(STATIC_BUILD)
+	./deploy/build-deb.sh "$(RELEASE_BIN)" dist

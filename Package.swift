@@ -59,6 +59,7 @@ let package = Package(
         .testTarget(name: "DeviceLinkIntegrationTests", dependencies: ["DeviceLink", "Gateway", "Simulator", "UCI"]),
         .testTarget(name: "MQTTClientTests", dependencies: ["MQTTClient", "TestSupport"]),
         .testTarget(name: "AgentTests", dependencies: ["TestSupport"]),
+        .testTarget(name: "OperationsTests", dependencies: ["Gateway", "TestSupport", "DeviceLink", "MQTTClient", "Simulator"]),
     ],
     swiftLanguageModes: [.v6]
 )

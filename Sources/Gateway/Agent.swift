@@ -42,6 +42,8 @@ public final class Agent {
     private var lastBrokerProblem: String?
     private var rangingReached = 0
     private var homeAssistant: HomeAssistantDiscovery?
+    private let systemd = SystemdNotifier()
+    private var nextWatchdogAt = 0.0
 
     struct Counters {
         var framesReceived = 0
@@ -73,7 +75,7 @@ public final class Agent {
             clientConfiguration = try MQTTConfiguration(url: mqtt.url, clientID: configuration.clientID)
             clientConfiguration.username = mqtt.username
             if let path = mqtt.passwordFile {
-                let (password, warning) = try readPasswordFile(path)
+                let (password, warning) = try PasswordFile.read(path: path)
                 clientConfiguration.password = password
                 if let warning { logger.warning(warning) }
             }
@@ -148,6 +150,7 @@ public final class Agent {
             return 1
         }
         service.start()
+        _ = systemd.ready(status: "ranging device \(devicePort), broker \(clientConfiguration.broker)")
 
         for await input in inputs {
             if case let .signal(number) = input {
@@ -161,6 +164,7 @@ public final class Agent {
             handle(input)
         }
 
+        _ = systemd.stopping()
         // Clean shutdown: `offline` with ts, then DISCONNECT (no will), then the device.
         try? publisher.direct(topic: topics.status, payload: Payloads.render(Payloads.status(
             online: false, ts: Clocks.wall(), position: configuration.gateway.position,
@@ -376,6 +380,11 @@ public final class Agent {
 
     private func tick() {
         let now = Clocks.monotonic()
+        // The watchdog is fed from the loop itself: if this loop stalls, systemd restarts us.
+        if let interval = systemd.watchdogInterval, now >= nextWatchdogAt {
+            _ = systemd.watchdog()
+            nextWatchdogAt = now + Double(interval.components.seconds) + Double(interval.components.attoseconds) / 1e18
+        }
         guard now >= nextMetricsAt else { return }
         nextMetricsAt = now + configuration.mqtt.metricsInterval.seconds
         let fields: [Field] = [
@@ -388,18 +397,5 @@ public final class Agent {
             Field("broker_reconnects", .int(Int64(counters.brokerReconnects))),
         ]
         publisher.live(topic: topics.metrics, payload: Payloads.render(fields), qos: 0)
-    }
-
-    /// Reads `mqtt.password_file` once: one trailing newline ignored; a world-readable file is
-    /// a warning (the text never contains the password).
-    private func readPasswordFile(_ path: String) throws -> (String, String?) {
-        var info = stat()
-        guard stat(path, &info) == 0, let data = FileManager.default.contents(atPath: path) else {
-            throw ConfigurationError("cannot read mqtt.password_file \(path): \(String(cString: strerror(errno)))")
-        }
-        var text = String(decoding: data, as: UTF8.self)
-        if text.hasSuffix("\n") { text.removeLast() }
-        let warning = info.st_mode & 0o004 != 0 ? "mqtt.password_file \(path) is readable by every user; chmod 640 it" : nil
-        return (text, warning)
     }
 }

@@ -20,7 +20,7 @@ public enum CommandLineTool {
                    summary: "run the gateway agent", details: RunCommand.details,
                    available: true),
         Subcommand(name: "check", synopsis: "uwb2mqtt check [--config FILE] [--rules FILE]",
-                   summary: "validate config and rules without device or broker", details: "", available: false),
+                   summary: "validate config and rules without device or broker", details: "", available: true),
         Subcommand(name: "ports", synopsis: "uwb2mqtt ports",
                    summary: "list serial ports, marking those that look like a DWM3001C",
                    details: """
@@ -63,7 +63,7 @@ public enum CommandLineTool {
         Subcommand(name: "replay", synopsis: "uwb2mqtt replay FILE [--config FILE] [--rules FILE] [--fast] [--svg OUT]",
                    summary: "replay a recording through decoding, filters and rules", details: "", available: false),
         Subcommand(name: "doctor", synopsis: "uwb2mqtt doctor [--config FILE]",
-                   summary: "check config, device and broker, one line each", details: "", available: false),
+                   summary: "check config, device and broker, one line each", details: "", available: true),
         Subcommand(name: "version", synopsis: "uwb2mqtt version",
                    summary: "print the versions of the agent, libserialport and libmosquitto", details: "", available: true),
         Subcommand(name: "help", synopsis: "uwb2mqtt help [COMMAND]", summary: "describe the commands", details: "", available: true),
@@ -88,6 +88,12 @@ public enum CommandLineTool {
     }
 
     static func help(for name: String) -> String? {
+        // These commands carry their whole help text, usage line included.
+        switch name {
+        case "check": return CheckCommand.help
+        case "doctor": return DoctorCommand.help
+        default: break
+        }
         guard let command = subcommands.first(where: { $0.name == name }) else { return nil }
         var text = "Usage: \(command.synopsis)\n\n\(command.summary.prefix(1).uppercased() + command.summary.dropFirst())."
         if !command.details.isEmpty { text += "\n\n" + command.details }
@@ -128,6 +134,10 @@ public enum CommandLineTool {
             return simulate(rest)
         case "run":
             return RunCommand.run(arguments: rest)
+        case "check":
+            return CheckCommand.run(arguments: rest)
+        case "doctor":
+            return DoctorCommand.run(arguments: rest)
         case "decode":
             var json = false
             var hex: [String] = []

@@ -1,0 +1,309 @@
+#if canImport(Glibc)
+@preconcurrency import Glibc
+#endif
+import Foundation
+import MQTTClient
+import Synchronization
+import YAMLCoding
+
+/// `uwb2mqtt check [--config FILE] [--rules FILE]` (cli-and-config.md): validates the config (and
+/// the rules) without touching the device or the broker, so it can run anywhere — in CI on a
+/// config repository, before `systemctl reload`, on a laptop without the board.
+///
+/// Problems are printed as `file:line:column: message` (the YAML decoder stops at the first
+/// error in a file, so a file reports at most one). Files the config names but that are missing
+/// are warnings here, not errors, because `check` often runs on a machine other than the gateway;
+/// `doctor`, which runs on the gateway, fails on them.
+///
+/// Exit status: 0 valid (warnings allowed), 1 invalid, 2 bad usage.
+public enum CheckCommand {
+    public static let help = """
+    Usage: uwb2mqtt check [--config FILE] [--rules FILE]
+
+    Validates the configuration file and the rules file without opening the device or connecting
+    to the broker. Each problem is printed as file:line:column: message.
+
+    Files the configuration names (mqtt.password_file, ca_file, cert_file, key_file, and rules
+    unless --rules is given) are only looked for: a missing one is a warning ("warning: …"), since
+    check may run on another machine than the gateway. `uwb2mqtt doctor` fails on them.
+
+    Options:
+      --config FILE   the configuration (default /etc/uwb2mqtt/config.yaml)
+      --rules FILE    the rules file to validate instead of the one the configuration names;
+                      here a missing file is an error
+
+    Exit status: 0 when valid (warnings allowed), 1 when not, 2 for bad usage.
+    """
+
+    /// One thing `check` found.
+    public struct Finding: Sendable, Equatable, CustomStringConvertible {
+        public enum Severity: Sendable, Equatable {
+            /// Makes the files invalid: exit 1.
+            case error
+            /// Worth fixing, but the agent would start: printed as `warning: …`.
+            case warning
+            /// Information (what was and was not checked).
+            case note
+        }
+        public var severity: Severity
+        /// The message; for errors in a file, `file:line:column: message`.
+        public var message: String
+
+        public init(_ severity: Severity, _ message: String) {
+            self.severity = severity
+            self.message = message
+        }
+
+        public static func error(_ message: String) -> Finding { Finding(.error, message) }
+        public static func warning(_ message: String) -> Finding { Finding(.warning, message) }
+        public static func note(_ message: String) -> Finding { Finding(.note, message) }
+
+        /// The line `check` prints.
+        public var description: String {
+            switch severity {
+            case .error: message
+            case .warning: "warning: " + message
+            case .note: message
+            }
+        }
+    }
+
+    /// Validates a rules file: given its path and the configuration (nil when the configuration
+    /// itself is invalid), returns its problems — errors as `file:line:column: message`, and
+    /// warnings such as "rule X matches no configured peer".
+    public typealias RulesValidator = @Sendable (_ path: String, _ configuration: AgentConfiguration?) -> [Finding]
+
+    private static let rulesValidatorStorage = Mutex<RulesValidator?>(nil)
+
+    /// The rules validator `check` and `doctor` use. This version has none: the rules engine (the
+    /// `Proximity` target, `RulesFile.load`) is written separately, and Gateway must not depend on
+    /// it before it exists. Until it is set, both commands only check that the rules file exists
+    /// and is readable, and say "rules: not validated by this version".
+    ///
+    /// The integrator sets it once at start-up (in `main.swift`, before dispatch), e.g.:
+    ///
+    ///     CheckCommand.rulesValidator = { path, configuration in
+    ///         do { _ = try RulesFile.load(path: path); return [] }
+    ///         catch { return [.error("\(error)")] }
+    ///     }
+    public static var rulesValidator: RulesValidator? {
+        get { rulesValidatorStorage.withLock { $0 } }
+        set { rulesValidatorStorage.withLock { $0 = newValue } }
+    }
+
+    /// What `check` found for one config (and rules) file.
+    public struct Report: Sendable {
+        /// The configuration, when it is valid.
+        public var configuration: AgentConfiguration?
+        public var findings: [Finding]
+        public var isValid: Bool { !findings.contains { $0.severity == .error } }
+        public var exitStatus: Int32 { isValid ? 0 : 1 }
+    }
+
+    /// Parses the command line and prints the report: errors and warnings to stderr, notes and
+    /// the final verdict to stdout. Returns the exit status.
+    public static func run(arguments: [String]) -> Int32 {
+        run(arguments: arguments, output: { print($0) }, errors: { fputs($0 + "\n", stderr) })
+    }
+
+    /// `run(arguments:)` with its two output streams given (for tests and embedding).
+    public static func run(arguments: [String], output: (String) -> Void, errors: (String) -> Void) -> Int32 {
+        let options: CommandOptions
+        do {
+            options = try CommandOptions.parse(arguments, command: "check", valued: ["--config", "--rules"])
+        } catch {
+            errors(error.description)
+            return 2
+        }
+        if options.helpRequested {
+            output(help)
+            return 0
+        }
+        let configPath = options.values["--config"] ?? AgentConfiguration.defaultPath
+        let report = check(configPath: configPath, rulesPath: options.values["--rules"])
+        for finding in report.findings {
+            finding.severity == .note ? output(finding.description) : errors(finding.description)
+        }
+        let warnings = report.findings.filter { $0.severity == .warning }.count
+        if report.isValid {
+            output("\(configPath): ok" + (warnings > 0 ? " (\(warnings) warning\(warnings == 1 ? "" : "s"))" : ""))
+        }
+        return report.exitStatus
+    }
+
+    /// Validates `configPath` and the rules (`rulesPath`, else the file the config names).
+    public static func check(configPath: String, rulesPath: String? = nil) -> Report {
+        var findings: [Finding] = []
+        var configuration: AgentConfiguration?
+        do {
+            configuration = try AgentConfiguration.load(path: configPath)
+        } catch let error as YAMLError {
+            findings.append(.error(error.description))
+        } catch let error as ConfigurationError {
+            // It already names the file ("cannot read PATH: no such file").
+            findings.append(.error(error.description.contains(configPath) ? error.description : "\(configPath): \(error.description)"))
+        } catch {
+            findings.append(.error("\(configPath): \(error)"))
+        }
+
+        if let configuration {
+            let locator = KeyLocator(path: configPath)
+            if let problem = urlProblem(configuration.mqtt.url) {
+                findings.append(.error("\(locator.mark(["mqtt", "url"])): \(problem)"))
+            }
+            for (key, path) in namedFiles(configuration) {
+                let mark = locator.mark(key)
+                switch FileAccess.check(path) {
+                case .readable:
+                    if key == ["mqtt", "password_file"] {
+                        do {
+                            let (_, warning) = try PasswordFile.read(path: path)
+                            if let warning { findings.append(.warning("\(mark): \(warning)")) }
+                        } catch {
+                            findings.append(.error("\(mark): \(error.description)"))
+                        }
+                    }
+                case .missing:
+                    findings.append(.warning("\(mark): \(key.joined(separator: ".")) names \(path), which does not exist"))
+                case .unreadable(let reason):
+                    findings.append(.warning("\(mark): \(key.joined(separator: ".")) names \(path), which \(currentUserName()) cannot read (\(reason))"))
+                }
+            }
+        }
+
+        // The rules: the file --rules names (must exist), else the one the config names (may not, here).
+        let explicit = rulesPath != nil
+        if let rules = rulesPath ?? configuration?.rules {
+            let mark = explicit ? rules : KeyLocator(path: configPath).mark(["rules"]).description
+            switch FileAccess.check(rules) {
+            case .readable:
+                findings += validateRules(path: rules, configuration: configuration)
+            case .missing:
+                findings.append(explicit ? .error("\(rules): no such file")
+                                         : .warning("\(mark): rules names \(rules), which does not exist"))
+            case .unreadable(let reason):
+                findings.append(explicit ? .error("\(rules): cannot read (\(reason))")
+                                         : .warning("\(mark): rules names \(rules), which \(currentUserName()) cannot read (\(reason))"))
+            }
+        }
+        return Report(configuration: configuration, findings: findings)
+    }
+
+    /// The rules validator's findings, or the note that this version has none.
+    static func validateRules(path: String, configuration: AgentConfiguration?) -> [Finding] {
+        if let validator = rulesValidator { return validator(path, configuration) }
+        return [.note("rules: not validated by this version (\(path) exists and is readable)")]
+    }
+
+    /// The files a valid config names, with the key that names each (for marks and messages).
+    static func namedFiles(_ configuration: AgentConfiguration) -> [([String], String)] {
+        var files: [([String], String)] = []
+        if let path = configuration.mqtt.passwordFile { files.append((["mqtt", "password_file"], path)) }
+        if let path = configuration.mqtt.caFile { files.append((["mqtt", "ca_file"], path)) }
+        if let path = configuration.mqtt.certFile { files.append((["mqtt", "cert_file"], path)) }
+        if let path = configuration.mqtt.keyFile { files.append((["mqtt", "key_file"], path)) }
+        return files
+    }
+
+    /// What the MQTT client would reject in `mqtt.url` (host, port), which the config loader
+    /// checks only for its scheme.
+    static func urlProblem(_ url: String) -> String? {
+        do {
+            _ = try MQTTBrokerAddress(url: url)
+            return nil
+        } catch {
+            return error.description
+        }
+    }
+}
+
+/// Whether a file the configuration names can be read by this process.
+enum FileAccess: Equatable {
+    case readable
+    case missing
+    case unreadable(String)
+
+    static func check(_ path: String) -> FileAccess {
+        var status = stat()
+        guard stat(path, &status) == 0 else {
+            let code = errno
+            return code == ENOENT || code == ENOTDIR ? .missing : .unreadable(String(cString: strerror(code)))
+        }
+        if (status.st_mode & S_IFMT) == S_IFDIR { return .unreadable("it is a directory") }
+        guard access(path, R_OK) == 0 else { return .unreadable(String(cString: strerror(errno))) }
+        return .readable
+    }
+}
+
+/// Finds where a key is written in a config file, so that warnings about a valid config can
+/// still point at `file:line:column` (the decoded configuration no longer knows).
+struct KeyLocator {
+    let path: String
+    let document: YAMLDocument?
+
+    init(path: String) {
+        self.path = path
+        if let data = FileManager.default.contents(atPath: path) {
+            document = try? YAMLDocument(bytes: Array(data), file: path)
+        } else {
+            document = nil
+        }
+    }
+
+    /// The mark of the value at `keys` (e.g. `["mqtt", "password_file"]`); the file alone (as
+    /// `file:1:1`) when the key is absent (a default).
+    func mark(_ keys: [String]) -> SourceMark {
+        var node = document?.root
+        for key in keys {
+            guard case let .mapping(entries)? = node?.content, let entry = entries.first(where: { $0.key == key }) else {
+                return SourceMark(file: path, line: 1, column: 1)
+            }
+            node = entry.value
+        }
+        return node?.mark ?? SourceMark(file: path, line: 1, column: 1)
+    }
+}
+
+/// The options of `check` and `doctor`: `--name VALUE` or `--name=VALUE`, no operands.
+struct CommandOptions {
+    struct UsageError: Error, CustomStringConvertible {
+        let description: String
+    }
+
+    var values: [String: String] = [:]
+    var helpRequested = false
+
+    static func parse(_ arguments: [String], command: String, valued: Set<String>) throws(UsageError) -> CommandOptions {
+        func usage(_ text: String) -> UsageError {
+            UsageError(description: "uwb2mqtt: \(command): \(text) (run 'uwb2mqtt help \(command)')")
+        }
+        var options = CommandOptions()
+        var index = 0
+        while index < arguments.count {
+            let argument = arguments[index]
+            index += 1
+            if argument == "--help" || argument == "-h" {
+                options.helpRequested = true
+                continue
+            }
+            var name = argument
+            var value: String?
+            if let equals = argument.firstIndex(of: "="), argument.hasPrefix("--") {
+                name = String(argument[..<equals])
+                value = String(argument[argument.index(after: equals)...])
+            }
+            guard valued.contains(name) else {
+                throw usage(argument.hasPrefix("-") ? "unknown option '\(name)'" : "unexpected argument '\(argument)'")
+            }
+            if value == nil {
+                guard index < arguments.count else { throw usage("\(name) needs a FILE") }
+                value = arguments[index]
+                index += 1
+            }
+            guard let value, !value.isEmpty else { throw usage("\(name) needs a FILE") }
+            guard options.values[name] == nil else { throw usage("\(name) given twice") }
+            options.values[name] = value
+        }
+        return options
+    }
+}

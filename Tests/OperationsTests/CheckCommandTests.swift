@@ -1,0 +1,132 @@
+#if canImport(Glibc)
+@preconcurrency import Glibc
+#endif
+import Foundation
+import Gateway
+import Testing
+import TestSupport
+
+/// `uwb2mqtt check`. Serialized: one test installs the global rules validator hook, which the
+/// others' "not validated" expectations must not see.
+@Suite(.serialized) struct CheckCommandTests {
+    /// Runs `check` and returns (status, stdout lines, stderr lines).
+    func check(_ arguments: [String]) -> (Int32, [String], [String]) {
+        var output: [String] = []
+        var errors: [String] = []
+        let status = CheckCommand.run(arguments: arguments, output: { output.append($0) }, errors: { errors.append($0) })
+        return (status, output, errors)
+    }
+
+    @Test func validConfigIsExitZeroAndSaysRulesAreNotValidated() throws {
+        let fixture = try ConfigFixture()
+        try fixture.writeConfig(port: "/dev/ttyACM0", username: "gateway", password: "pw")
+        let (status, output, errors) = check(["--config", fixture.configPath])
+        #expect(status == 0)
+        #expect(errors.isEmpty, "\(errors)")
+        #expect(output.contains("rules: not validated by this version (\(fixture.rulesPath) exists and is readable)"))
+        #expect(output.last == "\(fixture.configPath): ok")
+    }
+
+    @Test func brokenConfigIsExitOneWithFileLineColumn() throws {
+        let fixture = try ConfigFixture()
+        try fixture.writeConfig(port: "/dev/ttyACM0", mqttExtra: ["qos_range: 1"])
+        let (status, output, errors) = check(["--config=\(fixture.configPath)"])
+        #expect(status == 1)
+        #expect(errors.count == 1)
+        // mqtt: is line 7; its entries start at line 8: url, spool_dir, qos_range.
+        let line = try #require(errors.first)
+        #expect(line.hasPrefix("\(fixture.configPath):10:3: "), "\(line)")
+        #expect(line.contains("qos_range"))
+        #expect(!output.contains { $0.hasSuffix(": ok") })
+    }
+
+    @Test func syntaxErrorIsExitOneWithFileLineColumn() throws {
+        let fixture = try ConfigFixture()
+        try fixture.directory.write("config.yaml", "device:\n  port: [unclosed\n")
+        let (status, _, errors) = check(["--config", fixture.configPath])
+        #expect(status == 1)
+        #expect(errors.first?.range(of: #"^.*config\.yaml:\d+:\d+: "#, options: .regularExpression) != nil, "\(errors)")
+    }
+
+    @Test func missingConfigIsExitOne() throws {
+        let fixture = try ConfigFixture()
+        let (status, _, errors) = check(["--config", fixture.directory.file("nope.yaml")])
+        #expect(status == 1)
+        #expect(errors == ["cannot read \(fixture.directory.file("nope.yaml")): no such file"])
+    }
+
+    @Test func missingNamedFilesAreWarningsWithTheirKeyPosition() throws {
+        let fixture = try ConfigFixture()
+        try fixture.writeConfig(port: "auto", username: "gateway",
+                                mqttExtra: ["password_file: /nonexistent/mqtt.password", "ca_file: /nonexistent/ca.crt"])
+        try FileManager.default.removeItem(atPath: fixture.rulesPath)
+        let (status, output, errors) = check(["--config", fixture.configPath])
+        #expect(status == 0)
+        #expect(errors.count == 3, "\(errors)")
+        #expect(errors.allSatisfy { $0.hasPrefix("warning: \(fixture.configPath):") })
+        #expect(errors.contains { $0.contains(":11:18: mqtt.password_file names /nonexistent/mqtt.password, which does not exist") }, "\(errors)")
+        #expect(errors.contains { $0.contains("mqtt.ca_file names /nonexistent/ca.crt") })
+        #expect(errors.contains { $0.contains(":13:8: rules names \(fixture.rulesPath), which does not exist") }, "\(errors)")
+        // A missing rules file is not "not validated": nothing about it is said but the warning.
+        #expect(!output.contains { $0.contains("not validated") })
+        #expect(output.last == "\(fixture.configPath): ok (3 warnings)")
+    }
+
+    @Test func worldReadablePasswordFileIsAWarningWithoutThePassword() throws {
+        let fixture = try ConfigFixture()
+        try fixture.writeConfig(port: "auto", username: "gateway", password: "hunter2-secret")
+        chmod(fixture.passwordPath, 0o644)
+        let (status, output, errors) = check(["--config", fixture.configPath])
+        #expect(status == 0)
+        #expect(errors.count == 1)
+        #expect(errors.first?.contains("readable by every user") == true)
+        #expect(!(output + errors).joined().contains("hunter2-secret"))
+    }
+
+    @Test func explicitRulesFileMustExist() throws {
+        let fixture = try ConfigFixture()
+        try fixture.writeConfig(port: "auto")
+        let missing = fixture.directory.file("other-rules.yaml")
+        let (status, _, errors) = check(["--config", fixture.configPath, "--rules", missing])
+        #expect(status == 1)
+        #expect(errors == ["\(missing): no such file"])
+    }
+
+    @Test func badBrokerPortIsAnErrorAtTheURL() throws {
+        let fixture = try ConfigFixture()
+        try fixture.writeConfig(port: "auto", url: "mqtt://broker:99999")
+        let (status, _, errors) = check(["--config", fixture.configPath])
+        #expect(status == 1)
+        #expect(errors.first?.hasPrefix("\(fixture.configPath):8:8: ") == true, "\(errors)")
+    }
+
+    @Test(arguments: [["--bogus"], ["--config"], ["extra"], ["--config", "a", "--config", "b"]])
+    func badUsageIsExitTwo(arguments: [String]) {
+        let (status, output, errors) = check(arguments)
+        #expect(status == 2)
+        #expect(output.isEmpty)
+        #expect(errors.first?.hasPrefix("uwb2mqtt: check: ") == true)
+    }
+
+    /// The hook the rules engine plugs into: its findings replace the "not validated" note.
+    @Test func rulesValidatorHookIsOneAssignment() throws {
+        let fixture = try ConfigFixture()
+        try fixture.writeConfig(port: "auto")
+        CheckCommand.rulesValidator = { path, configuration in
+            [.error("\(path):1:1: unknown key 'bogus'"), .warning("rule x matches no peer of \(configuration?.gateway.id ?? "?")")]
+        }
+        defer { CheckCommand.rulesValidator = nil }
+        let (status, output, errors) = check(["--config", fixture.configPath])
+        #expect(status == 1)
+        #expect(errors == ["\(fixture.rulesPath):1:1: unknown key 'bogus'", "warning: rule x matches no peer of doctor-test"])
+        #expect(!output.contains { $0.contains("not validated") })
+    }
+
+    /// The shipped example config is valid (its /etc files are absent here: warnings only).
+    @Test func shippedExampleConfigIsValid() throws {
+        let (status, output, errors) = check(["--config", repositoryRoot + "/deploy/config.yaml", "--rules", repositoryRoot + "/deploy/rules.yaml"])
+        #expect(status == 0, "\(errors)")
+        #expect(errors.allSatisfy { $0.hasPrefix("warning: ") }, "\(errors)")
+        #expect(output.contains { $0.contains("not validated by this version") })
+    }
+}

@@ -1,0 +1,184 @@
+#if canImport(Glibc)
+@preconcurrency import Glibc
+#endif
+import Foundation
+import DeviceLink
+import Gateway
+import Simulator
+import Testing
+import TestSupport
+
+/// `uwb2mqtt doctor` against the real parts: the DWM3001C simulator on a real pseudo-terminal
+/// (behind a link, as udev makes /dev/dwm3001c) and a real mosquitto with a password file.
+@Suite struct DoctorCommandTests {
+    static let password = "d0ctor-Pa55"
+
+    /// Runs doctor; returns the exit status and the printed lines.
+    func doctor(_ fixture: ConfigFixture) async -> (Int32, [String]) {
+        let lines = Lines()
+        let errors = Lines()
+        let status = await DoctorCommand.run(arguments: ["--config", fixture.configPath],
+                                             output: { lines.append($0) }, errors: { errors.append($0) })
+        #expect(errors.all.isEmpty)
+        return (status, lines.all)
+    }
+
+    func line(_ lines: [String], _ name: String) -> String {
+        lines.first { $0.dropFirst(6).hasPrefix(name.padding(toLength: 15, withPad: " ", startingAt: 0)) } ?? "<no \(name) line>"
+    }
+
+    func brokerWithPassword() async throws -> (MosquittoBroker, TemporaryDirectory) {
+        let directory = try TemporaryDirectory(prefix: "uwb2mqtt-doctor-passwd")
+        let file = try await MosquittoPasswordFile.create(in: directory, username: "gateway", password: Self.password)
+        return (try await MosquittoBroker.start(.init(passwordFile: file)), directory)
+    }
+
+    @Test func everythingPresentIsAllOk() async throws {
+        let fixture = try ConfigFixture()
+        let simulator = try SimulatorHost(scenario: .default, linkPath: fixture.directory.file("dwm3001c"))
+        defer { simulator.stop() }
+        let (broker, passwords) = try await brokerWithPassword()
+        defer { broker.stop(); _ = passwords }
+        try fixture.writeConfig(port: fixture.directory.file("dwm3001c"), url: broker.url, username: "gateway", password: Self.password)
+
+        let (status, lines) = await doctor(fixture)
+        #expect(status == 0, "\(lines.joined(separator: "\n"))")
+        for name in ["config", "password file", "rules", "device port", "device access", "device UCI", "broker", "spool dir"] {
+            #expect(line(lines, name).hasPrefix("ok    "), "\(line(lines, name))")
+        }
+        // This machine's kernel clock may not be NTP-disciplined (a container): ok or warn, never FAIL.
+        #expect(line(lines, "clock").hasPrefix("ok    ") || line(lines, "clock").hasPrefix("warn  "))
+        #expect(line(lines, "device UCI").contains("UCI 2.0.0"), "\(line(lines, "device UCI"))")
+        #expect(line(lines, "device UCI").contains("firmware "))
+        #expect(line(lines, "broker").contains("as gateway"))
+        #expect(lines.last?.hasPrefix("doctor: all checks passed") == true)
+        #expect(!lines.joined().contains(Self.password))
+        // The probe was one CORE_GET_DEVICE_INFO, nothing that would disturb a device.
+        #expect(simulator.commandsSeen == [.coreGetDeviceInfo])
+    }
+
+    @Test func wrongPasswordIsABrokerFailureExitThree() async throws {
+        let fixture = try ConfigFixture()
+        let simulator = try SimulatorHost(scenario: .default, linkPath: fixture.directory.file("dwm3001c"))
+        defer { simulator.stop() }
+        let (broker, passwords) = try await brokerWithPassword()
+        defer { broker.stop(); _ = passwords }
+        try fixture.writeConfig(port: fixture.directory.file("dwm3001c"), url: broker.url, username: "gateway", password: "wrong-Pa55word")
+
+        let (status, lines) = await doctor(fixture)
+        #expect(status == 3)
+        let brokerLine = line(lines, "broker")
+        #expect(brokerLine.hasPrefix("FAIL  "), "\(brokerLine)")
+        #expect(brokerLine.contains("refused the credentials as gateway"))
+        #expect(brokerLine.contains("hint: "))
+        #expect(line(lines, "device UCI").hasPrefix("ok    "))
+        #expect(!lines.joined().contains("wrong-Pa55word"))
+    }
+
+    @Test func missingPortIsADeviceFailureExitThree() async throws {
+        let fixture = try ConfigFixture()
+        let broker = try await MosquittoBroker.start()
+        defer { broker.stop() }
+        let port = fixture.directory.file("dwm3001c-unplugged")
+        try fixture.writeConfig(port: port, url: broker.url)
+
+        let (status, lines) = await doctor(fixture)
+        #expect(status == 3)
+        #expect(line(lines, "device port").hasPrefix("FAIL  "))
+        #expect(line(lines, "device port").contains("\(port): no such device"))
+        #expect(line(lines, "device UCI").hasPrefix("skip  "))
+        #expect(line(lines, "broker").hasPrefix("ok    "))
+        #expect(line(lines, "broker").contains("anonymously"))
+    }
+
+    /// An unplugged board behind a udev link: the link dangles.
+    @Test func danglingLinkSaysUnplugged() async throws {
+        let fixture = try ConfigFixture()
+        let link = fixture.directory.file("dwm3001c")
+        #expect(symlink("/dev/ttyACM-gone", link) == 0)
+        try fixture.writeConfig(port: link)
+        let checks = await DoctorCommand.diagnose(configPath: fixture.configPath)
+        let port = try #require(checks.first { $0.name == "device port" })
+        #expect(port.verdict == .fail)
+        #expect(port.detail.contains("unplugged"))
+    }
+
+    /// A board that is there but silent (a pseudo-terminal nobody answers on, like the CLI
+    /// firmware ignoring UCI): the probe gives up at its deadline with a hint.
+    @Test func silentDeviceFailsAtTheDeadline() async throws {
+        let fixture = try ConfigFixture()
+        let terminal = try PseudoTerminal()
+        defer { terminal.close() }
+        try terminal.link(at: fixture.directory.file("dwm3001c"))
+        try fixture.writeConfig(port: fixture.directory.file("dwm3001c"))
+        var limits = DoctorCommand.Limits()
+        limits.deviceTimeout = .milliseconds(500)
+        let clock = ContinuousClock()
+        let start = clock.now
+        let checks = await DoctorCommand.diagnose(configPath: fixture.configPath, limits: limits)
+        let uci = try #require(checks.first { $0.name == "device UCI" })
+        #expect(uci.verdict == .fail)
+        #expect(uci.detail.contains("no answer to CORE_GET_DEVICE_INFO"), "\(uci)")
+        #expect(uci.detail.contains("within 0.5 s"), "\(uci)")
+        #expect(uci.hint != nil)
+        #expect(clock.now - start < .seconds(10))
+        // What the probe sent is exactly one CORE_GET_DEVICE_INFO_CMD.
+        #expect(try terminal.read(maximum: 64, timeout: .seconds(1)) == [0x20, 0x02, 0x00, 0x00])
+    }
+
+    @Test func unreachableBrokerIsExitThree() async throws {
+        let fixture = try ConfigFixture()
+        let simulator = try SimulatorHost(scenario: .default, linkPath: fixture.directory.file("dwm3001c"))
+        defer { simulator.stop() }
+        let closedPort = try freeLoopbackPort()
+        try fixture.writeConfig(port: fixture.directory.file("dwm3001c"), url: "mqtt://127.0.0.1:\(closedPort)")
+        let (status, lines) = await doctor(fixture)
+        #expect(status == 3)
+        #expect(line(lines, "broker").hasPrefix("FAIL  "))
+        #expect(line(lines, "broker").contains("unreachable"), "\(line(lines, "broker"))")
+    }
+
+    @Test func brokenConfigIsExitOneWithFileLineColumn() async throws {
+        let fixture = try ConfigFixture()
+        try fixture.writeConfig(port: "auto", mqttExtra: ["keepalive: 1s"])
+        let (status, lines) = await doctor(fixture)
+        #expect(status == 1)
+        #expect(lines.count == 2) // the config line and the summary: nothing else can be checked
+        #expect(line(lines, "config").hasPrefix("FAIL  \("config".padding(toLength: 15, withPad: " ", startingAt: 0))\(fixture.configPath):10:14: mqtt.keepalive"),
+                "\(lines)")
+    }
+
+    @Test func missingPasswordFileIsAConfigFailureAndSkipsTheBroker() async throws {
+        let fixture = try ConfigFixture()
+        try fixture.writeConfig(port: "auto", username: "gateway", mqttExtra: ["password_file: /nonexistent/mqtt.password"])
+        let checks = await DoctorCommand.diagnose(configPath: fixture.configPath)
+        #expect(checks.first { $0.name == "password file" }?.verdict == .fail)
+        #expect(checks.first { $0.name == "broker" }?.verdict == .skip)
+        #expect(DoctorCommand.exitStatus(checks) == 1)
+    }
+
+    @Test func missingRulesAndUnwritableSpoolAreConfigFailures() async throws {
+        let fixture = try ConfigFixture()
+        try fixture.writeConfig(port: "auto", mqttExtra: [])
+        try FileManager.default.removeItem(atPath: fixture.rulesPath)
+        let checks = await DoctorCommand.diagnose(configPath: fixture.configPath)
+        #expect(checks.first { $0.name == "rules" }?.verdict == .fail)
+        #expect(DoctorCommand.exitStatus(checks) == 1)
+    }
+
+    /// The synchronous entry point the `uwb2mqtt` main thread calls blocks until done; called here
+    /// from a plain thread, never from a concurrency thread it would starve.
+    @Test func synchronousEntryPointReturnsTheStatus() async throws {
+        let fixture = try ConfigFixture()
+        try fixture.writeConfig(port: "auto", mqttExtra: ["qos_ranges: 7"])
+        let path = fixture.configPath
+        let status = await withCheckedContinuation { continuation in
+            Thread { continuation.resume(returning: DoctorCommand.run(arguments: ["--config", path])) }.start()
+        }
+        #expect(status == 1)
+        let usage = await withCheckedContinuation { continuation in
+            Thread { continuation.resume(returning: DoctorCommand.run(arguments: ["--frobnicate"])) }.start()
+        }
+        #expect(usage == 2)
+    }
+}

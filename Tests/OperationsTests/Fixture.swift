@@ -1,0 +1,66 @@
+#if canImport(Glibc)
+@preconcurrency import Glibc
+#endif
+import Foundation
+import Gateway
+import Synchronization
+import Testing
+import TestSupport
+
+/// A config directory for one test: config.yaml, rules.yaml, a password file and a spool dir,
+/// all in a temporary directory that goes away with the fixture.
+final class ConfigFixture: Sendable {
+    let directory: TemporaryDirectory
+    var configPath: String { directory.file("config.yaml") }
+    var rulesPath: String { directory.file("rules.yaml") }
+    var passwordPath: String { directory.file("mqtt.password") }
+    var spoolPath: String { directory.file("spool") }
+
+    init() throws {
+        directory = try TemporaryDirectory(prefix: "uwb2mqtt-ops")
+        try directory.write("rules.yaml", "version: 1\n")
+        try FileManager.default.createDirectory(atPath: spoolPath, withIntermediateDirectories: false)
+    }
+
+    /// Writes config.yaml: the given port and broker URL, optional credentials, and extra lines
+    /// under `mqtt:`.
+    func writeConfig(port: String, url: String = "mqtt://127.0.0.1:1", username: String? = nil,
+                     password: String? = nil, mqttExtra: [String] = []) throws {
+        var mqtt = ["  url: \(url)", "  spool_dir: \(spoolPath)"]
+        if let username { mqtt.append("  username: \(username)") }
+        if let password {
+            try directory.write("mqtt.password", password + "\n")
+            chmod(passwordPath, 0o600)
+            mqtt.append("  password_file: \(passwordPath)")
+        }
+        mqtt += mqttExtra.map { "  " + $0 }
+        let text = """
+        gateway:
+          id: doctor-test
+        device:
+          port: \(port)
+          peers:
+            - {address: 0x0001, name: tool-cart}
+        mqtt:
+        \(mqtt.joined(separator: "\n"))
+        rules: \(rulesPath)
+
+        """
+        try directory.write("config.yaml", text)
+    }
+}
+
+/// Collects output lines from code that reports through `@Sendable` closures.
+final class Lines: Sendable {
+    private let list = Mutex<[String]>([])
+    func append(_ line: String) { list.withLock { $0.append(line) } }
+    var all: [String] { list.withLock { $0 } }
+    var text: String { all.joined(separator: "\n") }
+}
+
+/// The repository root (for the shipped deploy/ examples).
+let repositoryRoot: String = {
+    var url = URL(fileURLWithPath: #filePath)
+    for _ in 0..<3 { url.deleteLastPathComponent() }
+    return url.path
+}()

@@ -1,0 +1,61 @@
+#!/usr/bin/env bash
+# make demo: the agent against the built-in DWM3001C simulator and a private mosquitto on a free
+# loopback port, with the example rules, printing the MQTT traffic (topic and payload) live until
+# Ctrl-C. Everything it starts is stopped by PID on the way out, also on errors.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+BIN=${BIN:-.build/debug/uwb2mqtt}
+SCENARIO=${SCENARIO:-default}
+work=$(mktemp -d /tmp/uwb2mqtt-demo.XXXXXX)
+pids=()
+cleanup() {
+  trap - EXIT INT TERM
+  for pid in "${pids[@]}"; do kill -TERM "$pid" 2>/dev/null || true; done
+  for pid in "${pids[@]}"; do wait "$pid" 2>/dev/null || true; done
+  rm -rf "$work"
+  echo "demo stopped"
+}
+trap cleanup EXIT
+trap 'exit 0' INT TERM
+
+# A free loopback port: the first one in a random range that nothing answers on.
+port=""
+for _ in $(seq 1 50); do
+  candidate=$((20000 + RANDOM % 20000))
+  if ! (exec 3<>"/dev/tcp/127.0.0.1/$candidate") 2>/dev/null; then port=$candidate; break; fi
+done
+[ -n "$port" ] || { echo "demo: no free loopback port found" >&2; exit 1; }
+
+cat > "$work/mosquitto.conf" <<CONF
+listener $port 127.0.0.1
+allow_anonymous true
+persistence false
+log_dest stderr
+user root
+CONF
+/usr/sbin/mosquitto -c "$work/mosquitto.conf" 2>"$work/mosquitto.log" &
+pids+=($!)
+for _ in $(seq 1 100); do (exec 3<>"/dev/tcp/127.0.0.1/$port") 2>/dev/null && break; sleep 0.05; done
+
+cat > "$work/config.yaml" <<CONF
+gateway: {id: demo}
+device:
+  peers:
+    - {address: 0x0001, name: phone-anna}
+    - {address: 0x0002, name: tool-cart}
+mqtt:
+  url: mqtt://127.0.0.1:$port
+  spool_dir: $work/spool
+  metrics_interval: 10s
+rules: $PWD/deploy/rules.yaml
+CONF
+
+echo "demo: broker on 127.0.0.1:$port, agent on the simulator (scenario $SCENARIO); Ctrl-C stops"
+echo "demo: agent log in $work/agent.log"
+mosquitto_sub -h 127.0.0.1 -p "$port" -v -t 'uwb2mqtt/#' -t 'homeassistant/#' &
+pids+=($!)
+sleep 0.3
+"$BIN" run --config "$work/config.yaml" --simulate "$SCENARIO" 2>"$work/agent.log" &
+pids+=($!)
+wait "${pids[-1]}"

@@ -49,6 +49,10 @@ let package = Package(
         // A simulated DWM3001C (device side of UCI) driven by a scenario. Pure core, no I/O.
         .target(name: "Simulator", dependencies: ["UCI"]),
 
+        // Pure core: rules model and validation, distance filters, the per-peer rule engine,
+        // rankings and positions. Time comes in as a value.
+        .target(name: "Proximity", dependencies: ["UCI", "YAMLCoding"]),
+
         .testTarget(name: "UCITests", dependencies: ["UCI"]),
         .testTarget(name: "GatewayTests", dependencies: ["Gateway", "UCI", "Simulator", "YAMLCoding"]),
         .testTarget(name: "DeviceSessionTests", dependencies: ["DeviceLink", "UCI"]),
@@ -58,6 +62,7 @@ let package = Package(
         .testTarget(name: "SimulatorTests", dependencies: ["Simulator", "UCI"]),
         .testTarget(name: "DeviceLinkIntegrationTests", dependencies: ["DeviceLink", "Gateway", "Simulator", "UCI"]),
         .testTarget(name: "MQTTClientTests", dependencies: ["MQTTClient", "TestSupport"]),
+        .testTarget(name: "ProximityTests", dependencies: ["Proximity", "UCI", "YAMLCoding"]),
     ],
     swiftLanguageModes: [.v6]
 )

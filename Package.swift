@@ -35,7 +35,7 @@ let package = Package(
         .target(name: "YAMLCoding", dependencies: ["CYAML"]),
 
         // Glue: config, the agent loop, topics and payloads, and the subcommands.
-        .target(name: "Gateway", dependencies: ["UCI", "DeviceLink", "MQTTClient", "YAMLCoding", "Simulator", "CLibSerialPort", "CMosquitto"]),
+        .target(name: "Gateway", dependencies: ["UCI", "DeviceLink", "MQTTClient", "YAMLCoding", "Simulator", "Proximity", "CLibSerialPort", "CMosquitto"]),
 
         // Test-only helpers: child processes, a real mosquitto broker, subscriber, test CA.
         .target(name: "TestSupport", dependencies: []),
@@ -49,6 +49,10 @@ let package = Package(
         // A simulated DWM3001C (device side of UCI) driven by a scenario. Pure core, no I/O.
         .target(name: "Simulator", dependencies: ["UCI"]),
 
+        // Pure core: rules model and validation, distance filters, the per-peer rule engine,
+        // rankings and positions. Time comes in as a value.
+        .target(name: "Proximity", dependencies: ["UCI", "YAMLCoding"]),
+
         .testTarget(name: "UCITests", dependencies: ["UCI"]),
         .testTarget(name: "GatewayTests", dependencies: ["Gateway", "UCI", "Simulator", "YAMLCoding"]),
         .testTarget(name: "DeviceSessionTests", dependencies: ["DeviceLink", "UCI"]),
@@ -60,6 +64,7 @@ let package = Package(
         .testTarget(name: "MQTTClientTests", dependencies: ["MQTTClient", "TestSupport"]),
         .testTarget(name: "AgentTests", dependencies: ["TestSupport"]),
         .testTarget(name: "OperationsTests", dependencies: ["Gateway", "TestSupport", "DeviceLink", "MQTTClient", "Simulator"]),
+        .testTarget(name: "ProximityTests", dependencies: ["Proximity", "UCI", "YAMLCoding"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -1,0 +1,84 @@
+import YAMLCoding
+
+/// Whether a peer is in front of the gateway's antenna, with cues for the moments that matter
+/// (`facing:` in the rules file). Applies to every peer; needs a valid azimuth, never guessed from
+/// distance.
+///
+/// A peer faces when `|azimuth| ≤ tolerance`. The tolerance is a fixed number of degrees or, with
+/// `tolerance_deg: stage`, the current stage band's `facing_tolerance_deg`, so that it narrows as the
+/// peer comes closer (90° → 35° → 15°). Default: `stage` when the file has stages, else 30°.
+public struct FacingRule: Hashable, Sendable {
+    public enum Tolerance: Hashable, Sendable {
+        case degrees(Double)
+        /// The current stage band's `facing_tolerance_deg`.
+        case stage
+    }
+
+    public var tolerance: Tolerance
+    public var cues: FacingCues
+    var toleranceMark: SourceMark?
+    var toleranceGiven: Bool
+
+    public init(tolerance: Tolerance, cues: FacingCues = FacingCues()) {
+        self.tolerance = tolerance
+        self.cues = cues
+        toleranceGiven = true
+    }
+}
+
+/// Cue attributes (sound, haptic, …) for consumers: ``gained`` goes with `facing_gained`, ``holding``
+/// with feedback while facing, ``lost`` with `facing_lost`. Each a mapping, or nil for no cue.
+public struct FacingCues: Hashable, Sendable {
+    public var gained: RuleValue?
+    public var holding: RuleValue?
+    public var lost: RuleValue?
+
+    public init(gained: RuleValue? = nil, holding: RuleValue? = nil, lost: RuleValue? = nil) {
+        self.gained = gained
+        self.holding = holding
+        self.lost = lost
+    }
+}
+
+extension FacingRule: Decodable {
+    enum CodingKeys: String, CodingKey { case toleranceDeg = "tolerance_deg", cues }
+
+    public init(from decoder: any Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        cues = try c.decodeIfPresent(FacingCues.self, forKey: .cues) ?? FacingCues()
+        tolerance = .degrees(30)
+        toleranceGiven = false
+        if let value = try c.decodeIfPresent(Located<RuleValue>.self, forKey: .toleranceDeg) {
+            toleranceMark = value.mark
+            toleranceGiven = true
+            if value.value == .string("stage") {
+                tolerance = .stage
+            } else if let n = value.value.number, StageBand.isAngle(value.value) {
+                tolerance = .degrees(n)
+            } else {
+                throw YAMLError(at: value.mark, "tolerance_deg must be a number of degrees between 0 and 180 or \"stage\", found \(value.value.json)")
+            }
+        }
+    }
+}
+
+extension FacingCues: Decodable {
+    enum CodingKeys: String, CodingKey { case gained, holding, lost }
+
+    public init(from decoder: any Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        func cue(_ key: CodingKeys) throws -> RuleValue? {
+            guard let value = try c.decodeIfPresent(Located<RuleValue>.self, forKey: key) else { return nil }
+            switch value.value {
+            case .null: return nil
+            case .object: return value.value
+            default:
+                throw YAMLError(at: value.mark, "the \(key.rawValue) cue must be a mapping (key: value pairs) or null, found \(value.value.json)",
+                                kind: .typeMismatch)
+            }
+        }
+        gained = try cue(.gained)
+        holding = try cue(.holding)
+        lost = try cue(.lost)
+    }
+}

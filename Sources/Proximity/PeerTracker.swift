@@ -1,0 +1,78 @@
+/// Everything the engine remembers about one peer: link, filter, direction and per-rule state.
+///
+/// Rule state is kept in arrays parallel to the rules' lists; `nil` where a rule's `peers` do not
+/// select this peer, so that every evaluation skips it without matching patterns again.
+struct PeerTracker: Sendable {
+    /// Timestamps are epoch seconds as doubles: 100.3 − 100.0 is 0.29999999999999716. Durations are
+    /// compared with this slack (1 µs) so that a 300 ms dwell completes on the measurement 300 ms later.
+    static let timeSlack = 1e-6
+
+    struct ZoneTrack: Hashable, Sendable {
+        var inside = false
+        /// When the distance first crossed towards the other side; nil when no change is pending.
+        var crossedAt: Double?
+    }
+
+    /// A fresh, usable angle of arrival.
+    struct Bearing: Hashable, Sendable {
+        var azimuthDeg: Double
+        var azimuthFOM: Int
+        /// Nil when the elevation's FOM is below `min_fom`.
+        var elevationDeg: Double?
+        var elevationFOM: Int
+        var at: Double
+    }
+
+    var identity: PeerIdentity
+    var filter: DistanceFilter
+    var link: LinkState = .connecting
+    var lossCause: LossCause?
+    /// Time of the last valid measurement.
+    var lastValid: Double?
+    /// Time of the last failed measurement.
+    var lastFailure: Double?
+    /// Filtered distance; nil unless ranging.
+    var distance: Double?
+    var bearing: Bearing?
+    var zones: [ZoneTrack?]
+    var stage: Int?
+    var approaches: [ApproachPhase?]
+    var facing: Bool?
+    /// The discrete fields last reported, to publish state only on change.
+    var reported: PeerState.Discrete?
+
+    init(identity: PeerIdentity, rules: Rules) {
+        self.identity = identity
+        filter = DistanceFilter(rules.filter)
+        zones = rules.zones.map { $0.peers.matches(identity) ? ZoneTrack() : nil }
+        approaches = rules.approaches.map { $0.peers.matches(identity) ? .idle : nil }
+    }
+
+    var directionAvailable: Bool { bearing != nil }
+
+    func state(at time: Double, rules: Rules) -> PeerState {
+        PeerState(
+            ts: time, peer: identity, link: link, lossCause: link == .lost ? lossCause : nil,
+            distanceM: link == .ranging ? distance : nil,
+            directionAvailable: bearing != nil, azimuthDeg: bearing?.azimuthDeg, elevationDeg: bearing?.elevationDeg,
+            zones: zip(rules.zones, zones).compactMap { rule, track in track?.inside == true ? rule.name : nil },
+            stage: stage.flatMap { i in rules.stages.flatMap { $0.bands.indices.contains(i) ? $0.bands[i].name : nil } },
+            approaches: zip(rules.approaches, approaches).compactMap { rule, phase in
+                guard let phase else { return nil }
+                let progress: Double = switch phase {
+                case .idle: 0
+                case .ready: distance.map(rule.progress(at:)) ?? 0
+                case .completed: 1
+                }
+                return PeerState.ApproachStatus(rule: rule.name, phase: phase, progress: progress)
+            },
+            facing: facing)
+    }
+
+    /// An event of this peer at `time`, with the current filtered distance.
+    func event(_ type: EventType, at time: Double, rule: String? = nil, from: RuleValue, to: RuleValue,
+               reason: EventReason = EventReason(), cue: RuleValue? = nil) -> ProximityEvent {
+        ProximityEvent(ts: time, peer: identity, type: type, rule: rule, from: from, to: to, distanceM: distance,
+                       reason: reason, cue: cue)
+    }
+}

@@ -1,0 +1,275 @@
+import UCI
+
+/// The proximity core: measurements and timestamps in, state, feedback, events, positions and
+/// rankings out (spec/rules.md, spec/mqtt-api.md).
+///
+/// A value type with no clock, I/O or globals: the agent loop owns one, calls ``ingest(peer:sample:at:)``
+/// for every measurement, ``tick(at:)`` periodically (every 100–200 ms) so that silence is noticed,
+/// ``linkLost(peer:cause:at:)`` when the device link reports a stopped session or a missing device, and
+/// publishes what comes back. Time is seconds since the epoch, passed in, so runs replay exactly.
+///
+/// ```swift
+/// var engine = ProximityEngine(rules: try RulesFile.load(text: yaml, file: "rules.yaml"),
+///                              peers: [PeerIdentity(address: .short(1), name: "tool-cart")],
+///                              gateway: nil, deviceHasAoA: true)
+/// for output in engine.ingest(peer: cart, measurement: m, at: now) { publish(output) }
+/// ```
+public struct ProximityEngine: Sendable {
+    public private(set) var rules: Rules
+    public let gateway: GatewayPose?
+    public let deviceHasAoA: Bool
+    private var trackers: [MacAddress: PeerTracker] = [:]
+    /// Peers in configuration order, then in order of first measurement: the order of outputs.
+    private var order: [MacAddress] = []
+    /// The last published membership and order of each ranking rule.
+    private var published: [String: [PeerIdentity]] = [:]
+
+    public init(rules: Rules, peers: [PeerIdentity], gateway: GatewayPose? = nil, deviceHasAoA: Bool) {
+        self.rules = rules
+        self.gateway = gateway
+        self.deviceHasAoA = deviceHasAoA
+        for peer in peers where trackers[peer.address] == nil {
+            trackers[peer.address] = PeerTracker(identity: peer, rules: rules)
+            order.append(peer.address)
+        }
+    }
+
+    // MARK: - Inputs
+
+    /// Feeds one UCI ranging result of `peer`.
+    public mutating func ingest(peer: PeerIdentity, measurement: TwoWayRangingMeasurement, at time: Double) -> [ProximityOutput] {
+        ingest(peer: peer, sample: RangingSample(measurement), at: time)
+    }
+
+    /// Feeds one measurement of `peer`. A failed one moves only the link timer (and may lose the link
+    /// with cause `measurement_errors`); a valid one is filtered and runs every rule.
+    public mutating func ingest(peer: PeerIdentity, sample: RangingSample, at time: Double) -> [ProximityOutput] {
+        var tracker = tracker(for: peer)
+        var events: [ProximityEvent] = []
+        var extra: [ProximityOutput] = []
+        if !sample.isValid {
+            tracker.lastFailure = time
+            if tracker.link == .ranging, let last = tracker.lastValid, time - last >= rules.signalLostAfter - PeerTracker.timeSlack {
+                events += tracker.lose(.measurementErrors, at: time, rules: rules)
+            }
+        } else {
+            if tracker.link == .lost {
+                events.append(tracker.event(.signalRegained, at: time, from: "lost", to: "ranging",
+                                            reason: EventReason(cause: tracker.lossCause?.rawValue, lastSeen: tracker.lastValid)))
+                // Afresh: no filter memory across the gap, every rule from its initial state.
+                let reported = tracker.reported
+                tracker = PeerTracker(identity: tracker.identity, rules: rules)
+                tracker.reported = reported
+            }
+            tracker.link = .ranging
+            tracker.lossCause = nil
+            tracker.lastValid = time
+            let raw = max(0, sample.distanceMeters ?? 0)
+            tracker.distance = tracker.filter.update(raw, at: time, nonLineOfSight: sample.nonLineOfSight == true)
+            events += tracker.takeAngle(sample, at: time, rules: rules, deviceHasAoA: deviceHasAoA)
+            events += tracker.evaluate(at: time, rules: rules, measured: true)
+            if let feedback = feedback(of: tracker, at: time) { extra.append(.feedback(feedback)) }
+            if let position = position(of: tracker, at: time) { extra.append(.position(position)) }
+        }
+        var outputs = events.map(ProximityOutput.event)
+        if let state = stateChange(of: &tracker, at: time) { outputs.append(.state(state)) }
+        outputs += extra
+        trackers[tracker.identity.address] = tracker
+        return outputs + rankingChanges(at: time)
+    }
+
+    /// Notices silence: links lost after `signal_lost_after` without a valid measurement (cause
+    /// `measurement_errors` when failed measurements arrived meanwhile, else `timeout`), angles older
+    /// than `max_age`, and zone dwells whose time has come (the event's `ts` is then the tick's time).
+    public mutating func tick(at time: Double) -> [ProximityOutput] {
+        var outputs: [ProximityOutput] = []
+        for address in order {
+            guard var tracker = trackers[address] else { continue }
+            var events: [ProximityEvent] = []
+            if tracker.link == .ranging, let last = tracker.lastValid {
+                if time - last >= rules.signalLostAfter - PeerTracker.timeSlack {
+                    let errors = (tracker.lastFailure ?? -.infinity) > last
+                    events += tracker.lose(errors ? .measurementErrors : .timeout, at: time, rules: rules)
+                } else {
+                    let expired = tracker.expireAngle(at: time, rules: rules)
+                    events += expired
+                    events += tracker.evaluate(at: time, rules: rules, measured: false)
+                    if !expired.isEmpty { events += tracker.updateFacing(at: time, rules: rules) }
+                }
+            }
+            outputs += events.map(ProximityOutput.event)
+            if let state = stateChange(of: &tracker, at: time) { outputs.append(.state(state)) }
+            trackers[address] = tracker
+        }
+        return outputs + rankingChanges(at: time)
+    }
+
+    /// The device link reports that ranging stopped: for one peer, or for all when `peer` is nil.
+    /// Ranging peers lose their link with `cause`; peers not ranging are left as they are.
+    public mutating func linkLost(peer: PeerIdentity?, cause: LossCause, at time: Double) -> [ProximityOutput] {
+        var outputs: [ProximityOutput] = []
+        for address in order where peer == nil || peer?.address == address {
+            guard var tracker = trackers[address] else { continue }
+            outputs += tracker.lose(cause, at: time, rules: rules).map(ProximityOutput.event)
+            if let state = stateChange(of: &tracker, at: time) { outputs.append(.state(state)) }
+            trackers[address] = tracker
+        }
+        return outputs + rankingChanges(at: time)
+    }
+
+    /// Swaps in new rules between two measurements.
+    ///
+    /// Kept: each peer's link, filter (restarted from the current estimate when `filter.kind` or
+    /// `max_speed` changed) and direction. Carried by name: zone membership, the stage, approach
+    /// phases. A zone the peer was in or an approach that was ready that no longer exists (or no longer
+    /// selects the peer) ends with its exit or cancel event, cause `rules_changed`. Then every ranging
+    /// peer is evaluated at `time` against the new thresholds from its current filtered distance: a
+    /// zone whose thresholds moved past the peer changes through its normal dwell, a stage band that
+    /// vanished or moved gives a `stage_change` from the old name. Ranking rules that were removed are
+    /// published once with no peers, so that their retained topic is emptied.
+    public mutating func replaceRules(_ new: Rules, at time: Double) -> [ProximityOutput] {
+        let old = rules
+        rules = new
+        var outputs: [ProximityOutput] = []
+        let changed = EventReason.because(.rulesChanged)
+        for address in order {
+            guard var tracker = trackers[address] else { continue }
+            var events: [ProximityEvent] = []
+            if !tracker.filter.matches(new.filter) {
+                var filter = DistanceFilter(new.filter)
+                if let d = tracker.distance, let t = tracker.lastValid { _ = filter.update(d, at: t) }
+                tracker.filter = filter
+            }
+            // Zones by name.
+            var zones: [PeerTracker.ZoneTrack?] = new.zones.map { $0.peers.matches(tracker.identity) ? PeerTracker.ZoneTrack() : nil }
+            for (i, rule) in old.zones.enumerated() {
+                guard let track = tracker.zones[i], track.inside else { continue }
+                if let j = new.zones.firstIndex(where: { $0.name == rule.name }), zones[j] != nil {
+                    zones[j]?.inside = true
+                } else {
+                    events.append(tracker.event(.zoneExit, at: time, rule: rule.name, from: "inside", to: "outside", reason: changed))
+                }
+            }
+            tracker.zones = zones
+            // Approaches by name.
+            var approaches: [ApproachPhase?] = new.approaches.map { $0.peers.matches(tracker.identity) ? .idle : nil }
+            for (i, rule) in old.approaches.enumerated() {
+                guard let phase = tracker.approaches[i], phase != .idle else { continue }
+                if let j = new.approaches.firstIndex(where: { $0.name == rule.name }), approaches[j] != nil {
+                    approaches[j] = phase
+                } else if phase == .ready {
+                    events.append(tracker.event(.approachCanceled, at: time, rule: rule.name, from: "ready", to: "idle", reason: changed))
+                }
+            }
+            tracker.approaches = approaches
+            // Stage by name.
+            let oldName = tracker.stage.flatMap { old.stages?.bands[$0].name }
+            tracker.stage = oldName.flatMap { name in new.stages?.bands.firstIndex { $0.name == name } }
+            if tracker.link == .ranging, let d = tracker.distance {
+                let next = new.stages.map { $0.band(at: d, from: tracker.stage) }
+                events += tracker.moveStage(to: next, at: time, rules: new, reason: nil, fromName: .some(oldName))
+                events += tracker.evaluate(at: time, rules: new, measured: true)
+            } else if oldName != nil {
+                events += tracker.moveStage(to: nil, at: time, rules: new, reason: changed, fromName: .some(oldName))
+            }
+            outputs += events.map(ProximityOutput.event)
+            if let state = stateChange(of: &tracker, at: time) { outputs.append(.state(state)) }
+            trackers[address] = tracker
+        }
+        for rule in old.rankings where !new.rankings.contains(where: { $0.name == rule.name }) {
+            if published.removeValue(forKey: rule.name) != nil {
+                outputs.append(.ranking(Ranking(ts: time, rule: rule.name, peers: [])))
+            }
+        }
+        return outputs + rankingChanges(at: time)
+    }
+
+    // MARK: - Snapshots
+
+    /// The current state of a peer (configured or seen), nil for an unknown peer.
+    public func state(of peer: PeerIdentity, at time: Double) -> PeerState? {
+        trackers[peer.address]?.state(at: time, rules: rules)
+    }
+
+    /// Every known peer's state, in configuration order: the `state` request's answer.
+    public func states(at time: Double) -> [PeerState] {
+        order.compactMap { trackers[$0]?.state(at: time, rules: rules) }
+    }
+
+    /// Every ranking rule's current ranking, for the retained topics after a (re)start.
+    public func rankings(at time: Double) -> [Ranking] {
+        rules.rankings.map { ranking($0, at: time) }
+    }
+
+    // MARK: - Outputs
+
+    private mutating func tracker(for peer: PeerIdentity) -> PeerTracker {
+        if let t = trackers[peer.address] { return t }
+        order.append(peer.address)
+        return PeerTracker(identity: peer, rules: rules)
+    }
+
+    private func stateChange(of tracker: inout PeerTracker, at time: Double) -> PeerState? {
+        let state = tracker.state(at: time, rules: rules)
+        guard state.discrete != tracker.reported else { return nil }
+        tracker.reported = state.discrete
+        return state
+    }
+
+    private func feedback(of tracker: PeerTracker, at time: Double) -> Feedback? {
+        guard let d = tracker.distance else { return nil }
+        let state = tracker.state(at: time, rules: rules)
+        let activeApproach = state.approaches.first { $0.phase != .idle }
+        guard state.stage != nil || activeApproach != nil || tracker.facing != nil else { return nil }
+        var progress = activeApproach?.progress ?? 0
+        var attributes = RuleValue.object([])
+        if let index = tracker.stage, let stages = rules.stages {
+            attributes = stages.bands[index].attributes
+            if activeApproach == nil, let outer = stages.bounds(of: index).outer {
+                let inner = stages.bounds(of: index).inner
+                progress = outer > inner ? min(1, max(0, (outer - d) / (outer - inner))) : 1
+            }
+        }
+        return Feedback(ts: time, peer: tracker.identity, stage: state.stage, attributes: attributes, progress: progress,
+                        facing: tracker.facing, cue: tracker.facing == true ? rules.facing?.cues.holding : nil)
+    }
+
+    private func position(of tracker: PeerTracker, at time: Double) -> Position? {
+        guard let d = tracker.distance, let bearing = tracker.bearing, bearing.at == time,
+              let elevation = bearing.elevationDeg else { return nil }
+        return Position.estimate(ts: time, peer: tracker.identity, distance: d, azimuthDeg: bearing.azimuthDeg,
+                                 azimuthFOM: bearing.azimuthFOM, elevationDeg: elevation, elevationFOM: bearing.elevationFOM,
+                                 distanceSigma: tracker.filter.standardDeviation, gateway: gateway)
+    }
+
+    private func ranking(_ rule: RankingRule, at time: Double) -> Ranking {
+        var entries: [Ranking.Entry] = []
+        for address in order {
+            guard let t = trackers[address], t.link == .ranging, let d = t.distance, rule.peers.matches(t.identity) else { continue }
+            if let within = rule.within, d > within { continue }
+            var score = rule.baseScore(of: t.identity)
+            if let nearby = rule.nearbyWithin, d <= nearby { score += rule.nearbyBonus }
+            if t.facing == true { score += rule.facingBonus }
+            entries.append(Ranking.Entry(peer: t.identity, score: score, distanceM: d, facing: t.facing))
+        }
+        entries.sort { a, b in
+            if a.score != b.score { return a.score > b.score }
+            if a.distanceM != b.distanceM { return a.distanceM < b.distanceM }
+            return a.peer.displayName < b.peer.displayName
+        }
+        return Ranking(ts: time, rule: rule.name, peers: entries)
+    }
+
+    private mutating func rankingChanges(at time: Double) -> [ProximityOutput] {
+        var outputs: [ProximityOutput] = []
+        for rule in rules.rankings {
+            let ranking = ranking(rule, at: time)
+            let previous = published[rule.name] ?? []
+            if ranking.order != previous {
+                published[rule.name] = ranking.order
+                outputs.append(.ranking(ranking))
+            }
+        }
+        return outputs
+    }
+}

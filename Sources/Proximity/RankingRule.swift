@@ -1,0 +1,105 @@
+import YAMLCoding
+
+/// Who is the intended target: peers scored and ordered best first (`rankings:` in the rules file),
+/// so that a service can pick "the phone in front of the counter" instead of showing a list.
+///
+/// Candidates are the ranging peers the rule selects within ``within`` metres (default: no limit).
+/// score = base score (``baseScores`` by peer name or address, default 0)
+///       + ``nearbyBonus`` when within ``nearbyWithin``
+///       + ``facingBonus`` when facing (only possible while direction is available).
+/// Ties go to the nearer peer, then to the display name. Bonuses default to 0 and cannot be negative;
+/// a `nearby_bonus` needs `nearby_within`.
+public struct RankingRule: Hashable, Sendable {
+    public var name: String
+    public var peers: [PeerPattern]
+    public var within: Double?
+    /// Peer name or address notation → base score, in file order.
+    public var baseScores: [BaseScore]
+    public var nearbyWithin: Double?
+    public var nearbyBonus: Double
+    public var facingBonus: Double
+    public var mark: SourceMark?
+    var nameMark: SourceMark?
+
+    /// One `base_scores` entry.
+    public struct BaseScore: Hashable, Sendable {
+        public var peer: String
+        public var score: Double
+        public init(peer: String, score: Double) {
+            self.peer = peer
+            self.score = score
+        }
+    }
+
+    public init(name: String, peers: [PeerPattern] = PeerPattern.all, within: Double? = nil, baseScores: [BaseScore] = [],
+                nearbyWithin: Double? = nil, nearbyBonus: Double = 0, facingBonus: Double = 0, mark: SourceMark? = nil) {
+        self.name = name
+        self.peers = peers
+        self.within = within
+        self.baseScores = baseScores
+        self.nearbyWithin = nearbyWithin
+        self.nearbyBonus = nearbyBonus
+        self.facingBonus = facingBonus
+        self.mark = mark
+    }
+
+    /// The base score of a peer: an entry naming it, else one with its address (case-insensitive), else 0.
+    public func baseScore(of peer: PeerIdentity) -> Double {
+        if let name = peer.name, let entry = baseScores.first(where: { $0.peer == name }) { return entry.score }
+        let address = peer.address.description.lowercased()
+        return baseScores.first { $0.peer.lowercased() == address }?.score ?? 0
+    }
+}
+
+extension RankingRule: Decodable {
+    enum CodingKeys: String, CodingKey {
+        case name, peers, within, baseScores = "base_scores", nearbyWithin = "nearby_within"
+        case nearbyBonus = "nearby_bonus", facingBonus = "facing_bonus"
+    }
+
+    private struct AnyKey: CodingKey {
+        var stringValue: String
+        var intValue: Int? { nil }
+        init(stringValue: String) { self.stringValue = stringValue }
+        init?(intValue: Int) { nil }
+    }
+
+    /// `base_scores` keeps file order (a dictionary would not), and each score is checked where written.
+    private struct OrderedScores: Decodable {
+        var entries: [BaseScore]
+        init(from decoder: any Decoder) throws {
+            let c = try decoder.container(keyedBy: AnyKey.self)
+            entries = try c.allKeys.map { key in
+                let score = try c.decode(Located<Double>.self, forKey: key)
+                guard score.value.isFinite else { throw YAMLError(at: score.mark, "a score must be a finite number") }
+                return BaseScore(peer: key.stringValue, score: score.value)
+            }
+        }
+    }
+
+    public init(from decoder: any Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        mark = YAMLDecoder.mark(of: decoder)
+        let name = try c.decode(Located<String>.self, forKey: .name)
+        try RulesDecoding.requireName(name)
+        self.name = name.value
+        nameMark = name.mark
+        peers = try decodePeers(c, .peers)
+        within = try c.decodeIfPresent(Distance.self, forKey: .within)?.meters
+        baseScores = try c.decodeIfPresent(OrderedScores.self, forKey: .baseScores)?.entries ?? []
+        nearbyWithin = try c.decodeIfPresent(Distance.self, forKey: .nearbyWithin)?.meters
+        func bonus(_ key: CodingKeys) throws -> Located<Double>? {
+            guard let value = try c.decodeIfPresent(Located<Double>.self, forKey: key) else { return nil }
+            guard value.value >= 0, value.value.isFinite else {
+                throw YAMLError(at: value.mark, "\(key.rawValue) cannot be negative, found \(Distance.format(value.value))")
+            }
+            return value
+        }
+        let nearby = try bonus(.nearbyBonus)
+        nearbyBonus = nearby?.value ?? 0
+        facingBonus = try bonus(.facingBonus)?.value ?? 0
+        if let nearby, nearby.value > 0, nearbyWithin == nil {
+            throw YAMLError(at: nearby.mark, "nearby_bonus needs nearby_within (the distance that earns it)", kind: .missingKey)
+        }
+    }
+}

@@ -1,0 +1,63 @@
+import YAMLCoding
+
+/// Helpers shared by the rules types' `init(from:)`: marks, wording of what was found, and the
+/// checks every rule kind repeats (non-empty names, unique names).
+///
+/// Every validation error is a ``YAMLError`` pinned to the offending key or value, so that a rule
+/// editor reads `rules.yaml:12:18: …` whatever the problem.
+enum RulesDecoding {
+    /// The mark of the value `decoder` is decoding; a placeholder mark when the decoder is not a
+    /// ``YAMLDecoder`` (rules decoded from JSON, for instance).
+    static func mark(of decoder: any Decoder) -> SourceMark {
+        YAMLDecoder.mark(of: decoder) ?? Located<Int>.unknownMark
+    }
+
+    /// How to name the value being decoded in a message: `"abc"`, `a list`, `a mapping`, `nothing`.
+    static func found(_ decoder: any Decoder) -> String {
+        guard let node = YAMLDecoder.node(of: decoder) else { return "an invalid value" }
+        switch node.content {
+        case .sequence: return "a list"
+        case .mapping: return "a mapping"
+        case .scalar(let s):
+            if node.isNull { return s.text.isEmpty ? "nothing" : "null" }
+            return "\"\(s.text)\""
+        }
+    }
+
+    /// The text of a scalar value, or nil when the value is a list, a mapping or null.
+    static func scalarText(_ decoder: any Decoder) -> String? {
+        if let node = YAMLDecoder.node(of: decoder) {
+            guard let s = node.scalar, !node.isNull else { return nil }
+            return s.text
+        }
+        return try? decoder.singleValueContainer().decode(String.self)
+    }
+
+    /// Whether the value is a plain (unquoted) scalar: only those can be numbers.
+    static func isPlainScalar(_ decoder: any Decoder) -> Bool {
+        guard let node = YAMLDecoder.node(of: decoder) else { return true }
+        return node.scalar?.style == .plain
+    }
+
+    /// Throws at the second use of a name: rules of one kind are told apart by name in topics and events.
+    static func requireUnique(_ names: [Located<String>], kind: String) throws(YAMLError) {
+        var seen: [String: SourceMark] = [:]
+        for name in names {
+            if let first = seen[name.value] {
+                throw YAMLError(at: name.mark, "duplicate \(kind) name \"\(name.value)\" (first used at line \(first.line))")
+            }
+            seen[name.value] = name.mark
+        }
+    }
+
+    /// A rule name must be non-empty text.
+    static func requireName(_ name: Located<String>) throws(YAMLError) {
+        if name.value.isEmpty { throw YAMLError(at: name.mark, "a name cannot be empty") }
+    }
+
+    /// `file:line:column: ` for a known mark, nothing for the placeholder of non-YAML decoders.
+    static func prefix(_ mark: SourceMark?) -> String {
+        guard let mark, mark.line > 0 else { return "" }
+        return "\(mark): "
+    }
+}

@@ -1,0 +1,59 @@
+import YAMLCoding
+
+/// One guidance band of ``StageRules``: a peer is in it while its distance is beyond ``beyond`` and not
+/// beyond the previous (farther) band's lower bound. The nearest band has no lower bound (nil).
+///
+/// ``attributes`` are for consumers (what to show at this distance); the engine reads only
+/// `facing_tolerance_deg`, for `facing: {tolerance_deg: stage}`.
+public struct StageBand: Hashable, Sendable {
+    public var name: String
+    /// The band's lower bound in metres; nil for the last (nearest) band.
+    public var beyond: Double?
+    /// A mapping (``RuleValue/object(_:)``), `{}` when not given.
+    public var attributes: RuleValue
+    public var mark: SourceMark?
+    var nameMark: SourceMark?
+    var beyondMark: SourceMark?
+
+    public init(name: String, beyond: Double?, attributes: RuleValue = .object([]), mark: SourceMark? = nil) {
+        self.name = name
+        self.beyond = beyond
+        self.attributes = attributes
+        self.mark = mark
+    }
+
+    /// `attributes.facing_tolerance_deg` when it is a number.
+    public var facingToleranceDegrees: Double? { attributes["facing_tolerance_deg"]?.number }
+}
+
+extension StageBand: Decodable {
+    enum CodingKeys: String, CodingKey { case name, beyond, attributes }
+
+    public init(from decoder: any Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        mark = YAMLDecoder.mark(of: decoder)
+        let name = try c.decode(Located<String>.self, forKey: .name)
+        try RulesDecoding.requireName(name)
+        self.name = name.value
+        nameMark = name.mark
+        let beyond = try c.decodeIfPresent(Located<Distance>.self, forKey: .beyond)
+        self.beyond = beyond?.value.meters
+        beyondMark = beyond?.mark
+        if let attributes = try c.decodeIfPresent(Located<RuleValue>.self, forKey: .attributes) {
+            guard attributes.value.isObject else {
+                throw YAMLError(at: attributes.mark, "attributes must be a mapping (key: value pairs)", kind: .typeMismatch)
+            }
+            if let tolerance = attributes.value["facing_tolerance_deg"], !Self.isAngle(tolerance) {
+                throw YAMLError(at: attributes.mark, "facing_tolerance_deg must be a number of degrees between 0 and 180")
+            }
+            self.attributes = attributes.value
+        } else {
+            attributes = .object([])
+        }
+    }
+
+    static func isAngle(_ value: RuleValue) -> Bool {
+        guard let n = value.number else { return false }
+        return n > 0 && n <= 180
+    }
+}

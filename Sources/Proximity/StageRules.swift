@@ -1,0 +1,74 @@
+import YAMLCoding
+
+/// Ordered guidance bands, far to near (`stages:` in the rules file), with a hysteresis.
+///
+/// Every distance falls in exactly one band: the first band has no upper bound, the last no lower
+/// bound. A stage changes only once the distance has passed the boundary by ``hysteresis`` metres
+/// (default 0), so that a person standing on a boundary does not make the guidance flicker.
+/// Validation: at least one band; every band but the last has `beyond`, the last has none; `beyond`
+/// strictly decreases from far to near; names are unique.
+public struct StageRules: Hashable, Sendable {
+    public var hysteresis: Double
+    public var bands: [StageBand]
+
+    public init(hysteresis: Double = 0, bands: [StageBand]) {
+        self.hysteresis = hysteresis
+        self.bands = bands
+    }
+
+    /// The band a distance falls in with no history: the first whose lower bound it is beyond
+    /// (a distance exactly on a boundary belongs to the nearer band, as zones count "at or below").
+    public func band(at distance: Double) -> Int {
+        for (i, band) in bands.enumerated() {
+            guard let lower = band.beyond else { return i }
+            if distance > lower { return i }
+        }
+        return bands.count - 1
+    }
+
+    /// The band after a measurement, given the current one: move one boundary at a time, and only past
+    /// boundaries the distance has cleared by the hysteresis.
+    public func band(at distance: Double, from current: Int?) -> Int {
+        guard let current, bands.indices.contains(current) else { return band(at: distance) }
+        var i = current
+        while i + 1 < bands.count, let lower = bands[i].beyond, distance <= lower - hysteresis { i += 1 }
+        if i != current { return i }
+        while i > 0, let upper = bands[i - 1].beyond, distance > upper + hysteresis { i -= 1 }
+        return i
+    }
+
+    /// The band's bounds (outer, inner) in metres: outer nil for the first band, inner 0 for the last.
+    public func bounds(of index: Int) -> (outer: Double?, inner: Double) {
+        (index > 0 ? bands[index - 1].beyond : nil, bands[index].beyond ?? 0)
+    }
+}
+
+extension StageRules: Decodable {
+    enum CodingKeys: String, CodingKey { case hysteresis, bands }
+
+    public init(from decoder: any Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        hysteresis = try c.decodeIfPresent(Distance.self, forKey: .hysteresis)?.meters ?? 0
+        let bands = try c.decode(Located<[StageBand]>.self, forKey: .bands)
+        guard !bands.value.isEmpty else { throw YAMLError(at: bands.mark, "bands must list at least one band") }
+        let noMark = Located<Int>.unknownMark
+        for (i, band) in bands.value.enumerated() {
+            let isLast = i == bands.value.count - 1
+            if isLast, band.beyond != nil {
+                throw YAMLError(at: band.beyondMark ?? noMark,
+                                "the last band \"\(band.name)\" is the nearest and has no lower bound; remove beyond")
+            }
+            if !isLast, band.beyond == nil {
+                throw YAMLError(at: band.mark ?? noMark,
+                                "band \"\(band.name)\" needs beyond (only the last, nearest band has no lower bound)",
+                                kind: .missingKey)
+            }
+            if i > 0, !isLast, let previous = bands.value[i - 1].beyond, let beyond = band.beyond, beyond >= previous {
+                throw YAMLError(at: band.beyondMark ?? noMark,
+                                "beyond (\(Distance(meters: beyond))) must be less than the previous band's beyond (\(Distance(meters: previous))): bands go from far to near")
+            }
+        }
+        try RulesDecoding.requireUnique(bands.value.map { Located($0.name, at: $0.nameMark ?? noMark) }, kind: "band")
+        self.bands = bands.value
+    }
+}

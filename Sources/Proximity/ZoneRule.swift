@@ -1,0 +1,53 @@
+import YAMLCoding
+
+/// A presence area around the gateway: a peer is inside at or below ``enterWithin`` and outside again
+/// only beyond ``exitBeyond``, and either change must hold for ``dwell`` seconds before it counts.
+///
+/// Two thresholds and a dwell because UWB distances are noisy (± 5–10 cm) and people hover at
+/// boundaries: a single threshold flaps. `enter_within` and `exit_beyond` are required, `exit_beyond`
+/// strictly greater; `peers` defaults to every peer, `dwell` to 0 (fire on the crossing measurement).
+public struct ZoneRule: Hashable, Sendable {
+    public var name: String
+    public var peers: [PeerPattern]
+    public var enterWithin: Double
+    public var exitBeyond: Double
+    /// Seconds.
+    public var dwell: Double
+    /// Where the rule is written, for warnings; nil for rules built in code.
+    public var mark: SourceMark?
+    var nameMark: SourceMark?
+
+    public init(name: String, peers: [PeerPattern] = PeerPattern.all, enterWithin: Double, exitBeyond: Double,
+                dwell: Double = 0, mark: SourceMark? = nil) {
+        self.name = name
+        self.peers = peers
+        self.enterWithin = enterWithin
+        self.exitBeyond = exitBeyond
+        self.dwell = dwell
+        self.mark = mark
+    }
+}
+
+extension ZoneRule: Decodable {
+    enum CodingKeys: String, CodingKey {
+        case name, peers, enterWithin = "enter_within", exitBeyond = "exit_beyond", dwell
+    }
+
+    public init(from decoder: any Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        mark = YAMLDecoder.mark(of: decoder)
+        let name = try c.decode(Located<String>.self, forKey: .name)
+        try RulesDecoding.requireName(name)
+        self.name = name.value
+        nameMark = name.mark
+        peers = try decodePeers(c, .peers)
+        let enter = try c.decode(Located<Distance>.self, forKey: .enterWithin)
+        let exit = try c.decode(Located<Distance>.self, forKey: .exitBeyond)
+        guard exit.value > enter.value else {
+            throw YAMLError(at: exit.mark, "exit_beyond (\(exit.value)) must be greater than enter_within (\(enter.value))")
+        }
+        enterWithin = enter.value.meters
+        exitBeyond = exit.value.meters
+        dwell = try c.decodeIfPresent(RuleDuration.self, forKey: .dwell)?.seconds ?? 0
+    }
+}

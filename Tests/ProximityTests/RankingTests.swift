@@ -1,0 +1,63 @@
+import Proximity
+import Testing
+
+@Suite struct RankingTests {
+    static let rankingRules = """
+        facing: {tolerance_deg: 30}
+        rankings:
+          - name: share
+            within: 5
+            base_scores: {tool-cart: 15}
+            nearby_within: 2
+            nearby_bonus: 10
+            facing_bonus: 20
+
+        """
+
+    func orders(_ drive: Drive) -> [[String]] {
+        drive.rankings.map { $0.peers.map { "\($0.peer.displayName)=\(Int($0.score))" } }
+    }
+
+    @Test func orderAndMembership() throws {
+        var drive = Drive(try unfiltered(Self.rankingRules), aoa: true)
+        drive.measure(cart, 4, at: 0)
+        drive.measure(anna, 3, at: 0.1)
+        drive.measure(anna, 1.5, at: 0.2)               // +10, still second: no new ranking
+        drive.measure(anna, 1.5, at: 0.3, azimuth: 0)   // facing: 30 > 15
+        drive.measure(cart, 6, at: 0.4)                 // beyond within: leaves
+        drive.measure(bob, 1.4, at: 0.5, azimuth: 10)   // ties with anna at 30, nearer: first
+        drive.measure(anna, 1.5, at: 0.6, azimuth: 90)  // anna no longer facing: 10
+        #expect(orders(drive) == [
+            ["tool-cart=15"],
+            ["tool-cart=15", "phone-anna=0"],
+            ["phone-anna=30", "tool-cart=15"],
+            ["phone-anna=30"],
+            ["phone-bob=30", "phone-anna=30"],
+            ["phone-bob=30", "phone-anna=10"],
+        ].dropLast())
+        let last = try #require(drive.rankings.last)
+        #expect(last.rule == "share" && last.ts == 0.5 && last.peers[0].facing == true && last.peers[0].distanceM == 1.4)
+        #expect(drive.engine.rankings(at: 1).first?.peers.map(\.score) == [30, 10])
+    }
+
+    @Test func facingBonusOnlyWithDirection() throws {
+        var drive = Drive(try unfiltered(Self.rankingRules), aoa: false)
+        drive.measure(anna, 1, at: 0, azimuth: 0)
+        #expect(drive.rankings.last?.peers.map(\.score) == [10])
+    }
+
+    @Test func tiesAreDeterministic() throws {
+        var drive = Drive(try unfiltered("rankings: [{name: r}]\n"))
+        drive.measure(bob, 3, at: 0)
+        drive.measure(anna, 3, at: 0)
+        #expect(drive.rankings.last?.peers.map(\.peer) == [anna, bob])
+    }
+
+    @Test func lostPeersLeaveTheRanking() throws {
+        var drive = Drive(try unfiltered("rankings: [{name: r}]\n"))
+        drive.measure(anna, 3, at: 0)
+        drive.measure(bob, 2, at: 1)
+        drive.tick(at: 2.5)
+        #expect(drive.rankings.map { $0.peers.map(\.peer) } == [[anna], [bob, anna], [bob]])
+    }
+}

@@ -1,6 +1,7 @@
 import DeviceLink
 import Foundation
 import MQTTClient
+import Proximity
 import Simulator
 import UCI
 #if canImport(Glibc)
@@ -26,6 +27,9 @@ public final class Agent {
     let logger: Logger
     let scenario: Scenario?
     private let peersByAddress: [UInt16: AgentConfiguration.Peer]
+    /// A random id per run: event ids are `<gw>:<boot id>:<counter>`, unique across restarts.
+    private let bootID = String(UInt32.random(in: 0x1000_0000...UInt32.max), radix: 16)
+    private var eventCounter = 0
 
     // State owned by the loop.
     private var publisher: Publisher!
@@ -34,7 +38,6 @@ public final class Agent {
     private var devicePort: String
     private var deviceInfo: DeviceInfo?
     private var capabilities: [ConfigTLV] = []
-    private var lastRange: [UInt16: (ts: Double, distance: Double?, ok: Bool)] = [:]
     private var counters = Counters()
     private var startedAt = Clocks.monotonic()
     private var nextMetricsAt = 0.0
@@ -44,6 +47,13 @@ public final class Agent {
     private var homeAssistant: HomeAssistantDiscovery?
     private let systemd = SystemdNotifier()
     private var nextWatchdogAt = 0.0
+
+    // Proximity: the engine, the active rules and where they came from.
+    private var engine: ProximityEngine
+    private var rulesWatch: FileWatch
+    private var nextRulesCheckAt = 0.0
+    private var lastStateAt: [MacAddress: Double] = [:]
+    private var announced: Set<String> = []
 
     struct Counters {
         var framesReceived = 0
@@ -64,6 +74,12 @@ public final class Agent {
         if configuration.mqtt.homeAssistant {
             homeAssistant = HomeAssistantDiscovery(topics: topics, gatewayID: configuration.gateway.id)
         }
+        var pose: GatewayPose?
+        if let position = configuration.gateway.position {
+            pose = GatewayPose(x: position.x, y: position.y, z: position.z, headingDeg: configuration.gateway.headingDegrees)
+        }
+        engine = ProximityEngine(rules: Rules(), peers: RulesLoading.identities(configuration), gateway: pose, deviceHasAoA: false)
+        rulesWatch = FileWatch(path: configuration.rules)
     }
 
     /// Runs until SIGINT or SIGTERM; returns the exit status (1 for a configuration problem found
@@ -129,12 +145,13 @@ public final class Agent {
         }
         let ticker = Task {
             while !Task.isCancelled {
-                try? await Task.sleep(for: .milliseconds(250))
+                try? await Task.sleep(for: .milliseconds(100))
                 continuation.yield(.tick)
             }
         }
         let signals = SignalWaiter([SIGINT, SIGTERM, SIGHUP]) { continuation.yield(.signal($0)) }
 
+        loadRules(initial: true)
         logger.info("uwb2mqtt \(AgentVersion.agent) starting: gateway \(topics.gateway), device \(devicePort), broker \(clientConfiguration.broker)")
         startedAt = Clocks.monotonic()
         nextMetricsAt = startedAt + mqtt.metricsInterval.seconds
@@ -155,7 +172,10 @@ public final class Agent {
         for await input in inputs {
             if case let .signal(number) = input {
                 if number == SIGHUP {
-                    logger.info("SIGHUP: the rules engine is not part of this version; nothing to reload")
+                    _ = systemd.reloading()
+                    logger.info("SIGHUP: reloading \(configuration.rules)")
+                    loadRules(initial: false)
+                    _ = systemd.ready()
                     continue
                 }
                 logger.info("stopping (signal \(number))")
@@ -197,6 +217,7 @@ public final class Agent {
         case let .stateChanged(state, port):
             deviceState = state
             devicePort = port
+            if state.name == "absent" { publish(engine.linkLost(peer: nil, cause: .deviceAbsent, at: Clocks.wall())) }
             if state == .ranging {
                 rangingReached += 1
                 if rangingReached > 1 { counters.deviceReconnects += 1 }
@@ -206,11 +227,13 @@ public final class Agent {
         case let .deviceIdentified(info, capabilities):
             deviceInfo = info
             self.capabilities = capabilities
+            engine.deviceHasAoA = deviceHasAoA
             publishDevice()
         case let .measurements(info, receivedAt):
             for measurement in info.twoWayMeasurements { publishRange(measurement, info: info, at: receivedAt) }
         case let .sessionStopped(reason):
             logger.debug("ranging session stopped (\(reason))")
+            publish(engine.linkLost(peer: nil, cause: .sessionStopped, at: Clocks.wall()))
         case let .log(level, text):
             logger.log(level, text)
         case let .frame(_, _, valid):
@@ -230,22 +253,85 @@ public final class Agent {
         return (address.description, address.description.lowercased())
     }
 
+    private func identity(for address: MacAddress) -> PeerIdentity {
+        if case let .short(value) = address, let peer = peersByAddress[value] {
+            return PeerIdentity(address: address, name: peer.name)
+        }
+        return PeerIdentity(address: address)
+    }
+
     private func publishRange(_ m: TwoWayRangingMeasurement, info: SessionInfo, at ts: Double) {
         counters.measurements += 1
         let (name, segment) = peer(for: m.macAddress)
+        let identity = identity(for: m.macAddress)
+        let outputs = engine.ingest(peer: identity, measurement: m, at: ts)
+        let state = engine.state(of: identity, at: ts)
         // An angle is given only when the device has AoA and reports a non-zero FOM for it.
         let azimuth = deviceHasAoA && m.aoaAzimuthFOM > 0 ? m.aoaAzimuth.degrees : nil
         let elevation = deviceHasAoA && m.aoaElevationFOM > 0 ? m.aoaElevation.degrees : nil
         let ok = m.status.isSuccess && m.distanceCentimeters != nil
         let distance = ok ? m.distanceCentimeters.map { Double($0) / 100 } : nil
-        if case let .short(address) = m.macAddress {
-            let previous = lastRange[address]
-            lastRange[address] = ok ? (ts, distance, true) : (previous?.ts ?? ts, previous?.distance, false)
-        }
         let payload = Payloads.range(ts: ts, peer: name, measurement: m, session: configuration.device.sessionID,
-                                     sequence: info.sequenceNumber, filteredDistance: distance,
+                                     sequence: info.sequenceNumber, filteredDistance: ok ? state?.distanceM ?? distance : nil,
                                      angles: (azimuth, elevation))
         publisher.live(topic: topics.peer(segment, "range"), payload: Payloads.render(payload), qos: configuration.mqtt.qosRanges)
+        publish(outputs)
+        // `state` goes out on every discrete change (above) and otherwise at most every state_interval.
+        if let state, ts - (lastStateAt[m.macAddress] ?? -.infinity) >= configuration.mqtt.stateInterval.seconds {
+            publish([.state(state)])
+        }
+    }
+
+    /// Publishes what the proximity engine produced, each on its topic with its delivery class.
+    private func publish(_ outputs: [ProximityOutput]) {
+        for output in outputs {
+            switch output {
+            case let .state(state):
+                lastStateAt[state.peer.address] = state.ts
+                durable(topics.peer(peer(for: state.peer.address).segment, "state"), ProximityPayloads.state(state), retain: true)
+            case let .feedback(feedback):
+                publisher.live(topic: topics.peer(peer(for: feedback.peer.address).segment, "feedback"),
+                               payload: Payloads.render(ProximityPayloads.feedback(feedback)), qos: 0)
+            case let .position(position):
+                publisher.live(topic: topics.peer(peer(for: position.peer.address).segment, "position"),
+                               payload: Payloads.render(ProximityPayloads.position(position)), qos: 0)
+            case let .event(event):
+                eventCounter += 1
+                counters.events += 1
+                let id = "\(topics.gateway):\(bootID):\(eventCounter)"
+                logger.debug("event \(event.type.rawValue) \(event.peer.displayName) \(event.rule ?? "")")
+                durable(topics.peer(peer(for: event.peer.address).segment, "event"), ProximityPayloads.event(event, id: id), retain: false)
+            case let .ranking(ranking):
+                durable(topics.ranking(ranking.rule), ProximityPayloads.ranking(ranking), retain: true)
+            }
+        }
+    }
+
+    // MARK: rules
+
+    /// Loads the rules file: at start, on SIGHUP, on the reload_rules request and when the file
+    /// changes. A file that fails validation never replaces the active rules; either way the
+    /// outcome is published (retained) on the `rules` topic. Returns the failure, if any.
+    @discardableResult
+    private func loadRules(initial: Bool) -> RulesLoading.Failure? {
+        let now = Clocks.wall()
+        let identities = RulesLoading.identities(configuration)
+        switch RulesLoading.load(path: configuration.rules) {
+        case let .success(rules):
+            let warnings = rules.warnings(for: identities)
+            publish(engine.replaceRules(rules, at: now))
+            logger.info("rules \(configuration.rules) \(initial ? "loaded" : "reloaded") (sha256 \(rules.sha256.prefix(12)))")
+            for warning in warnings { logger.warning("rules: \(warning)") }
+            durable(topics.rules, RulesLoading.payload(ts: now, ok: true, source: configuration.rules, activeSHA256: rules.sha256,
+                                                       failure: nil, warnings: warnings), retain: true)
+            announceToHomeAssistant()
+            return nil
+        case let .failure(failure):
+            logger.error("rules: \(failure)\(initial ? "; running without rules" : "; keeping the active rules")")
+            durable(topics.rules, RulesLoading.payload(ts: now, ok: false, source: configuration.rules, activeSHA256: engine.rules.sha256,
+                                                       failure: failure, warnings: []), retain: true)
+            return failure
+        }
     }
 
     private func publishDevice() {
@@ -311,7 +397,7 @@ public final class Agent {
         // A retained discovery config of ours that no current peer owns: the peer left the config.
         if message.retained, !message.payload.isEmpty, message.topic.hasPrefix("homeassistant/"),
            message.topic.contains("/\(homeAssistant.nodeID)/") {
-            let current = Set(homeAssistant.configs(peers: peerList).map(\.0))
+            let current = Set(homeAssistant.configs(peers: peerList, zones: engine.rules.zones.map(\.name)).map(\.0))
             if !current.contains(message.topic) {
                 logger.info("removing the Home Assistant entity of a peer that left the config: \(message.topic)")
                 if let problem = publisher.durable(topic: message.topic, payload: [], retain: true) { logger.warning(problem) }
@@ -324,8 +410,15 @@ public final class Agent {
     }
 
     private func announceToHomeAssistant() {
-        guard let homeAssistant else { return }
-        for (topic, fields) in homeAssistant.configs(peers: peerList) { durable(topic, fields, retain: true) }
+        guard let homeAssistant, publisher != nil else { return }
+        let configs = homeAssistant.configs(peers: peerList, zones: engine.rules.zones.map(\.name))
+        for (topic, fields) in configs { durable(topic, fields, retain: true) }
+        // Entities of zones that a reload removed: an empty retained config deletes them.
+        let current = Set(configs.map(\.0))
+        for topic in announced.subtracting(current) {
+            if let problem = publisher.durable(topic: topic, payload: [], retain: true) { logger.warning(problem) }
+        }
+        announced = current
     }
 
     // MARK: requests
@@ -350,14 +443,7 @@ public final class Agent {
         case .ping:
             return ok([Field("version", .string(AgentVersion.agent)), Field("uptime_s", .int(Int64(Clocks.monotonic() - startedAt)))])
         case .state:
-            let now = Clocks.wall()
-            let peers: [FieldValue] = configuration.device.peers.map { peer in
-                let last = lastRange[peer.address.value]
-                let link = last == nil ? "connecting" : (last!.ok && now - last!.ts < 2 ? "ranging" : "lost")
-                return .object([Field("peer", .string(peer.displayName)), Field("mac", .string(peer.address.description)),
-                                Field("link", .string(link)), Field("distance_m", last?.distance.map(FieldValue.double) ?? .null),
-                                Field("ts", last.map { .string(Timestamp.rfc3339($0.ts)) } ?? .null)])
-            }
+            let peers = engine.states(at: Clocks.wall()).map { FieldValue.object(ProximityPayloads.state($0)) }
             return ok([Field("device", .string(deviceState.name)), Field("peers", .list(peers))])
         case .sessionStart:
             guard deviceReachable else { return failure("no device (\(deviceState))") }
@@ -372,7 +458,8 @@ public final class Agent {
             service.send(.resetRequested)
             return ok()
         case .reloadRules:
-            return failure("this version has no rules engine; nothing to reload")
+            if let problem = loadRules(initial: false) { return failure(problem.description) }
+            return ok([Field("sha256", .string(engine.rules.sha256)), Field("source", .string(configuration.rules))])
         }
     }
 
@@ -384,6 +471,14 @@ public final class Agent {
         if let interval = systemd.watchdogInterval, now >= nextWatchdogAt {
             _ = systemd.watchdog()
             nextWatchdogAt = now + Double(interval.components.seconds) + Double(interval.components.attoseconds) / 1e18
+        }
+        publish(engine.tick(at: Clocks.wall()))
+        if now >= nextRulesCheckAt {
+            nextRulesCheckAt = now + 1
+            if rulesWatch.changed() {
+                logger.info("\(configuration.rules) changed on disk")
+                loadRules(initial: false)
+            }
         }
         guard now >= nextMetricsAt else { return }
         nextMetricsAt = now + configuration.mqtt.metricsInterval.seconds

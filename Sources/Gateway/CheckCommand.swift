@@ -73,7 +73,7 @@ public enum CheckCommand {
     /// warnings such as "rule X matches no configured peer".
     public typealias RulesValidator = @Sendable (_ path: String, _ configuration: AgentConfiguration?) -> [Finding]
 
-    private static let rulesValidatorStorage = Mutex<RulesValidator?>(nil)
+    private static let rulesValidatorStorage = Mutex<RulesValidator?>(RulesLoading.validator)
 
     /// The rules validator `check` and `doctor` use. This version has none: the rules engine (the
     /// `Proximity` target, `RulesFile.load`) is written separately, and Gateway must not depend on

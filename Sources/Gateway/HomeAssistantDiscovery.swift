@@ -30,8 +30,9 @@ struct HomeAssistantDiscovery {
          Field("payload_available", .string("online")), Field("payload_not_available", .string("offline"))]
     }
 
-    /// (topic, payload) of every config this gateway publishes for `peers` (display name, segment).
-    func configs(peers: [(name: String, segment: String)]) -> [(String, [Field])] {
+    /// (topic, payload) of every config this gateway publishes for `peers` (display name, segment)
+    /// and the rules' `zones`: a binary sensor per zone and peer, on while the peer is in it.
+    func configs(peers: [(name: String, segment: String)], zones: [String] = []) -> [(String, [Field])] {
         var result: [(String, [Field])] = []
         result.append((deviceStateTopic, [
             Field("name", .string("UWB device")), Field("unique_id", .string("\(nodeID)_device_state")),
@@ -47,6 +48,17 @@ struct HomeAssistantDiscovery {
                 Field("unit_of_measurement", .string("m")), Field("device_class", .string("distance")),
                 Field("state_class", .string("measurement")), Field("device", device),
             ] + availability))
+            for zone in zones {
+                let zoneSegment = TopicSegment.sanitize(zone)
+                // The zone name goes into a Jinja string literal: only sanitized characters reach it.
+                result.append(("homeassistant/binary_sensor/\(nodeID)/\(segment)_\(zoneSegment)/config", [
+                    Field("name", .string("\(peer.name) in \(zone)")), Field("unique_id", .string("\(nodeID)_\(segment)_zone_\(zoneSegment)")),
+                    Field("state_topic", .string(topics.peer(segment, "state"))),
+                    Field("value_template", .string("{{ 'ON' if value_json.zones | map('lower') | map('regex_replace', '[^a-z0-9_-]', '_') | select('equalto', '\(zoneSegment)') | list | count > 0 else 'OFF' }}")),
+                    Field("payload_on", .string("ON")), Field("payload_off", .string("OFF")),
+                    Field("device_class", .string("occupancy")), Field("device", device),
+                ] + availability))
+            }
         }
         return result
     }

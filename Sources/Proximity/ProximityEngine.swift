@@ -17,7 +17,8 @@ import UCI
 public struct ProximityEngine: Sendable {
     public private(set) var rules: Rules
     public let gateway: GatewayPose?
-    public let deviceHasAoA: Bool
+    /// Whether the device measures angles (its capabilities), learned once the device is identified.
+    public var deviceHasAoA: Bool
     private var trackers: [MacAddress: PeerTracker] = [:]
     /// Peers in configuration order, then in order of first measurement: the order of outputs.
     private var order: [MacAddress] = []

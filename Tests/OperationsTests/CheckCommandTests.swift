@@ -17,14 +17,23 @@ import TestSupport
         return (status, output, errors)
     }
 
-    @Test func validConfigIsExitZeroAndSaysRulesAreNotValidated() throws {
+    @Test func validConfigAndRulesAreExitZero() throws {
         let fixture = try ConfigFixture()
         try fixture.writeConfig(port: "/dev/ttyACM0", username: "gateway", password: "pw")
         let (status, output, errors) = check(["--config", fixture.configPath])
         #expect(status == 0)
         #expect(errors.isEmpty, "\(errors)")
-        #expect(output.contains("rules: not validated by this version (\(fixture.rulesPath) exists and is readable)"))
+        #expect(output.contains { $0.hasPrefix("\(fixture.rulesPath): rules valid (sha256 ") })
         #expect(output.last == "\(fixture.configPath): ok")
+    }
+
+    @Test func brokenRulesAreExitOneWithFileLineColumn() throws {
+        let fixture = try ConfigFixture()
+        try fixture.writeConfig(port: "/dev/ttyACM0")
+        try fixture.directory.write("rules.yaml", "version: 1\nzones:\n  - name: counter\n    enter_within: 1.3\n    exit_beyond: 1.0\n")
+        let (status, _, errors) = check(["--config", fixture.configPath])
+        #expect(status == 1)
+        #expect(errors == ["\(fixture.rulesPath):5:18: exit_beyond (1 m) must be greater than enter_within (1.3 m)"])
     }
 
     @Test func brokenConfigIsExitOneWithFileLineColumn() throws {

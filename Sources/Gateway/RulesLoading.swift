@@ -1,0 +1,88 @@
+import Foundation
+import Proximity
+import UCI
+import YAMLCoding
+
+/// Loads the rules file the agent runs with, and describes the outcome as the `rules` topic and
+/// `uwb2mqtt check` report it (rules.md: the whole file is validated before it is swapped in).
+public enum RulesLoading {
+    /// A load that failed: where and why. `line`/`column` are nil when the file could not be read.
+    public struct Failure: Error, Sendable, CustomStringConvertible {
+        public var line: Int?
+        public var column: Int?
+        public var message: String
+        public var file: String
+
+        public var description: String {
+            if let line, let column { return "\(file):\(line):\(column): \(message)" }
+            return "\(file): \(message)"
+        }
+    }
+
+    /// Reads and validates `path`.
+    public static func load(path: String) -> Result<Rules, Failure> {
+        guard let data = FileManager.default.contents(atPath: path) else {
+            let reason = FileManager.default.fileExists(atPath: path) ? "cannot read it (permissions)" : "no such file"
+            return .failure(Failure(line: nil, column: nil, message: reason, file: path))
+        }
+        do {
+            return .success(try RulesFile.load(bytes: Array(data), file: path))
+        } catch {
+            return .failure(Failure(line: error.mark.line, column: error.mark.column, message: error.message, file: path))
+        }
+    }
+
+    /// The peers of a configuration as the engine knows them.
+    static func identities(_ configuration: AgentConfiguration) -> [PeerIdentity] {
+        configuration.device.peers.map { PeerIdentity(address: .short($0.address.value), name: $0.name) }
+    }
+
+    /// `uwb2mqtt check`'s and `doctor`'s rules validator: errors as file:line:column, and the
+    /// warnings the `rules` topic would carry (rules whose peers match no configured peer).
+    public static let validator: CheckCommand.RulesValidator = { path, configuration in
+        switch load(path: path) {
+        case let .failure(failure):
+            return [.error(failure.description)]
+        case let .success(rules):
+            let warnings = configuration.map { rules.warnings(for: identities($0)) } ?? []
+            return warnings.map { .warning("\(path): \($0)") } + [.note("\(path): rules valid (sha256 \(rules.sha256.prefix(12))…)")]
+        }
+    }
+
+    /// The `rules` payload (mqtt-api.md): on a failed load `ok` is false, `error` says why and
+    /// `sha256` names the rules that stay active.
+    static func payload(ts: Double, ok: Bool, source: String, activeSHA256: String, failure: Failure?, warnings: [String]) -> [Field] {
+        let error: FieldValue = failure.map {
+            .object([Field("line", $0.line.map { .int(Int64($0)) } ?? .null), Field("column", $0.column.map { .int(Int64($0)) } ?? .null),
+                     Field("message", .string($0.message))])
+        } ?? .null
+        return [Field("ts", .string(Timestamp.rfc3339(ts))), Field("ok", .bool(ok)), Field("source", .string(source)),
+                Field("sha256", .string(activeSHA256)), Field("error", error),
+                Field("warnings", .list(warnings.map(FieldValue.string)))]
+    }
+}
+
+/// Notices that a file changed on disk (modification time, size or inode), polled from the
+/// agent's timer: simple, and it also sees an editor's write-and-rename.
+struct FileWatch {
+    let path: String
+    private var signature: [Int64]?
+
+    init(path: String) {
+        self.path = path
+        signature = Self.signature(path)
+    }
+
+    /// True once per change since the last call.
+    mutating func changed() -> Bool {
+        let now = Self.signature(path)
+        defer { signature = now }
+        return now != signature
+    }
+
+    private static func signature(_ path: String) -> [Int64]? {
+        var info = stat()
+        guard stat(path, &info) == 0 else { return nil }
+        return [Int64(info.st_mtim.tv_sec), Int64(info.st_mtim.tv_nsec), Int64(info.st_size), Int64(info.st_ino)]
+    }
+}

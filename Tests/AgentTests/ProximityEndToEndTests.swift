@@ -1,0 +1,131 @@
+import Foundation
+import Testing
+import TestSupport
+
+/// The proximity rules end to end: a simulated person walks up to the gateway and away, the
+/// real agent runs the example rules (deploy/rules.yaml), and an independent subscriber sees the
+/// events of mqtt-api.md.
+@Suite(.serialized, .timeLimit(.minutes(3))) struct ProximityEndToEndTests {
+    static let rulesPath = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+        .appendingPathComponent("../../deploy/rules.yaml").standardized.path
+
+    /// Anna walks from 12 m to 8 cm in 8 s, holds 3 s (hands her phone over), walks back to 12 m,
+    /// then her tag goes out of range; the tool cart stands at 3 m.
+    static let walkBy = """
+    name: walk-by
+    seed: 11
+    duration: 40
+    at_end: stop
+    device: {aoa: false, ranging_interval: 0.1}
+    noise: {sigma: 0.02, dropout_probability: 0}
+    peers:
+      - address: 0x0001
+        name: phone-anna
+        path:
+          - {t: 0, distance: 12}
+          - {t: 8, distance: 0.08}
+          - {t: 11, distance: 0.08}
+          - {t: 19, distance: 12}
+          - {t: 40, distance: 12}
+        out_of_range: [{from: 20, to: 40}]
+      - address: 0x0002
+        name: tool-cart
+        path: [{t: 0, distance: 3}]
+    """
+
+    func events(_ subscriber: MQTTTestSubscriber, peer: String = "phone-anna") -> [[String: Any]] {
+        subscriber.messages.filter { $0.topic == "uwb2mqtt/gw/peer/\(peer)/event" }.map { json($0.payload) }
+    }
+
+    @Test func aWalkUpAndAwayGivesTheExpectedEvents() async throws {
+        let broker = try await MosquittoBroker.start()
+        defer { broker.stop() }
+        let dir = try TemporaryDirectory(prefix: "agent-walkby")
+        let subscriber = try await MQTTTestSubscriber.start(broker: broker, topics: ["uwb2mqtt/gw/#"])
+        defer { subscriber.stop() }
+        let agent = try AgentProcess(config: testConfig(url: broker.url, spool: dir.file("spool"), extra: "rules: \(Self.rulesPath)"),
+                                     scenario: Self.walkBy, directory: dir)
+        defer { agent.stop() }
+
+        let rules = json(try await subscriber.waitForMessage(topic: "uwb2mqtt/gw/rules").payload)
+        #expect(rules["ok"] as? Bool == true && rules["error"] is NSNull && (rules["sha256"] as? String)?.count == 64)
+
+        await eventually("signal_lost of phone-anna", timeout: 60) {
+            events(subscriber).contains { $0["type"] as? String == "signal_lost" }
+        }
+        let anna = events(subscriber)
+        func ofType(_ type: String) -> [[String: Any]] { anna.filter { $0["type"] as? String == type } }
+
+        // Exactly one zone enter and one exit of the counter.
+        #expect(ofType("zone_enter").count == 1 && ofType("zone_exit").count == 1)
+        #expect(ofType("zone_enter").first?["rule"] as? String == "counter")
+        let enterReason = ofType("zone_enter").first?["reason"] as? [String: Any]
+        #expect(enterReason?["threshold_m"] as? Double == 1.0 && enterReason?["dwell_ms"] as? Int == 300 && enterReason?["crossed_at"] is String)
+
+        // Stages far → near → within reach → near → far, then null when the signal is lost.
+        let stages = ofType("stage_change").map { $0["to"] as? String ?? "null" }
+        #expect(stages == ["locate", "point", "reach", "point", "locate", "null"], "\(stages)")
+
+        // One completed approach, never canceled.
+        #expect(ofType("approach_completed").count == 1)
+        #expect(ofType("approach_canceled").isEmpty)
+
+        // Signal loss with its cause: the device reports RX timeouts for the tag.
+        let lost = try #require(ofType("signal_lost").first)
+        let cause = (lost["reason"] as? [String: Any])?["cause"] as? String
+        #expect(cause == "measurement_errors")
+        #expect((lost["reason"] as? [String: Any])?["last_seen"] is String)
+
+        // Event ids are unique; every event names its peer and carries a ts.
+        let ids = anna.compactMap { $0["id"] as? String }
+        #expect(Set(ids).count == anna.count && ids.allSatisfy { $0.hasPrefix("gw:") })
+
+        // Never an angle the device did not give: a DWM3001C has none.
+        for message in subscriber.messages where message.topic.hasPrefix("uwb2mqtt/gw/peer/") {
+            let payload = json(message.payload)
+            for key in ["azimuth_deg", "elevation_deg", "facing"] where payload[key] != nil {
+                #expect(payload[key] is NSNull, "\(message.topic) \(key)")
+            }
+            #expect(!message.topic.hasSuffix("/position"), "a position without a direction: \(message.payload)")
+        }
+
+        // Retained state says where she is now: lost, no zones, no stage.
+        let state = subscriber.messages.last { $0.topic == "uwb2mqtt/gw/peer/phone-anna/state" }.map { json($0.payload) }
+        #expect(state?["link"] as? String == "lost")
+        #expect((state?["zones"] as? [String])?.isEmpty == true && state?["stage"] is NSNull)
+        // Feedback flowed while she was in a stage, and the ranking was published.
+        #expect(subscriber.messages.contains { $0.topic == "uwb2mqtt/gw/peer/phone-anna/feedback" })
+        #expect(subscriber.messages.contains { $0.topic == "uwb2mqtt/gw/ranking/share-target" })
+    }
+
+    @Test func aBrokenRulesFileKeepsTheActiveRulesAndSaysWhere() async throws {
+        let broker = try await MosquittoBroker.start()
+        defer { broker.stop() }
+        let dir = try TemporaryDirectory(prefix: "agent-reload")
+        let rulesPath = try dir.write("rules.yaml", "version: 1\nzones:\n  - {name: near, enter_within: 2, exit_beyond: 2.5}\n")
+        let subscriber = try await MQTTTestSubscriber.start(broker: broker, topics: ["uwb2mqtt/gw/rules", "uwb2mqtt/gw/response/#", "uwb2mqtt/gw/peer/tool-cart/state"])
+        defer { subscriber.stop() }
+        let agent = try AgentProcess(config: testConfig(url: broker.url, spool: dir.file("spool"), extra: "rules: \(rulesPath)"), directory: dir)
+        defer { agent.stop() }
+        let first = json(try await subscriber.waitForMessage(topic: "uwb2mqtt/gw/rules").payload)
+        let activeSHA = try #require(first["sha256"] as? String)
+
+        // A broken edit: reported with line and column, the old rules stay active.
+        try "version: 1\nzones:\n  - {name: near, enter_within: 2, exit_beyond: 1}\n".write(toFile: rulesPath, atomically: true, encoding: .utf8)
+        let broken = json(try await subscriber.waitForMessage(topic: "uwb2mqtt/gw/rules", where: { json($0.payload)["ok"] as? Bool == false }).payload)
+        let error = broken["error"] as? [String: Any]
+        #expect(error?["line"] as? Int == 3 && error?["column"] as? Int != nil)
+        #expect((error?["message"] as? String)?.contains("exit_beyond") == true)
+        #expect(broken["sha256"] as? String == activeSHA)
+        #expect(agent.process.isRunning)
+
+        // A good edit through the reload_rules request: swapped in, a new sha256.
+        try "version: 1\nzones:\n  - {name: far, enter_within: 5, exit_beyond: 6}\n".write(toFile: rulesPath, atomically: true, encoding: .utf8)
+        try await MQTTTestPublisher.publish(broker: broker, topic: "uwb2mqtt/gw/request/reload_rules", message: #"{"id": "r1"}"#)
+        let response = json(try await subscriber.waitForMessage(topic: "uwb2mqtt/gw/response/reload_rules").payload)
+        #expect(response["ok"] as? Bool == true && response["id"] as? String == "r1")
+        try await subscriber.waitForMessage(topic: "uwb2mqtt/gw/rules", where: { json($0.payload)["ok"] as? Bool == true && json($0.payload)["sha256"] as? String != activeSHA })
+        // The cart at 3 m is now in zone "far".
+        try await subscriber.waitForMessage(topic: "uwb2mqtt/gw/peer/tool-cart/state", where: { ((json($0.payload)["zones"] as? [String]) ?? []) == ["far"] })
+    }
+}

@@ -1,0 +1,86 @@
+import Foundation
+import Testing
+import TestSupport
+
+/// The install script, the Debian package and the systemd unit, checked as an operator's tools
+/// see them. They use the debug build of the executable (the one `make test` builds) so that no
+/// release build is needed here; `make install` / `make deb` pass the release binary the same way.
+@Suite(.serialized) struct PackagingTests {
+    static let repo = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("../..").standardized.path
+    static var binary: String {
+        URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("uwb2mqtt").path
+    }
+
+    /// Runs a command to completion and returns (exit status, stdout + stderr).
+    func run(_ executable: String, _ arguments: [String], in directory: TemporaryDirectory) async throws -> (Int32, String) {
+        let name = UUID().uuidString
+        let process = try ChildProcess(executable: executable, arguments: arguments,
+                                       stdoutPath: directory.file("\(name).out"), stderrPath: directory.file("\(name).err"))
+        guard let termination = await process.waitForExit(timeout: .seconds(120)) else {
+            process.terminate()
+            Issue.record("\(executable) did not finish")
+            return (-1, "")
+        }
+        let output = ((try? String(contentsOfFile: directory.file("\(name).out"), encoding: .utf8)) ?? "")
+            + ((try? String(contentsOfFile: directory.file("\(name).err"), encoding: .utf8)) ?? "")
+        let status: Int32 = if case let .exited(code) = termination { code } else { -1 }
+        return (status, output)
+    }
+
+    func mode(_ path: String) -> Int? {
+        (try? FileManager.default.attributesOfItem(atPath: path)[.posixPermissions] as? Int) ?? nil
+    }
+
+    @Test func installIntoAStagingRootLaysOutTheFilesWithTheirModes() async throws {
+        let work = try TemporaryDirectory(prefix: "install")
+        let root = work.file("root")
+        let (status, output) = try await run("/bin/sh", ["\(Self.repo)/deploy/install.sh", "--destdir", root, "--binary", Self.binary], in: work)
+        #expect(status == 0, "\(output)")
+        let expected: [(String, Int)] = [
+            ("/usr/local/bin/uwb2mqtt", 0o755), ("/etc/systemd/system/uwb2mqtt.service", 0o644),
+            ("/etc/udev/rules.d/99-uwb2mqtt.rules", 0o644), ("/etc/uwb2mqtt/config.yaml", 0o640),
+            ("/etc/uwb2mqtt/rules.yaml", 0o640), ("/etc/uwb2mqtt", 0o750), ("/var/lib/uwb2mqtt", 0o750),
+        ]
+        for (path, permissions) in expected {
+            #expect(mode(root + path) == permissions, "\(path): \(String(mode(root + path) ?? -1, radix: 8))")
+        }
+        // A second run (an upgrade) keeps an edited config.
+        try "device: {peers: [{address: 0x0007}]}\n".write(toFile: root + "/etc/uwb2mqtt/config.yaml", atomically: true, encoding: .utf8)
+        let (again, _) = try await run("/bin/sh", ["\(Self.repo)/deploy/install.sh", "--destdir", root, "--binary", Self.binary], in: work)
+        #expect(again == 0)
+        #expect(try String(contentsOfFile: root + "/etc/uwb2mqtt/config.yaml", encoding: .utf8).contains("0x0007"))
+        // The installed examples are valid for `uwb2mqtt check`.
+        let (check, checkOutput) = try await run(Self.binary, ["check", "--config", root + "/etc/uwb2mqtt/config.yaml",
+                                                                "--rules", root + "/etc/uwb2mqtt/rules.yaml"], in: work)
+        #expect(check == 0, "\(checkOutput)")
+    }
+
+    @Test func theDebianPackageHasItsMetadataAndFiles() async throws {
+        let work = try TemporaryDirectory(prefix: "deb")
+        let (status, output) = try await run("/bin/sh", ["\(Self.repo)/deploy/build-deb.sh", Self.binary, work.file("dist")], in: work)
+        #expect(status == 0, "\(output)")
+        let package = try #require(try FileManager.default.contentsOfDirectory(atPath: work.file("dist")).first { $0.hasSuffix(".deb") })
+        let (_, info) = try await run("/usr/bin/dpkg-deb", ["--info", work.file("dist/\(package)")], in: work)
+        #expect(info.contains("Package: uwb2mqtt"))
+        #expect(info.contains("libserialport0") && info.contains("libmosquitto1") && info.contains("libyaml-0-2"))
+        #expect(info.contains("conffiles") && info.contains("postinst"))
+        let (_, contents) = try await run("/usr/bin/dpkg-deb", ["--contents", work.file("dist/\(package)")], in: work)
+        for path in ["./usr/bin/uwb2mqtt", "./lib/systemd/system/uwb2mqtt.service", "./lib/udev/rules.d/99-uwb2mqtt.rules",
+                     "./etc/uwb2mqtt/config.yaml", "./etc/uwb2mqtt/rules.yaml"] {
+            #expect(contents.contains(path), "\(path) missing")
+        }
+    }
+
+    @Test(.enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/systemd-analyze")))
+    func theUnitVerifiesAndItsSandboxRatesOK() async throws {
+        let work = try TemporaryDirectory(prefix: "unit")
+        let unit = try String(contentsOfFile: "\(Self.repo)/deploy/uwb2mqtt.service", encoding: .utf8)
+            .replacingOccurrences(of: "ExecStart=/usr/local/bin/uwb2mqtt", with: "ExecStart=\(Self.binary)")
+        let path = try work.write("uwb2mqtt.service", unit)
+        let (verify, verifyOutput) = try await run("/usr/bin/systemd-analyze", ["verify", path], in: work)
+        #expect(verify == 0, "\(verifyOutput)")
+        let (_, security) = try await run("/usr/bin/systemd-analyze", ["security", "--offline=yes", path], in: work)
+        let line = try #require(security.split(separator: "\n").first { $0.contains("Overall exposure level") })
+        #expect(line.contains(" OK") || line.contains("SAFE"), "\(line)")
+    }
+}

@@ -22,11 +22,11 @@ public final class Agent {
         case signal(Int32)
     }
 
-    let configuration: AgentConfiguration
+    private(set) var configuration: AgentConfiguration
     let topics: TopicTree
     let logger: Logger
     let scenario: Scenario?
-    private let peersByAddress: [UInt16: AgentConfiguration.Peer]
+    private var peersByAddress: [UInt16: AgentConfiguration.Peer]
     /// A random id per run: event ids are `<gw>:<boot id>:<counter>`, unique across restarts.
     private let bootID = String(UInt32.random(in: 0x1000_0000...UInt32.max), radix: 16)
     private var eventCounter = 0
@@ -173,7 +173,8 @@ public final class Agent {
             if case let .signal(number) = input {
                 if number == SIGHUP {
                     _ = systemd.reloading()
-                    logger.info("SIGHUP: reloading \(configuration.rules)")
+                    logger.info("SIGHUP: reloading \(configuration.source) and \(configuration.rules)")
+                    reloadConfiguration()
                     loadRules(initial: false)
                     _ = systemd.ready()
                     continue
@@ -307,7 +308,37 @@ public final class Agent {
         }
     }
 
-    // MARK: rules
+    // MARK: configuration and rules
+
+    /// SIGHUP re-reads the config file and applies what can change without a restart: the
+    /// ranging session (peers added or removed on a one-to-many controller go through the
+    /// multicast list, anything else restarts the session) and the rules path. The gateway id,
+    /// broker and topics need a restart; a broken file keeps the running configuration.
+    private func reloadConfiguration() {
+        guard configuration.source != "<defaults>" else { return }
+        let new: AgentConfiguration
+        do {
+            new = try AgentConfiguration.load(path: configuration.source)
+        } catch {
+            logger.error("config: \(error); keeping the running configuration")
+            return
+        }
+        if new.device.session != configuration.device.session {
+            logger.info("config: ranging session changed (peers \(new.device.peers.map(\.displayName).joined(separator: ", ")))")
+            service.send(.reconfigure(new.device.session))
+        }
+        configuration.device = new.device
+        peersByAddress = Dictionary(new.device.peers.map { ($0.address.value, $0) }, uniquingKeysWith: { a, _ in a })
+        if new.rules != configuration.rules {
+            configuration.rules = new.rules
+            rulesWatch = FileWatch(path: new.rules)
+        }
+        if new.gateway.id != configuration.gateway.id || new.mqtt.url != configuration.mqtt.url
+            || new.mqtt.baseTopic != configuration.mqtt.baseTopic {
+            logger.warning("config: gateway.id, mqtt.url and mqtt.base_topic take effect after a restart")
+        }
+        announceToHomeAssistant()
+    }
 
     /// Loads the rules file: at start, on SIGHUP, on the reload_rules request and when the file
     /// changes. A file that fails validation never replaces the active rules; either way the

@@ -274,6 +274,32 @@ func deviceStates(_ subscriber: MQTTTestSubscriber) -> [String] {
         }
     }
 
+    @Test func peersAddedToTheConfigOnSIGHUPRangeWithoutARestart() async throws {
+        let broker = try await MosquittoBroker.start()
+        defer { broker.stop() }
+        let dir = try TemporaryDirectory(prefix: "agent-peers")
+        let subscriber = try await MQTTTestSubscriber.start(broker: broker, topics: ["uwb2mqtt/gw/peer/+/range"])
+        defer { subscriber.stop() }
+        let scenario = """
+        device: {ranging_interval: 0.1}
+        peers:
+          - {address: 0x0001, name: phone-anna, path: [{t: 0, distance: 2}]}
+          - {address: 0x0002, name: tool-cart, path: [{t: 0, distance: 3}]}
+          - {address: 0x0003, name: badge, path: [{t: 0, distance: 4}]}
+        """
+        let agent = try AgentProcess(config: testConfig(url: broker.url, spool: dir.file("spool")), scenario: scenario, directory: dir)
+        defer { agent.stop() }
+        try await subscriber.waitForMessage(topic: "uwb2mqtt/gw/peer/tool-cart/range")
+        let config = testConfig(url: broker.url, spool: dir.file("spool"))
+            .replacingOccurrences(of: "    - {address: 0x0002, name: tool-cart}", with: "    - {address: 0x0002, name: tool-cart}\n    - {address: 0x0003, name: badge}")
+        try config.write(toFile: dir.file("agent.yaml"), atomically: true, encoding: .utf8)
+        agent.process.kill(SIGHUP)
+        let badge = json(try await subscriber.waitForMessage(topic: "uwb2mqtt/gw/peer/badge/range").payload)
+        #expect(badge["status"] as? String == "ok" && badge["mac"] as? String == "0x0003")
+        #expect(agent.log.contains("peers updated without a restart"))
+        #expect(!agent.log.contains("restarting the session"))
+    }
+
     @Test func homeAssistantDiscovery() async throws {
         let broker = try await MosquittoBroker.start()
         defer { broker.stop() }

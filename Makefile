@@ -1,6 +1,7 @@
 # uwb2mqtt — build, test and tooling entry points.
 # `make test` is what CI runs (.ci/run): it installs what the machine lacks, builds, and runs `swift test`.
 
+SHELL      := /bin/bash
 SWIFT      ?= swift
 APT_PKGS   := libserialport-dev libmosquitto-dev libyaml-dev mosquitto mosquitto-clients pkg-config
 FUZZ_TIME  ?= 60
@@ -41,13 +42,21 @@ test: deps
 #   make fuzz FUZZ_FLAGS="-fork=1 -ignore_crashes=1"
 FUZZ_DIR   := $(CURDIR)/.build
 FUZZ_FLAGS ?=
+# Each target runs for FUZZ_TIME seconds: UCI (seeds: the uci.md vectors), the config loader,
+# the rules loader (and the engine on accepted rules), and the request parser.
+FUZZ_TARGETS ?= UCI Config Rules Request
 fuzz: deps
 	cd Tests/Fuzz && $(SWIFT) build -c release --sanitize=fuzzer
-	mkdir -p $(FUZZ_DIR)/fuzz-corpus $(FUZZ_DIR)/fuzz-artifacts
-	SWIFT_BACKTRACE=enable=no ./Tests/Fuzz/.build/release/FuzzUCI \
-	  -max_total_time=$(FUZZ_TIME) -max_len=1024 -print_final_stats=1 $(FUZZ_FLAGS) \
-	  -artifact_prefix=$(FUZZ_DIR)/fuzz-artifacts/ \
-	  $(FUZZ_DIR)/fuzz-corpus Tests/Fuzz/seeds
+	@for t in $(FUZZ_TARGETS); do \
+	  seeds=Tests/Fuzz/seeds; [ "$$t" = UCI ] || seeds=Tests/Fuzz/seeds-$$(echo $$t | tr A-Z a-z); \
+	  mkdir -p $(FUZZ_DIR)/fuzz-corpus-$$t $(FUZZ_DIR)/fuzz-artifacts; \
+	  echo "== Fuzz$$t for $(FUZZ_TIME) s"; \
+	  SWIFT_BACKTRACE=enable=no ./Tests/Fuzz/.build/release/Fuzz$$t \
+	    -max_total_time=$(FUZZ_TIME) -max_len=4096 -print_final_stats=1 $(FUZZ_FLAGS) \
+	    -artifact_prefix=$(FUZZ_DIR)/fuzz-artifacts/$$t- \
+	    $(FUZZ_DIR)/fuzz-corpus-$$t $$seeds 2>&1 | grep -E "^(Done|stat::number_of_executed_units|stat::peak_rss|#[0-9]+ +DONE)|ERROR|deadly|Test unit" ; \
+	  status=$${PIPESTATUS[0]}; [ $$status -eq 0 ] || exit $$status; \
+	done
 
 # Codec throughput, single-threaded; pinned to one CPU with taskset when it exists.
 bench: deps

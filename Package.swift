@@ -10,6 +10,10 @@ let package = Package(
         .executable(name: "uwb2mqtt", targets: ["uwb2mqtt"]),
         .executable(name: "uwb2mqtt-bench", targets: ["UCIBench"]),
         .library(name: "UCI", targets: ["UCI"]),
+        // For the fuzzers in Tests/Fuzz: the config, rules and request parsers.
+        .library(name: "Gateway", targets: ["Gateway"]),
+        .library(name: "Proximity", targets: ["Proximity"]),
+        .library(name: "YAMLCoding", targets: ["YAMLCoding"]),
     ],
     targets: [
         // C libraries from Debian packages, found through pkg-config.

@@ -1,5 +1,6 @@
 // swift-tools-version:6.0
-// libFuzzer harness for the UCI reassembler and decoder (`make fuzz`).
+// libFuzzer harnesses (`make fuzz`): the UCI reassembler and decoder, the config loader, the
+// rules loader (and the engine on accepted rules), and the request parser.
 //
 // A separate package on purpose: an executable target built for libFuzzer has no `main` of its
 // own, and inside the root package it would break `swift test` at link time
@@ -17,6 +18,22 @@ let package = Package(
             name: "FuzzUCI",
             dependencies: [.product(name: "UCI", package: "uwb2mqtt")],
             // libFuzzer provides main(); the harness is a library-style file with @_cdecl.
+            swiftSettings: [.unsafeFlags(["-parse-as-library"])]
+        ),
+        .executableTarget(
+            name: "FuzzConfig",
+            dependencies: [.product(name: "Gateway", package: "uwb2mqtt"), .product(name: "YAMLCoding", package: "uwb2mqtt")],
+            swiftSettings: [.unsafeFlags(["-parse-as-library"])]
+        ),
+        .executableTarget(
+            name: "FuzzRules",
+            dependencies: [.product(name: "Proximity", package: "uwb2mqtt"), .product(name: "UCI", package: "uwb2mqtt"),
+                           .product(name: "YAMLCoding", package: "uwb2mqtt")],
+            swiftSettings: [.unsafeFlags(["-parse-as-library"])]
+        ),
+        .executableTarget(
+            name: "FuzzRequest",
+            dependencies: [.product(name: "Gateway", package: "uwb2mqtt")],
             swiftSettings: [.unsafeFlags(["-parse-as-library"])]
         ),
     ],

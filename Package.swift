@@ -49,6 +49,9 @@ let package = Package(
         // A simulated DWM3001C (device side of UCI) driven by a scenario. Pure core, no I/O.
         .target(name: "Simulator", dependencies: ["UCI"]),
 
+        // Pure-ish: the UCI recording file format, its writer (append, fsync policy, rotation) and reader.
+        .target(name: "Recording", dependencies: ["UCI"], exclude: ["FORMAT.md"]),
+
         .testTarget(name: "UCITests", dependencies: ["UCI"]),
         .testTarget(name: "GatewayTests", dependencies: ["Gateway", "UCI", "Simulator", "YAMLCoding"]),
         .testTarget(name: "DeviceSessionTests", dependencies: ["DeviceLink", "UCI"]),
@@ -59,6 +62,7 @@ let package = Package(
         .testTarget(name: "DeviceLinkIntegrationTests", dependencies: ["DeviceLink", "Gateway", "Simulator", "UCI"]),
         .testTarget(name: "MQTTClientTests", dependencies: ["MQTTClient", "TestSupport"]),
         .testTarget(name: "AgentTests", dependencies: ["TestSupport"]),
+        .testTarget(name: "RecordingTests", dependencies: ["Recording", "Gateway", "UCI"]),
         .testTarget(name: "OperationsTests", dependencies: ["Gateway", "TestSupport", "DeviceLink", "MQTTClient", "Simulator"]),
     ],
     swiftLanguageModes: [.v6]

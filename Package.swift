@@ -57,6 +57,9 @@ let package = Package(
         // rankings and positions. Time comes in as a value.
         .target(name: "Proximity", dependencies: ["UCI", "YAMLCoding"]),
 
+        // Pure-ish: the UCI recording file format, its writer (append, fsync policy, rotation) and reader.
+        .target(name: "Recording", dependencies: ["UCI"], exclude: ["FORMAT.md"]),
+
         .testTarget(name: "UCITests", dependencies: ["UCI"]),
         .testTarget(name: "GatewayTests", dependencies: ["Gateway", "UCI", "Simulator", "YAMLCoding"]),
         .testTarget(name: "DeviceSessionTests", dependencies: ["DeviceLink", "UCI"]),
@@ -67,6 +70,7 @@ let package = Package(
         .testTarget(name: "DeviceLinkIntegrationTests", dependencies: ["DeviceLink", "Gateway", "Simulator", "UCI"]),
         .testTarget(name: "MQTTClientTests", dependencies: ["MQTTClient", "TestSupport"]),
         .testTarget(name: "AgentTests", dependencies: ["TestSupport"]),
+        .testTarget(name: "RecordingTests", dependencies: ["Recording", "Gateway", "UCI"]),
         .testTarget(name: "OperationsTests", dependencies: ["Gateway", "TestSupport", "DeviceLink", "MQTTClient", "Simulator"]),
         .testTarget(name: "ProximityTests", dependencies: ["Proximity", "UCI", "YAMLCoding"]),
     ],

@@ -1,0 +1,487 @@
+#if canImport(Glibc)
+@preconcurrency import Glibc
+#endif
+import Foundation
+
+/// JSON Schemas (draft-07) of the configuration file and the rules file, for editors.
+///
+/// Why they exist: a YAML language server (VS Code's YAML extension, Neovim, Helix …) that is given
+/// a schema completes keys, shows their descriptions and defaults, and flags an unknown key or a
+/// wrong value while the person types, long before `uwb2mqtt check` or a reload would. Draft-07
+/// because it is the draft yaml-language-server supports most completely.
+///
+/// They describe exactly the keys `AgentConfiguration` and the rules decoder accept
+/// (cli-and-config.md, rules.md) with `additionalProperties: false` everywhere, like the loaders,
+/// which reject unknown keys. The loaders stay the authority: checks a schema cannot state (peer
+/// addresses listed twice, a duration string's range, thresholds in the right order, names that
+/// collide) are only in them, and the descriptions say so where it matters.
+public enum Schemas {
+    /// The schema of `/etc/uwb2mqtt/config.yaml`.
+    public static let config = #"""
+    {
+      "$schema": "http://json-schema.org/draft-07/schema#",
+      "title": "uwb2mqtt configuration",
+      "description": "The uwb2mqtt agent's configuration (/etc/uwb2mqtt/config.yaml). Every key has a default except device.peers; unknown keys are errors. Validate with: uwb2mqtt check",
+      "type": "object",
+      "additionalProperties": false,
+      "required": ["device"],
+      "properties": {
+        "gateway": {
+          "description": "This gateway: its id in topics and where it stands in the site.",
+          "type": "object",
+          "additionalProperties": false,
+          "properties": {
+            "id": {
+              "description": "The <gw> segment of every topic. Default: the host name, lower-cased and sanitized.",
+              "type": "string",
+              "minLength": 1
+            },
+            "position": {
+              "description": "Metres in the site frame; absent by default. Enables site-frame positions.",
+              "type": ["object", "null"],
+              "additionalProperties": false,
+              "required": ["x", "y", "z"],
+              "properties": {
+                "x": {"type": "number", "description": "metres"},
+                "y": {"type": "number", "description": "metres"},
+                "z": {"type": "number", "description": "metres"}
+              }
+            },
+            "heading_deg": {
+              "description": "Site-frame direction of the antenna boresight (azimuth 0), degrees.",
+              "type": "number",
+              "default": 90
+            }
+          }
+        },
+        "device": {
+          "description": "The DWM3001C and its FiRa ranging session.",
+          "type": "object",
+          "additionalProperties": false,
+          "required": ["peers"],
+          "properties": {
+            "port": {
+              "description": "auto (the first port with USB id 1915:520F that answers UCI), a device path (/dev/dwm3001c, /dev/ttyACM0, /dev/serial/by-id/…) or tcp://host:port for a ser2net-style bridge.",
+              "type": "string",
+              "minLength": 1,
+              "default": "auto",
+              "examples": ["auto", "/dev/dwm3001c", "/dev/ttyACM0", "tcp://192.168.1.20:4000"]
+            },
+            "baud": {
+              "description": "Serial speed; ignored by USB CDC-ACM, used by USB-serial adapters and UARTs.",
+              "type": "integer",
+              "minimum": 1,
+              "default": 115200
+            },
+            "channel": {
+              "description": "UWB channel; all devices of a session must agree.",
+              "enum": [5, 9],
+              "default": 9
+            },
+            "role": {
+              "description": "controller (initiator, ranges with up to 8 peers) or controlee (responder, ranges with its one controller).",
+              "enum": ["controller", "controlee"],
+              "default": "controller"
+            },
+            "session_id": {
+              "description": "FiRa session id, shared by every device of the session.",
+              "type": "integer",
+              "minimum": 0,
+              "maximum": 4294967295,
+              "default": 42
+            },
+            "address": {
+              "description": "This device's short MAC address.",
+              "allOf": [{"$ref": "#/definitions/shortAddress"}],
+              "default": 0
+            },
+            "ranging_interval": {
+              "description": "One ranging round per interval, 50ms to 10s.",
+              "anyOf": [
+                {"type": "number", "minimum": 0.05, "maximum": 10},
+                {"$ref": "#/definitions/durationText"}
+              ],
+              "default": "200ms"
+            },
+            "peers": {
+              "description": "The devices to range with: 1 to 8 for a controller, exactly 1 for a controlee. Addresses must differ from each other and from device.address; names must stay distinct as topic segments.",
+              "type": "array",
+              "minItems": 1,
+              "maxItems": 8,
+              "items": {
+                "type": "object",
+                "additionalProperties": false,
+                "required": ["address"],
+                "properties": {
+                  "address": {"description": "The peer's short MAC address.", "allOf": [{"$ref": "#/definitions/shortAddress"}]},
+                  "name": {"description": "Used in payloads; topics use it sanitized. Unnamed peers appear by address (\"0x0002\").", "type": "string"}
+                }
+              }
+            }
+          },
+          "if": {"properties": {"role": {"const": "controlee"}}, "required": ["role"]},
+          "then": {"properties": {"peers": {"maxItems": 1}}}
+        },
+        "mqtt": {
+          "description": "The broker and what is published to it.",
+          "type": "object",
+          "additionalProperties": false,
+          "properties": {
+            "url": {
+              "description": "mqtt://host:port, or mqtts://host:port for TLS.",
+              "type": "string",
+              "pattern": "^mqtts?://",
+              "default": "mqtt://127.0.0.1:1883"
+            },
+            "client_id": {"description": "Default: uwb2mqtt-<gateway id>.", "type": ["string", "null"]},
+            "username": {"description": "Absent by default (anonymous).", "type": ["string", "null"]},
+            "password_file": {"description": "A file holding only the password (one trailing newline is ignored); never the password itself here.", "type": ["string", "null"]},
+            "ca_file": {"description": "TLS: the CA that signed the broker's certificate (absent: the system CA store).", "type": ["string", "null"]},
+            "cert_file": {"description": "TLS client certificate; goes with key_file.", "type": ["string", "null"]},
+            "key_file": {"description": "TLS client key; goes with cert_file.", "type": ["string", "null"]},
+            "base_topic": {
+              "description": "<base> in every topic: <base>/<gw>/…; no wildcards, no leading or trailing '/'.",
+              "type": "string",
+              "pattern": "^[^/+#]([^+#]*[^/+#])?$",
+              "default": "uwb2mqtt"
+            },
+            "keepalive": {
+              "description": "MQTT keepalive, 5s to 65535s; the broker drops the agent after 1.5 times this.",
+              "anyOf": [
+                {"type": "number", "minimum": 5, "maximum": 65535},
+                {"$ref": "#/definitions/durationText"}
+              ],
+              "default": "30s"
+            },
+            "qos_ranges": {
+              "description": "QoS of the per-measurement range messages.",
+              "enum": [0, 1],
+              "default": 0
+            },
+            "state_interval": {
+              "description": "Retained peer state at most this often (and on every change).",
+              "allOf": [{"$ref": "#/definitions/duration"}],
+              "default": "1s"
+            },
+            "metrics_interval": {
+              "description": "Period of <base>/<gw>/metrics, at least 1s.",
+              "anyOf": [
+                {"type": "number", "minimum": 1},
+                {"$ref": "#/definitions/durationText"}
+              ],
+              "default": "30s"
+            },
+            "home_assistant": {
+              "description": "Publish Home Assistant discovery configs under homeassistant/.",
+              "type": "boolean",
+              "default": false
+            },
+            "spool_dir": {
+              "description": "Events and retained state wait here while the broker is away.",
+              "type": "string",
+              "default": "/var/lib/uwb2mqtt"
+            },
+            "spool_max_bytes": {
+              "description": "The spool's bound, at least 64KiB: bytes, or with a unit (KiB, MiB, GiB; KB, MB, GB are powers of 1000).",
+              "anyOf": [
+                {"type": "integer", "minimum": 65536},
+                {"type": "string", "pattern": "^\\s*([0-9]+(\\.[0-9]*)?|\\.[0-9]+)\\s*(KiB|MiB|GiB|KB|MB|GB|B)$"}
+              ],
+              "default": "64MiB"
+            }
+          },
+          "dependencies": {
+            "cert_file": ["key_file"],
+            "key_file": ["cert_file"]
+          }
+        },
+        "rules": {
+          "description": "The proximity rules file; reloaded on SIGHUP and when it changes.",
+          "type": "string",
+          "default": "/etc/uwb2mqtt/rules.yaml"
+        },
+        "log_level": {
+          "description": "Log verbosity (stderr, the journal).",
+          "enum": ["error", "warning", "info", "debug"],
+          "default": "info"
+        }
+      },
+      "definitions": {
+        "shortAddress": {
+          "description": "A short MAC address: 0x0000 to 0xFFFF (the notation of uwb2mqtt decode) or a plain integer.",
+          "anyOf": [
+            {"type": "integer", "minimum": 0, "maximum": 65535},
+            {"type": "string", "pattern": "^\\s*(0[xX])?[0-9a-fA-F]{1,4}\\s*$"}
+          ]
+        },
+        "durationText": {
+          "description": "A duration with a unit: 300ms, 2s, 1m, 1h.",
+          "type": "string",
+          "pattern": "^\\s*([0-9]+(\\.[0-9]*)?|\\.[0-9]+)([eE][+-]?[0-9]+)?\\s*(ms|s|m|h)\\s*$"
+        },
+        "duration": {
+          "description": "A duration: 300ms, 2s, 1m, 1h, or a number of seconds.",
+          "anyOf": [
+            {"type": "number", "minimum": 0},
+            {"$ref": "#/definitions/durationText"}
+          ]
+        }
+      }
+    }
+    """#
+
+    /// The schema of the proximity rules file (`rules.yaml`, rules.md).
+    public static let rules = #"""
+    {
+      "$schema": "http://json-schema.org/draft-07/schema#",
+      "title": "uwb2mqtt proximity rules, version 1",
+      "description": "Zones, stages, approaches, facing and rankings over the filtered distance of each peer. The agent validates the whole file before it swaps it in. Check with: uwb2mqtt check --rules FILE",
+      "type": "object",
+      "additionalProperties": false,
+      "required": ["version"],
+      "properties": {
+        "version": {"description": "The rules format version.", "const": 1},
+        "filter": {
+          "description": "Distance smoothing for every peer.",
+          "type": "object",
+          "additionalProperties": false,
+          "properties": {
+            "kind": {
+              "description": "kalman (constant-velocity Kalman), one_euro (One-Euro filter) or none (raw distances).",
+              "enum": ["kalman", "one_euro", "none"],
+              "default": "kalman"
+            },
+            "max_speed": {
+              "description": "m/s: a jump faster than this is an outlier and is not followed at once (ignored with kind: none).",
+              "type": "number",
+              "exclusiveMinimum": 0,
+              "default": 3
+            }
+          }
+        },
+        "signal_lost_after": {
+          "description": "No valid measurement for this long: link lost. Longer than 0.",
+          "allOf": [{"$ref": "#/definitions/duration"}],
+          "default": "2s"
+        },
+        "direction": {
+          "description": "When an angle of arrival counts as a direction.",
+          "type": "object",
+          "additionalProperties": false,
+          "properties": {
+            "min_fom": {
+              "description": "An angle whose figure of merit (0…100) is lower counts as unavailable.",
+              "type": "integer",
+              "minimum": 0,
+              "maximum": 100,
+              "default": 50
+            },
+            "max_age": {
+              "description": "An angle older than this is unavailable, never carried forward.",
+              "allOf": [{"$ref": "#/definitions/duration"}],
+              "default": "500ms"
+            }
+          }
+        },
+        "zones": {
+          "description": "Presence areas with hysteresis and debounce.",
+          "type": "array",
+          "items": {
+            "type": "object",
+            "additionalProperties": false,
+            "required": ["name", "enter_within", "exit_beyond"],
+            "properties": {
+              "name": {"$ref": "#/definitions/name"},
+              "peers": {"$ref": "#/definitions/peers"},
+              "enter_within": {"description": "Inside when the filtered distance is at or below this …", "allOf": [{"$ref": "#/definitions/distance"}]},
+              "exit_beyond": {"description": "… and outside again only beyond this (greater than enter_within).", "allOf": [{"$ref": "#/definitions/distance"}]},
+              "dwell": {"description": "A change must hold this long before the event fires.", "allOf": [{"$ref": "#/definitions/duration"}], "default": 0}
+            }
+          }
+        },
+        "stages": {
+          "description": "Ordered guidance bands, far to near; the last band has no lower bound.",
+          "type": "object",
+          "additionalProperties": false,
+          "required": ["bands"],
+          "properties": {
+            "hysteresis": {
+              "description": "Metres a distance must pass a boundary by before the stage changes.",
+              "allOf": [{"$ref": "#/definitions/distance"}],
+              "default": 0
+            },
+            "bands": {
+              "description": "Far to near. Every band but the last needs beyond (decreasing); the last, nearest band has none.",
+              "type": "array",
+              "minItems": 1,
+              "items": {
+                "type": "object",
+                "additionalProperties": false,
+                "required": ["name"],
+                "properties": {
+                  "name": {"$ref": "#/definitions/name"},
+                  "beyond": {"description": "The band's lower bound: in this band while beyond it (and within the previous band's).", "allOf": [{"$ref": "#/definitions/distance"}]},
+                  "attributes": {
+                    "description": "Free-form attributes published in feedback while a peer is in this band.",
+                    "type": "object",
+                    "properties": {
+                      "facing_tolerance_deg": {
+                        "description": "Used by facing.tolerance_deg: stage. Degrees, more than 0 and at most 180.",
+                        "type": "number",
+                        "exclusiveMinimum": 0,
+                        "maximum": 180
+                      }
+                    }
+                  }
+                }
+              }
+            }
+          }
+        },
+        "approaches": {
+          "description": "Approach-to-confirm: moving in confirms, moving away cancels.",
+          "type": "array",
+          "items": {
+            "type": "object",
+            "additionalProperties": false,
+            "required": ["name", "start_within", "confirm_within", "cancel_beyond"],
+            "properties": {
+              "name": {"$ref": "#/definitions/name"},
+              "peers": {"$ref": "#/definitions/peers"},
+              "start_within": {"description": "Phase ready: progress runs 0 → 1 between start and confirm.", "allOf": [{"$ref": "#/definitions/distance"}]},
+              "confirm_within": {"description": "Phase completed (fires once until the peer leaves beyond start); less than start_within.", "allOf": [{"$ref": "#/definitions/distance"}]},
+              "cancel_beyond": {"description": "Leaving beyond this before completion: approach_canceled; greater than start_within.", "allOf": [{"$ref": "#/definitions/distance"}]}
+            }
+          }
+        },
+        "facing": {
+          "description": "Facing the gateway; needs a valid azimuth, never evaluated from distance alone.",
+          "type": "object",
+          "additionalProperties": false,
+          "properties": {
+            "tolerance_deg": {
+              "description": "Degrees (more than 0, at most 180), or \"stage\" for the current stage's facing_tolerance_deg. Default: stage when every band sets it, else 30.",
+              "anyOf": [
+                {"type": "number", "exclusiveMinimum": 0, "maximum": 180},
+                {"const": "stage"}
+              ]
+            },
+            "cues": {
+              "description": "Free-form cue attributes attached to facing events and feedback.",
+              "type": "object",
+              "additionalProperties": false,
+              "properties": {
+                "gained": {"description": "Attached to the facing_gained event.", "allOf": [{"$ref": "#/definitions/cue"}]},
+                "holding": {"description": "Attached to feedback while facing.", "allOf": [{"$ref": "#/definitions/cue"}]},
+                "lost": {"description": "Attached to the facing_lost event.", "allOf": [{"$ref": "#/definitions/cue"}]}
+              }
+            }
+          }
+        },
+        "rankings": {
+          "description": "Who is the intended target: scored candidates, best first.",
+          "type": "array",
+          "items": {
+            "type": "object",
+            "additionalProperties": false,
+            "required": ["name"],
+            "properties": {
+              "name": {"$ref": "#/definitions/name"},
+              "peers": {"$ref": "#/definitions/peers"},
+              "within": {"description": "Candidates farther than this are left out.", "allOf": [{"$ref": "#/definitions/distance"}]},
+              "base_scores": {
+                "description": "Score per peer name, before bonuses.",
+                "type": "object",
+                "additionalProperties": {"type": "number"}
+              },
+              "nearby_within": {"description": "Distance that earns nearby_bonus.", "allOf": [{"$ref": "#/definitions/distance"}]},
+              "nearby_bonus": {"description": "Added within nearby_within (which it needs).", "type": "number", "minimum": 0, "default": 0},
+              "facing_bonus": {"description": "Added while facing; only where direction is available.", "type": "number", "minimum": 0, "default": 0}
+            }
+          }
+        }
+      },
+      "definitions": {
+        "name": {
+          "description": "The rule's name, unique among rules of its kind; used in events and topics.",
+          "type": "string",
+          "minLength": 1
+        },
+        "distance": {
+          "description": "Metres as a number (1.2), or a string with a unit: 60cm, 1.2m, 1200mm.",
+          "anyOf": [
+            {"type": "number", "minimum": 0},
+            {"type": "string", "pattern": "^\\s*([0-9]+(\\.[0-9]*)?|\\.[0-9]+)([eE][+-]?[0-9]+)?\\s*(mm|cm|m)$"}
+          ]
+        },
+        "duration": {
+          "description": "A duration: 300ms, 2s, 1m, or a number of seconds.",
+          "anyOf": [
+            {"type": "number", "minimum": 0},
+            {"type": "string", "pattern": "^\\s*([0-9]+(\\.[0-9]*)?|\\.[0-9]+)([eE][+-]?[0-9]+)?\\s*(ms|s|m)$"}
+          ]
+        },
+        "peers": {
+          "description": "Peer names, addresses (0x0001, or 16 hex digits) or globs (\"cart-*\", \"phone-?\", \"*\"); default [\"*\"]. Only * and ? are glob syntax.",
+          "type": "array",
+          "minItems": 1,
+          "items": {
+            "anyOf": [
+              {"type": "integer"},
+              {"type": "string", "pattern": "^(0[xX]([0-9a-fA-F]{4}|[0-9a-fA-F]{16})|(?!0[xX][^*?]*$)[^\\[\\]{}\\\\]+)$"}
+            ]
+          }
+        },
+        "cue": {
+          "description": "Free-form cue attributes (a mapping), or null for none.",
+          "type": ["object", "null"]
+        }
+      }
+    }
+    """#
+}
+
+/// `uwb2mqtt schema config|rules`: prints one of the JSON Schemas, for an editor's YAML language
+/// server (`# yaml-language-server: $schema=<file>` on a file's first line, or the editor's
+/// schema settings).
+public enum SchemaCommand {
+    public static let help = """
+    Usage: uwb2mqtt schema config|rules
+
+    Prints the JSON Schema (draft-07) of the configuration file or of the rules file to stdout.
+    Editors with a YAML language server use it to complete keys, show their descriptions and
+    defaults, and flag unknown keys and wrong values while typing. Save it and point the editor
+    at it, for example as the first line of the YAML file:
+
+      uwb2mqtt schema rules > /etc/uwb2mqtt/rules.schema.json
+      # yaml-language-server: $schema=rules.schema.json
+
+    `uwb2mqtt check` stays the authority: it also checks what a schema cannot express (duplicate
+    addresses and names, thresholds in the wrong order).
+
+    Exit status: 0, or 2 for bad usage.
+    """
+
+    public static func run(arguments: [String]) -> Int32 {
+        run(arguments: arguments, output: { print($0, terminator: "") }, errors: { fputs($0 + "\n", stderr) })
+    }
+
+    /// `run(arguments:)` with its output streams given (for tests).
+    public static func run(arguments: [String], output: (String) -> Void, errors: (String) -> Void) -> Int32 {
+        if arguments.contains("--help") || arguments.contains("-h") {
+            output(help + "\n")
+            return 0
+        }
+        switch arguments {
+        case ["config"]: output(Schemas.config + "\n")
+        case ["rules"]: output(Schemas.rules + "\n")
+        case []:
+            errors("uwb2mqtt: schema: say which: config or rules (run 'uwb2mqtt help schema')")
+            return 2
+        default:
+            errors("uwb2mqtt: schema: expected config or rules, found '\(arguments.joined(separator: " "))' (run 'uwb2mqtt help schema')")
+            return 2
+        }
+        return 0
+    }
+}

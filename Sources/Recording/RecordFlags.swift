@@ -1,0 +1,9 @@
+/// The flag byte of a record (RecordingFormat).
+public struct RecordFlags: OptionSet, Hashable, Sendable {
+    public var rawValue: UInt8
+    public init(rawValue: UInt8) { self.rawValue = rawValue }
+
+    /// The packet went from the host to the device (a command). Reserved for recording both
+    /// directions; the agent records only what the device sent.
+    public static let hostToDevice = RecordFlags(rawValue: 1 << 0)
+}

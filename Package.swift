@@ -49,6 +49,10 @@ let package = Package(
         // A simulated DWM3001C (device side of UCI) driven by a scenario. Pure core, no I/O.
         .target(name: "Simulator", dependencies: ["UCI"]),
 
+        // Pure core of `uwb2mqtt fuse`: multilateration, the range window, polygon zones, the
+        // per-peer site tracker and the fuse config model. Standard library only.
+        .target(name: "SiteFusion"),
+
         .testTarget(name: "UCITests", dependencies: ["UCI"]),
         .testTarget(name: "GatewayTests", dependencies: ["Gateway", "UCI", "Simulator", "YAMLCoding"]),
         .testTarget(name: "DeviceSessionTests", dependencies: ["DeviceLink", "UCI"]),
@@ -59,6 +63,7 @@ let package = Package(
         .testTarget(name: "DeviceLinkIntegrationTests", dependencies: ["DeviceLink", "Gateway", "Simulator", "UCI"]),
         .testTarget(name: "MQTTClientTests", dependencies: ["MQTTClient", "TestSupport"]),
         .testTarget(name: "AgentTests", dependencies: ["TestSupport"]),
+        .testTarget(name: "SiteFusionTests", dependencies: ["SiteFusion"]),
         .testTarget(name: "OperationsTests", dependencies: ["Gateway", "TestSupport", "DeviceLink", "MQTTClient", "Simulator"]),
     ],
     swiftLanguageModes: [.v6]

@@ -35,8 +35,8 @@ public struct MultilaterationSolver: Sendable {
         public var huberK = 1.5
         /// Tukey biweight threshold in sigmas: a standardised residual beyond it gets no weight.
         public var tukeyC = 4.685
-        /// Levenberg–Marquardt steps allowed over the whole solve.
-        public var maxIterations = 300
+        /// Levenberg–Marquardt steps allowed for one descent (there is one per reweighting round).
+        public var maxIterations = 100
         /// Metres: a step shorter than this ends the iteration.
         public var tolerance = 1e-7
         /// Metres: gateways spread less than this along a direction count as not spread along it.
@@ -186,9 +186,11 @@ private struct Problem {
         var q = start
         var current = cost(q, weights: weights)
         var lambda = 1e-3
+        var steps = 0
         while true {
             iterations += 1
-            guard iterations <= options.maxIterations, current.isFinite else {
+            steps += 1
+            guard steps <= options.maxIterations, current.isFinite else {
                 throw .noConvergence(iterations: iterations)
             }
             let h = normalMatrix(q, weights: weights)
@@ -207,10 +209,16 @@ private struct Problem {
             let candidate = zip(q, step).map { $0 + $1 }
             let next = cost(candidate, weights: weights)
             if next.isFinite, next <= current {
+                let decrease = current - next
                 q = candidate
                 current = next
                 lambda = max(lambda / 10, 1e-12)
-                if step.reduce(0, { $0 + $1 * $1 }).squareRoot() < options.tolerance { return q }
+                // Converged when the step is below the tolerance (relative to how far from the
+                // origin the site is, since coordinates carry rounding error in proportion), or the
+                // cost no longer changes in its leading digits.
+                let size = q.reduce(0) { max($0, abs($1)) }
+                if step.reduce(0, { $0 + $1 * $1 }).squareRoot() < options.tolerance * max(1, size)
+                    || decrease <= 1e-14 * current { return q }
             } else {
                 // No step downhill at any damping: q is a minimum to rounding precision.
                 lambda *= 10
@@ -244,12 +252,14 @@ private struct Problem {
     mutating func reweighted(from start: [Double], _ weighting: Weighting) throws(MultilaterationError) -> (q: [Double], base: [Double], robust: [Double]) {
         var q = start
         var w = weights(at: q, weighting)
-        for _ in 0..<30 {
+        // Rounds usually settle in a handful; a weight that flips at a boundary (a NLoS residual
+        // near zero) can make them alternate between nearby minima, and the last one is kept.
+        for _ in 0..<20 {
             let next = try refine(from: q, weights: zip(w.base, w.robust).map(*))
-            let moved = zip(next, q).reduce(0) { $0 + ($1.0 - $1.1) * ($1.0 - $1.1) }.squareRoot()
+            let moved = distance(next, q)
             q = next
             w = weights(at: q, weighting)
-            if moved < 1e-6 { break }
+            if moved < options.tolerance * 10 * max(1, q.reduce(0) { max($0, abs($1)) }) { break }
         }
         return (q, w.base, w.robust)
     }

@@ -112,3 +112,34 @@ import Testing
         }
     }
 }
+
+/// Random layouts and ranges (including nonsense): every answer is a typed error or a finite fix
+/// from at least as many gateways as the geometry needs. Ranges that no point can satisfy (they
+/// break the triangle inequality) often have their least-squares infimum at infinity: the descent
+/// walks away and the answer is `noConvergence`, which is the honest "no fix".
+@Suite struct MultilaterationRandomInputTests {
+    @Test func randomInputNeverTrapsOrGivesNaN() {
+        var noise = SeededNoise(seed: 99)
+        var fixes = 0, refusals: [String: Int] = [:]
+        for trial in 0..<2000 {
+            let count = Int(noise.next() % 7)
+            let scale = [0.001, 1, 10, 1000][trial % 4]
+            let observations = (0..<count).map { i in
+                RangeObservation(gatewayID: "g\(i)",
+                                 gateway: SitePoint(x: scale * noise.uniform(), y: scale * noise.uniform(),
+                                                    z: trial % 3 == 0 ? 2.5 : scale * noise.uniform()),
+                                 distanceM: scale * 2 * noise.uniform(), nlos: noise.next() % 4 == 0)
+            }
+            let solver = MultilaterationSolver(tagHeight: trial % 2 == 0 ? 1 : nil)
+            do {
+                let fix = try solver.solve(observations)
+                fixes += 1
+                #expect(fix.point.isFinite && fix.accuracyM.isFinite && fix.accuracyM > 0 && fix.residualRMS.isFinite)
+                #expect(fix.usedGateways.count >= solver.requiredGateways)
+            } catch {
+                refusals[error.cause, default: 0] += 1
+            }
+        }
+        print("random input: \(fixes) fixes, typed refusals \(refusals.sorted { $0.key < $1.key })")
+    }
+}

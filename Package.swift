@@ -59,6 +59,9 @@ let package = Package(
 
         // Pure-ish: the UCI recording file format, its writer (append, fsync policy, rotation) and reader.
         .target(name: "Recording", dependencies: ["UCI"], exclude: ["FORMAT.md"]),
+        // Pure core of `uwb2mqtt fuse`: multilateration, the range window, polygon zones, the
+        // per-peer site tracker and the fuse config model. Standard library only.
+        .target(name: "SiteFusion"),
 
         .testTarget(name: "UCITests", dependencies: ["UCI"]),
         .testTarget(name: "GatewayTests", dependencies: ["Gateway", "UCI", "Simulator", "YAMLCoding"]),
@@ -71,6 +74,7 @@ let package = Package(
         .testTarget(name: "MQTTClientTests", dependencies: ["MQTTClient", "TestSupport"]),
         .testTarget(name: "AgentTests", dependencies: ["TestSupport"]),
         .testTarget(name: "RecordingTests", dependencies: ["Recording", "Gateway", "UCI"]),
+        .testTarget(name: "SiteFusionTests", dependencies: ["SiteFusion"]),
         .testTarget(name: "OperationsTests", dependencies: ["Gateway", "TestSupport", "DeviceLink", "MQTTClient", "Simulator"]),
         .testTarget(name: "ProximityTests", dependencies: ["Proximity", "UCI", "YAMLCoding"]),
     ],

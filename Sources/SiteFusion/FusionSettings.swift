@@ -1,0 +1,18 @@
+/// The tracker's settings: the core of a fuse configuration, in seconds and metres.
+public struct FusionSettings: Hashable, Sendable {
+    /// Seconds: ranges of one peer within this of each other count as one instant.
+    public var window: Double
+    /// Metres: the tag height for 2-D fixes (3 gateways), or nil to solve z (4 gateways).
+    public var tagHeight: Double?
+    /// Seconds without a fix after which `position_lost` fires.
+    public var positionLostAfter: Double
+    public var solverOptions: MultilaterationSolver.Options
+
+    public init(window: Double = 0.15, tagHeight: Double? = nil, positionLostAfter: Double = 2,
+                solverOptions: MultilaterationSolver.Options = MultilaterationSolver.Options()) {
+        self.window = window
+        self.tagHeight = tagHeight
+        self.positionLostAfter = positionLostAfter
+        self.solverOptions = solverOptions
+    }
+}

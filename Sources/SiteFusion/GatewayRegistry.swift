@@ -1,0 +1,31 @@
+/// The gateways fuse knows, learned from their retained `status`: where each stands and whether it
+/// is online.
+///
+/// A gateway without a configured position cannot take part in multilateration, and an offline one
+/// sends nothing current; both are kept (so a later status can complete them) but not used.
+public struct GatewayRegistry: Hashable, Sendable {
+    public struct Entry: Hashable, Sendable {
+        public var position: SitePoint?
+        public var online: Bool
+    }
+
+    public private(set) var entries: [String: Entry] = [:]
+
+    public init() {}
+
+    /// Records a gateway's status. A non-finite position counts as none.
+    public mutating func update(_ id: String, position: SitePoint?, online: Bool) {
+        entries[id] = Entry(position: position.flatMap { $0.isFinite ? $0 : nil }, online: online)
+    }
+
+    /// Forgets a gateway (its retained status was cleared).
+    public mutating func remove(_ id: String) {
+        entries[id] = nil
+    }
+
+    /// The position of a gateway that is online and placed, else nil.
+    public func usablePosition(of id: String) -> SitePoint? {
+        guard let entry = entries[id], entry.online else { return nil }
+        return entry.position
+    }
+}

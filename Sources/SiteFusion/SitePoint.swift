@@ -1,0 +1,54 @@
+/// A point in the site frame, in metres: x and y on the floor plan, z up.
+///
+/// The site frame is whatever the installer measured the gateways' `gateway.position` in; fuse never
+/// converts it, so positions come out in the same frame the gateways were placed in.
+public struct SitePoint: Hashable, Sendable, CustomStringConvertible {
+    public var x: Double
+    public var y: Double
+    public var z: Double
+
+    public init(x: Double, y: Double, z: Double) {
+        self.x = x
+        self.y = y
+        self.z = z
+    }
+
+    /// True when every coordinate is a finite number (a NaN or infinite pose is never used).
+    public var isFinite: Bool { x.isFinite && y.isFinite && z.isFinite }
+
+    /// Euclidean distance to `other`.
+    public func distance(to other: SitePoint) -> Double {
+        let dx = x - other.x, dy = y - other.y, dz = z - other.z
+        return (dx * dx + dy * dy + dz * dz).squareRoot()
+    }
+
+    public var description: String { "(\(x), \(y), \(z))" }
+}
+
+/// A point on the site's floor plan (x, y in metres): a polygon vertex, or a position seen from above.
+public struct PlanarPoint: Hashable, Sendable, CustomStringConvertible {
+    public var x: Double
+    public var y: Double
+
+    public init(x: Double, y: Double) {
+        self.x = x
+        self.y = y
+    }
+
+    public var description: String { "[\(x), \(y)]" }
+}
+
+extension PlanarPoint: Decodable {
+    /// Decodes the config's `[x, y]` form: exactly two finite numbers.
+    public init(from decoder: any Decoder) throws {
+        var list = try decoder.unkeyedContainer()
+        var values: [Double] = []
+        while !list.isAtEnd { values.append(try list.decode(Double.self)) }
+        guard values.count == 2, values[0].isFinite, values[1].isFinite else {
+            throw DecodingError.dataCorrupted(.init(codingPath: decoder.codingPath,
+                debugDescription: "a polygon point is [x, y] with two finite numbers in metres, found \(values.count) value(s)"))
+        }
+        x = values[0]
+        y = values[1]
+    }
+}

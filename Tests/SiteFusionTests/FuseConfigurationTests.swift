@@ -1,0 +1,90 @@
+import Foundation
+import SiteFusion
+import Testing
+
+/// The fuse config model: the spec's example decodes, defaults fill in, and `validate()` names every
+/// bad value with its key path. JSON stands in for YAML here (this target has no YAML dependency;
+/// the service decodes with the project's `YAMLDecoder`).
+@Suite struct FuseConfigurationTests {
+    func decode(_ json: String) throws -> FuseConfiguration {
+        try JSONDecoder().decode(FuseConfiguration.self, from: Data(json.utf8))
+    }
+
+    @Test func specExample() throws {
+        let config = try decode("""
+            {"site": "lobby", "mqtt": {"url": "mqtt://broker:1883", "base_topic": "uwb2mqtt"}, "window": "150ms",
+             "tag_height": 1.0, "position_lost_after": "2s",
+             "zones": [{"name": "checkout", "polygon": [[0, 0], [2, 0], [2, 1.5], [0, 1.5]], "hysteresis": 0.2, "dwell": "300ms"}]}
+            """)
+        try config.validate()
+        #expect(config.site == "lobby")
+        #expect(config.mqtt.url == "mqtt://broker:1883" && config.mqtt.baseTopic == "uwb2mqtt")
+        #expect(config.window.seconds == 0.15 && config.positionLostAfter.seconds == 2)
+        #expect(config.tagHeight == 1.0)
+        #expect(config.polygonZones == [PolygonZone(name: "checkout", vertices: [PlanarPoint(x: 0, y: 0), PlanarPoint(x: 2, y: 0),
+                                                                                 PlanarPoint(x: 2, y: 1.5), PlanarPoint(x: 0, y: 1.5)],
+                                                    hysteresis: 0.2, dwell: 0.3)])
+        #expect(config.fusionSettings == FusionSettings(window: 0.15, tagHeight: 1, positionLostAfter: 2))
+    }
+
+    @Test func defaults() throws {
+        let config = try decode(#"{"site": "lobby"}"#)
+        try config.validate()
+        #expect(config.mqtt.url == "mqtt://127.0.0.1:1883" && config.mqtt.baseTopic == "uwb2mqtt")
+        #expect(config.window.seconds == 0.15 && config.positionLostAfter.seconds == 2)
+        #expect(config.tagHeight == nil && config.zones.isEmpty)
+        #expect(config.mqtt.keepalive.seconds == 30)
+    }
+
+    @Test func mqttKeys() throws {
+        let config = try decode("""
+            {"site": "s", "mqtt": {"url": "mqtts://b:8883", "client_id": "fuse-1", "username": "fuse",
+             "password_file": "/etc/uwb2mqtt/pw", "ca_file": "/ca.pem", "cert_file": "/c.pem", "key_file": "/k.pem", "keepalive": 20}}
+            """)
+        try config.validate()
+        #expect(config.mqtt.clientID == "fuse-1" && config.mqtt.username == "fuse" && config.mqtt.passwordFile == "/etc/uwb2mqtt/pw")
+        #expect(config.mqtt.caFile == "/ca.pem" && config.mqtt.certFile == "/c.pem" && config.mqtt.keyFile == "/k.pem")
+        #expect(config.mqtt.keepalive.seconds == 20)
+    }
+
+    @Test(arguments: [("150ms", 0.15), ("2s", 2), ("1m", 60), ("1h", 3600), ("0.5", 0.5), (" 300 ms ", 0.3)])
+    func durations(text: String, seconds: Double) {
+        #expect(FuseDuration.parse(text) == seconds)
+    }
+
+    @Test(arguments: ["", "fast", "150 msec", "ms", "1d", "nan s"])
+    func badDurations(text: String) {
+        #expect(FuseDuration.parse(text) == nil)
+    }
+
+    @Test func typeErrorsFailDecoding() {
+        #expect(throws: DecodingError.self) { try decode(#"{"site": "s", "window": "soon"}"#) }
+        #expect(throws: DecodingError.self) { try decode(#"{"site": "s", "zones": [{"name": "z", "polygon": [[0, 0, 1], [1, 0], [1, 1]]}]}"#) }
+        #expect(throws: DecodingError.self) { try decode(#"{"window": "1s"}"#) }
+    }
+
+    @Test func validationNamesEveryProblem() throws {
+        let config = try decode("""
+            {"site": "lo/bby", "mqtt": {"url": "http://x", "base_topic": "a/#", "cert_file": "/c.pem"},
+             "window": "-1s", "position_lost_after": 0,
+             "zones": [{"name": "a", "polygon": [[0, 0], [1, 0]]},
+                       {"name": "a", "polygon": [[0, 0], [1, 0], [1, 1]], "hysteresis": -0.1, "dwell": -1},
+                       {"name": "bow", "polygon": [[0, 0], [1, 1], [1, 0], [0, 1]]},
+                       {"name": "flat", "polygon": [[0, 0], [1, 0], [2, 0]]}]}
+            """)
+        do {
+            try config.validate()
+            Issue.record("validate() accepted an invalid configuration")
+        } catch {
+            let paths = error.problems.map(\.path)
+            print(error.description)
+            #expect(paths == ["site", "mqtt.url", "mqtt.base_topic", "mqtt.cert_file", "window", "position_lost_after",
+                              "zones[0].polygon", "zones[1].hysteresis", "zones[1].dwell", "zones[1].name",
+                              "zones[2].polygon", "zones[3].polygon"])
+            #expect(error.description.contains("zones[0].polygon: needs at least 3 points, found 2"))
+            #expect(error.description.contains("zones[1].name: \"a\" is already the name of zones[0]"))
+            #expect(error.description.contains("zones[2].polygon: crosses itself"))
+            #expect(error.description.contains("zones[3].polygon: has no area"))
+        }
+    }
+}

@@ -39,7 +39,7 @@ let package = Package(
         .target(name: "YAMLCoding", dependencies: ["CYAML"]),
 
         // Glue: config, the agent loop, topics and payloads, and the subcommands.
-        .target(name: "Gateway", dependencies: ["UCI", "DeviceLink", "MQTTClient", "YAMLCoding", "Simulator", "Proximity", "CLibSerialPort", "CMosquitto"]),
+        .target(name: "Gateway", dependencies: ["UCI", "DeviceLink", "MQTTClient", "YAMLCoding", "Simulator", "Proximity", "Recording", "SiteFusion", "CLibSerialPort", "CMosquitto"]),
 
         // Test-only helpers: child processes, a real mosquitto broker, subscriber, test CA.
         .target(name: "TestSupport", dependencies: []),
@@ -64,7 +64,7 @@ let package = Package(
         .target(name: "SiteFusion"),
 
         .testTarget(name: "UCITests", dependencies: ["UCI"]),
-        .testTarget(name: "GatewayTests", dependencies: ["Gateway", "UCI", "Simulator", "YAMLCoding"]),
+        .testTarget(name: "GatewayTests", dependencies: ["Gateway", "UCI", "Simulator", "YAMLCoding", "Recording"]),
         .testTarget(name: "DeviceSessionTests", dependencies: ["DeviceLink", "UCI"]),
         .testTarget(name: "SpoolTests", dependencies: ["MQTTClient"]),
         .testTarget(name: "DeviceLinkTests", dependencies: ["DeviceLink", "UCI", "CPty"]),

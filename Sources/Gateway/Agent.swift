@@ -26,7 +26,7 @@ public final class Agent {
     let topics: TopicTree
     let logger: Logger
     let scenario: Scenario?
-    private var peersByAddress: [UInt16: AgentConfiguration.Peer]
+    private var peers: PeerDirectory
     /// A random id per run: event ids are `<gw>:<boot id>:<counter>`, unique across restarts.
     private let bootID = String(UInt32.random(in: 0x1000_0000...UInt32.max), radix: 16)
     private var eventCounter = 0
@@ -54,6 +54,7 @@ public final class Agent {
     private var nextRulesCheckAt = 0.0
     private var lastStateAt: [MacAddress: Double] = [:]
     private var announced: Set<String> = []
+    private var recorder: PacketRecorder?
 
     struct Counters {
         var framesReceived = 0
@@ -69,7 +70,7 @@ public final class Agent {
         self.topics = configuration.topics
         self.logger = logger
         self.scenario = scenario
-        peersByAddress = Dictionary(configuration.device.peers.map { ($0.address.value, $0) }, uniquingKeysWith: { a, _ in a })
+        peers = PeerDirectory(configuration.device.peers)
         devicePort = configuration.device.port
         if configuration.mqtt.homeAssistant {
             homeAssistant = HomeAssistantDiscovery(topics: topics, gatewayID: configuration.gateway.id)
@@ -114,6 +115,14 @@ public final class Agent {
             return 1
         }
         if let note = spool.recoveryNote { logger.warning(note) }
+        if let path = configuration.record {
+            do {
+                recorder = try PacketRecorder(path: path, configuration: configuration)
+                logger.info("recording every UCI packet to \(path)")
+            } catch {
+                logger.error("cannot record to \(path): \(error); running without recording")
+            }
+        }
         if !spool.isEmpty { logger.info("\(spool.count) journaled messages wait for the broker") }
         publisher = Publisher(client: client, spool: spool)
 
@@ -195,6 +204,7 @@ public final class Agent {
         ticker.cancel()
         forwarder.cancel()
         service.stop()
+        recorder?.close()
         simulator?.stop()
         if let simulatorDirectory { try? FileManager.default.removeItem(atPath: simulatorDirectory) }
         withExtendedLifetime(signals) {}
@@ -237,9 +247,18 @@ public final class Agent {
             publish(engine.linkLost(peer: nil, cause: .sessionStopped, at: Clocks.wall()))
         case let .log(level, text):
             logger.log(level, text)
-        case let .frame(_, _, valid):
+        case let .frame(raw, receivedAt, valid):
             counters.framesReceived += 1
             if !valid { counters.framesInvalid += 1 }
+            if let recorder {
+                do {
+                    try recorder.record(raw, receivedAt: receivedAt)
+                } catch {
+                    logger.error("recording stopped: \(error)")
+                    recorder.close()
+                    self.recorder = nil
+                }
+            }
         }
     }
 
@@ -247,24 +266,12 @@ public final class Agent {
         capabilities.first { $0.id == 0x13 }.map { $0.value.contains { $0 != 0 } } ?? false
     }
 
-    private func peer(for address: MacAddress) -> (name: String, segment: String) {
-        if case let .short(value) = address, let peer = peersByAddress[value] {
-            return (peer.displayName, peer.topicSegment)
-        }
-        return (address.description, address.description.lowercased())
-    }
-
-    private func identity(for address: MacAddress) -> PeerIdentity {
-        if case let .short(value) = address, let peer = peersByAddress[value] {
-            return PeerIdentity(address: address, name: peer.name)
-        }
-        return PeerIdentity(address: address)
-    }
+    private func peer(for address: MacAddress) -> (name: String, segment: String) { peers.names(of: address) }
 
     private func publishRange(_ m: TwoWayRangingMeasurement, info: SessionInfo, at ts: Double) {
         counters.measurements += 1
         let (name, segment) = peer(for: m.macAddress)
-        let identity = identity(for: m.macAddress)
+        let identity = peers.identity(of: m.macAddress)
         let outputs = engine.ingest(peer: identity, measurement: m, at: ts)
         let state = engine.state(of: identity, at: ts)
         // An angle is given only when the device has AoA and reports a non-zero FOM for it.
@@ -328,7 +335,7 @@ public final class Agent {
             service.send(.reconfigure(new.device.session))
         }
         configuration.device = new.device
-        peersByAddress = Dictionary(new.device.peers.map { ($0.address.value, $0) }, uniquingKeysWith: { a, _ in a })
+        peers = PeerDirectory(new.device.peers)
         if new.rules != configuration.rules {
             configuration.rules = new.rules
             rulesWatch = FileWatch(path: new.rules)

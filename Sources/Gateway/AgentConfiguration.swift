@@ -180,11 +180,14 @@ public struct AgentConfiguration: Sendable, Decodable {
     public var device: Device
     public var mqtt = MQTT()
     public var rules = "/etc/uwb2mqtt/rules.yaml"
+    /// `record: PATH`: every UCI packet received is also written to PATH (rotated at 16 MiB,
+    /// four files), so that a field problem can be captured and replayed. Absent by default.
+    public var record: String?
     public var logLevel: LogLevel = .info
     /// The file this configuration came from, for messages.
     public var source = "<defaults>"
 
-    enum CodingKeys: String, CodingKey { case gateway, device, mqtt, rules, logLevel = "log_level" }
+    enum CodingKeys: String, CodingKey { case gateway, device, mqtt, rules, record, logLevel = "log_level" }
 
     public init(device: Device) { self.device = device }
 
@@ -194,6 +197,7 @@ public struct AgentConfiguration: Sendable, Decodable {
         device = try c.decode(Device.self, forKey: .device)
         mqtt = try c.decodeIfPresent(MQTT.self, forKey: .mqtt) ?? MQTT()
         rules = try c.decodeIfPresent(String.self, forKey: .rules) ?? rules
+        record = try c.decodeIfPresent(String.self, forKey: .record)
         if let level = try c.decodeIfPresent(String.self, forKey: .logLevel) {
             switch level {
             case "error": logLevel = .error

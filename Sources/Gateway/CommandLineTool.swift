@@ -59,9 +59,11 @@ public enum CommandLineTool {
                                    simulated unplugs (use it as device.port)
                    """, available: true),
         Subcommand(name: "record", synopsis: "uwb2mqtt record --out FILE [--config FILE]",
-                   summary: "record every UCI packet received, with its time", details: "", available: false),
+                   summary: "record every UCI packet received, with its time", details: "", available: true),
         Subcommand(name: "replay", synopsis: "uwb2mqtt replay FILE [--config FILE] [--rules FILE] [--fast] [--svg OUT]",
-                   summary: "replay a recording through decoding, filters and rules", details: "", available: false),
+                   summary: "replay a recording through decoding, filters and rules", details: "", available: true),
+        Subcommand(name: "schema", synopsis: "uwb2mqtt schema config|rules",
+                   summary: "print the JSON Schema of the config or the rules file (for editors)", details: "", available: true),
         Subcommand(name: "doctor", synopsis: "uwb2mqtt doctor [--config FILE]",
                    summary: "check config, device and broker, one line each", details: "", available: true),
         Subcommand(name: "version", synopsis: "uwb2mqtt version",
@@ -92,6 +94,9 @@ public enum CommandLineTool {
         switch name {
         case "check": return CheckCommand.help
         case "doctor": return DoctorCommand.help
+        case "record": return RecordCommand.help
+        case "replay": return ReplayCommand.help
+        case "schema": return SchemaCommand.help
         default: break
         }
         guard let command = subcommands.first(where: { $0.name == name }) else { return nil }
@@ -138,6 +143,12 @@ public enum CommandLineTool {
             return CheckCommand.run(arguments: rest)
         case "doctor":
             return DoctorCommand.run(arguments: rest)
+        case "record":
+            return RecordCommand.run(arguments: rest)
+        case "replay":
+            return ReplayCommand.run(arguments: rest)
+        case "schema":
+            return SchemaCommand.run(arguments: rest)
         case "decode":
             var json = false
             var hex: [String] = []
@@ -198,5 +209,10 @@ public enum CommandLineTool {
 
     static func printError(_ text: String) {
         fputs(text + "\n", stderr)
+    }
+
+    /// Writes to stderr without a newline (progress lines).
+    static func writeError(_ text: String) {
+        fputs(text, stderr)
     }
 }

@@ -48,7 +48,7 @@ public enum Payloads {
                 Field("mac", .string(m.macAddress.description)), Field("session", .int(Int64(session))),
                 Field("seq", .int(Int64(sequence))),
                 Field("status", .string(m.status.isSuccess ? "ok" : m.status.description)),
-                Field("distance_m", ok ? number(filteredDistance) : .null), Field("raw_distance_m", number(raw)),
+                Field("distance_m", ok ? number(filteredDistance.map(ProximityPayloads.millimetres)) : .null), Field("raw_distance_m", number(raw)),
                 Field("nlos", m.isNonLineOfSight.map(FieldValue.bool) ?? .null),
                 Field("azimuth_deg", number(angles.azimuth)), Field("elevation_deg", number(angles.elevation)),
                 Field("azimuth_fom", angles.azimuth == nil ? .null : .int(Int64(m.aoaAzimuthFOM))),

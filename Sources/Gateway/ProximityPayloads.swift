@@ -17,7 +17,9 @@ enum ProximityPayloads {
         }
     }
 
-    static func number(_ value: Double?) -> FieldValue { value.map(FieldValue.double) ?? .null }
+    /// Distances and coordinates to the millimetre: more digits would only be filter noise.
+    static func number(_ value: Double?) -> FieldValue { value.map { .double(millimetres($0)) } ?? .null }
+    static func millimetres(_ value: Double) -> Double { (value * 1000).rounded() / 1000 }
     static func ts(_ seconds: Double) -> FieldValue { .string(Timestamp.rfc3339(seconds)) }
 
     static func state(_ s: PeerState) -> [Field] {
@@ -41,7 +43,7 @@ enum ProximityPayloads {
 
     static func position(_ p: Position) -> [Field] {
         [Field("ts", ts(p.ts)), Field("peer", .string(p.peer.displayName)), Field("frame", .string(p.frame.rawValue)),
-         Field("x", .double(p.x)), Field("y", .double(p.y)), Field("z", .double(p.z)), Field("accuracy_m", .double(p.accuracyM))]
+         Field("x", number(p.x)), Field("y", number(p.y)), Field("z", number(p.z)), Field("accuracy_m", number(p.accuracyM))]
     }
 
     static func event(_ e: ProximityEvent, id: String) -> [Field] {
@@ -56,7 +58,7 @@ enum ProximityPayloads {
         [Field("ts", ts(r.ts)), Field("rule", .string(r.rule)),
          Field("peers", .list(r.peers.map {
              .object([Field("peer", .string($0.peer.displayName)), Field("score", .double($0.score)),
-                      Field("distance_m", .double($0.distanceM)), Field("facing", $0.facing.map(FieldValue.bool) ?? .null)])
+                      Field("distance_m", number($0.distanceM)), Field("facing", $0.facing.map(FieldValue.bool) ?? .null)])
          }))]
     }
 }

@@ -200,6 +200,10 @@ public enum Schemas {
           "type": "string",
           "default": "/etc/uwb2mqtt/rules.yaml"
         },
+        "record": {
+          "description": "Also write every UCI packet received to this file (rotated at 16 MiB, four files), for uwb2mqtt replay. Absent by default.",
+          "type": ["string", "null"]
+        },
         "log_level": {
           "description": "Log verbosity (stderr, the journal).",
           "enum": ["error", "warning", "info", "debug"],

@@ -98,6 +98,43 @@ import TestSupport
         #expect(subscriber.messages.contains { $0.topic == "uwb2mqtt/gw/ranking/share-target" })
     }
 
+    /// What the live agent published, minus `id` and `ts`, is what a replay of its recording prints.
+    @Test func aReplayOfTheRecordingReproducesTheLiveEvents() async throws {
+        let broker = try await MosquittoBroker.start()
+        defer { broker.stop() }
+        let dir = try TemporaryDirectory(prefix: "agent-record")
+        let subscriber = try await MQTTTestSubscriber.start(broker: broker, topics: ["uwb2mqtt/gw/peer/+/event"])
+        defer { subscriber.stop() }
+        let config = testConfig(url: broker.url, spool: dir.file("spool"), extra: "rules: \(Self.rulesPath)\nrecord: \(dir.file("walk.uwbrec"))")
+        let agent = try AgentProcess(config: config, scenario: Self.walkBy, directory: dir)
+        await eventually("signal_lost of phone-anna", timeout: 60) {
+            events(subscriber).contains { $0["type"] as? String == "signal_lost" }
+        }
+        #expect(agent.process.terminate() == .exited(0))
+
+        let replay = try ChildProcess(executable: AgentProcess.executable,
+                                      arguments: ["replay", dir.file("walk.uwbrec"), "--config", dir.file("agent.yaml"), "--fast"],
+                                      stdoutPath: dir.file("replay.out"), stderrPath: dir.file("replay.err"))
+        #expect(await replay.waitForExit(timeout: .seconds(60)) == .exited(0))
+        let replayed = try String(contentsOfFile: dir.file("replay.out"), encoding: .utf8).split(separator: "\n").map { json(String($0)) }
+
+        func comparable(_ events: [[String: Any]]) -> [String] {
+            // Phone-anna's events up to and including her signal loss (the replay goes on to time
+            // out the tool cart after the recording ends), without id and ts.
+            let anna = events.filter { $0["peer"] as? String == "phone-anna" }
+            let end = anna.firstIndex { $0["type"] as? String == "signal_lost" }.map { $0 + 1 } ?? anna.count
+            return anna.prefix(end).map { event in
+                var e = event
+                e["id"] = nil
+                e["ts"] = nil
+                return String(decoding: try! JSONSerialization.data(withJSONObject: e, options: [.sortedKeys]), as: UTF8.self)
+            }
+        }
+        let live = comparable(events(subscriber))
+        #expect(live.count >= 8)
+        #expect(comparable(replayed) == live)
+    }
+
     @Test func aBrokenRulesFileKeepsTheActiveRulesAndSaysWhere() async throws {
         let broker = try await MosquittoBroker.start()
         defer { broker.stop() }

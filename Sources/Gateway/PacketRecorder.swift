@@ -1,0 +1,56 @@
+import DeviceLink
+import Foundation
+import Recording
+import UCI
+
+/// Writes what the device sends to a recording (`uwb2mqtt record`, and `run` with `record:`):
+/// every UCI packet with its receive time, so that `replay` can run it again through the rules.
+///
+/// The device link hands over whole messages; each is written as the packets the device sent
+/// (segments of 255 bytes, as the firmware segments). The metadata names the gateway and the
+/// peers, so that a replay without `--config` still names them.
+final class PacketRecorder {
+    private let writer: RecordingWriter
+    private(set) var packets = 0
+
+    /// 16 MiB files, the current and three older ones, unless the caller says otherwise.
+    static let rotation = RotationPolicy(maxBytes: 16 << 20, maxFiles: 4)
+
+    init(path: String, configuration: AgentConfiguration, rotation: RotationPolicy = PacketRecorder.rotation) throws(RecordingError) {
+        writer = try RecordingWriter(path: path, startTime: Int64(Clocks.wall() * 1_000_000),
+                                     metadata: Self.metadata(configuration), rotation: rotation)
+    }
+
+    static func metadata(_ configuration: AgentConfiguration) -> String {
+        let peers: [FieldValue] = configuration.device.peers.map {
+            .object([Field("address", .string($0.address.description)), Field("name", $0.name.map(FieldValue.string) ?? .null)])
+        }
+        return FieldRendering.json([Field("agent_version", .string(AgentVersion.agent)), Field("gateway", .string(configuration.gateway.id)),
+                                    Field("session_id", .int(Int64(configuration.device.sessionID))), Field("peers", .list(peers))])
+    }
+
+    /// The peers a recording's metadata names (for `replay` without `--config`).
+    static func peers(fromMetadata text: String) -> [AgentConfiguration.Peer] {
+        struct Metadata: Decodable {
+            struct Peer: Decodable { var address: String; var name: String? }
+            var peers: [Peer]?
+        }
+        guard let metadata = try? JSONDecoder().decode(Metadata.self, from: Data(text.utf8)) else { return [] }
+        return (metadata.peers ?? []).compactMap { peer in
+            let digits = peer.address.lowercased().hasPrefix("0x") ? String(peer.address.dropFirst(2)) : peer.address
+            return UInt16(digits, radix: 16).map { AgentConfiguration.Peer(address: $0, name: peer.name) }
+        }
+    }
+
+    func record(_ message: RawMessage, receivedAt: Double) throws(RecordingError) {
+        let micros = Int64(receivedAt * 1_000_000)
+        for packet in message.packets() {
+            try writer.append(packet.bytes, receivedAt: micros)
+            packets += 1
+        }
+    }
+
+    func close() {
+        try? writer.close()
+    }
+}

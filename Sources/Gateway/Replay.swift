@@ -1,0 +1,168 @@
+import Proximity
+import Recording
+import UCI
+
+/// Recorded UCI packets through the same code the agent runs — the reassembler, the typed
+/// decoder, the proximity engine, the event payloads — producing the events the agent would
+/// have published, and what a plot of the run needs.
+///
+/// Time is the recording's: the engine is ticked every 100 ms of recorded time between packets,
+/// as the agent's timer does, and once more after the last packet so that timeouts fire.
+public struct Replay {
+    public struct Outcome: Sendable {
+        /// Event payloads in order, as on the `event` topics.
+        public var events: [[Field]]
+        /// Every event with the peer segment it belongs to (for `--compare`).
+        public var typedEvents: [ProximityEvent]
+        public var plot: PlotData
+        /// Packets that did not decode, and recording damage, for stderr.
+        public var problems: [String]
+        public var packets: Int
+    }
+
+    let rules: Rules
+    let peers: PeerDirectory
+    let configuredPeers: [PeerIdentity]
+    let gatewayID: String
+    let deviceHasAoA: Bool
+
+    public init(rules: Rules, peers: [AgentConfiguration.Peer], gatewayID: String = "replay", deviceHasAoA: Bool = false) {
+        self.rules = rules
+        self.peers = PeerDirectory(peers)
+        configuredPeers = peers.map { PeerIdentity(address: .short($0.address.value), name: $0.name) }
+        self.gatewayID = gatewayID
+        self.deviceHasAoA = deviceHasAoA
+    }
+
+    static let tickInterval = 0.1
+
+    /// Runs the items of a recording; `progress` is called with the fraction done.
+    public func run(_ items: some Sequence<RecordingItem>, title: String, progress: (Int) -> Void = { _ in }) -> Outcome {
+        var engine = ProximityEngine(rules: rules, peers: configuredPeers, gateway: nil, deviceHasAoA: deviceHasAoA)
+        var reassembler = Reassembler()
+        var events: [[Field]] = []
+        var typed: [ProximityEvent] = []
+        var problems: [String] = []
+        var series: [MacAddress: PlotData.Peer] = [:]
+        var order: [MacAddress] = []
+        var lostSince: [MacAddress: Double] = [:]
+        var firstTime: Double?
+        var lastTime = 0.0
+        var nextTick: Double?
+        var packets = 0
+
+        func entry(_ address: MacAddress) -> PlotData.Peer {
+            if let existing = series[address] { return existing }
+            order.append(address)
+            return PlotData.Peer(name: peers.names(of: address).name, bands: bands(for: peers.identity(of: address)))
+        }
+
+        func consume(_ outputs: [ProximityOutput]) {
+            for case let .event(event) in outputs {
+                typed.append(event)
+                events.append(ProximityPayloads.event(event, id: "\(gatewayID):replay:\(events.count + 1)"))
+                var peer = entry(event.peer.address)
+                let label = [event.type.rawValue, event.rule, event.to.plainText].compactMap { $0 }.joined(separator: " ")
+                peer.events.append(.init(time: event.ts, type: event.type.rawValue, label: label))
+                if event.type == .signalLost { lostSince[event.peer.address] = event.ts }
+                if event.type == .signalRegained, let since = lostSince.removeValue(forKey: event.peer.address) {
+                    peer.gaps.append(.init(from: since, to: event.ts))
+                }
+                series[event.peer.address] = peer
+            }
+        }
+
+        func tick(until time: Double) {
+            guard var next = nextTick else { return }
+            while next <= time {
+                consume(engine.tick(at: next))
+                next += Self.tickInterval
+            }
+            nextTick = next
+        }
+
+        for item in items {
+            switch item {
+            case let .problem(problem):
+                problems.append("recording: \(problem)")
+            case let .packet(packet):
+                packets += 1
+                if packets % 512 == 0 { progress(packets) }
+                let time = packet.receiveSeconds
+                if firstTime == nil { firstTime = time; nextTick = time + Self.tickInterval }
+                tick(until: time)
+                lastTime = max(lastTime, time)
+                for event in reassembler.feed(packet.bytes) {
+                    guard case let .message(raw) = event else {
+                        if case let .discarded(discard) = event { problems.append("\(discard)") }
+                        continue
+                    }
+                    let message: UCIMessage
+                    do {
+                        message = try UCIMessage(decoding: raw)
+                    } catch {
+                        problems.append("malformed \(raw.name): \(error)")
+                        continue
+                    }
+                    switch message {
+                    case let .notification(.sessionInfo(info)):
+                        for m in info.twoWayMeasurements {
+                            let identity = peers.identity(of: m.macAddress)
+                            consume(engine.ingest(peer: identity, measurement: m, at: time))
+                            var peer = entry(m.macAddress)
+                            let ok = m.status.isSuccess && m.distanceCentimeters != nil
+                            peer.raw.append(.init(time: time, meters: ok ? m.distanceCentimeters.map { Double($0) / 100 } : nil, ok: ok))
+                            if ok, let filtered = engine.state(of: identity, at: time)?.distanceM {
+                                peer.filtered.append(.init(time: time, meters: filtered))
+                            }
+                            series[m.macAddress] = peer
+                        }
+                    case let .notification(.sessionStatus(_, state, reason)) where state == .idle && reason.rawValue != 0:
+                        consume(engine.linkLost(peer: nil, cause: .sessionStopped, at: time))
+                    default:
+                        break
+                    }
+                }
+            }
+        }
+        // Let the timeouts after the last packet happen, as the live agent's timer would.
+        tick(until: lastTime + rules.signalLostAfter + 2 * Self.tickInterval)
+        for (address, since) in lostSince {
+            series[address]?.gaps.append(.init(from: since, to: nil))
+        }
+        let plot = PlotData(title: title, subtitle: "\(packets) packets · \(events.count) events",
+                            startTime: firstTime, endTime: lastTime, peers: order.compactMap { series[$0] })
+        return Outcome(events: events, typedEvents: typed, plot: plot, problems: problems, packets: packets)
+    }
+
+    /// The rule thresholds that apply to `peer`, as horizontal bands on its plot.
+    func bands(for peer: PeerIdentity) -> [PlotData.Band] {
+        var result: [PlotData.Band] = []
+        for zone in rules.zones where zone.peers.contains(where: { $0.matches(peer) }) {
+            result.append(.init(name: "zone \(zone.name)", low: zone.enterWithin, high: zone.exitBeyond, kind: .zone))
+        }
+        if let stages = rules.stages {
+            for band in stages.bands {
+                if let beyond = band.beyond {
+                    result.append(.init(name: "stage \(band.name) from", low: beyond, high: beyond + stages.hysteresis, kind: .stage))
+                }
+            }
+        }
+        for approach in rules.approaches where approach.peers.contains(where: { $0.matches(peer) }) {
+            result.append(.init(name: "approach \(approach.name) start", low: approach.startWithin, high: approach.cancelBeyond, kind: .approach))
+            result.append(.init(name: "approach \(approach.name) confirm", low: approach.confirmWithin, high: approach.confirmWithin, kind: .approach))
+        }
+        return result
+    }
+}
+
+extension RuleValue {
+    /// A short text for plot labels: strings bare, null as "null".
+    var plainText: String {
+        switch self {
+        case let .string(s): s
+        case .null: "null"
+        default: json
+        }
+    }
+}

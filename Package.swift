@@ -72,7 +72,7 @@ let package = Package(
         .testTarget(name: "SimulatorTests", dependencies: ["Simulator", "UCI"]),
         .testTarget(name: "DeviceLinkIntegrationTests", dependencies: ["DeviceLink", "Gateway", "Simulator", "UCI"]),
         .testTarget(name: "MQTTClientTests", dependencies: ["MQTTClient", "TestSupport"]),
-        .testTarget(name: "AgentTests", dependencies: ["TestSupport"]),
+        .testTarget(name: "AgentTests", dependencies: ["TestSupport", "MQTTClient"]),
         .testTarget(name: "RecordingTests", dependencies: ["Recording", "Gateway", "UCI"]),
         .testTarget(name: "SiteFusionTests", dependencies: ["SiteFusion"]),
         .testTarget(name: "OperationsTests", dependencies: ["Gateway", "TestSupport", "DeviceLink", "MQTTClient", "Simulator"]),

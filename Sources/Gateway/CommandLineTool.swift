@@ -62,6 +62,8 @@ public enum CommandLineTool {
                    summary: "record every UCI packet received, with its time", details: "", available: true),
         Subcommand(name: "replay", synopsis: "uwb2mqtt replay FILE [--config FILE] [--rules FILE] [--fast] [--svg OUT]",
                    summary: "replay a recording through decoding, filters and rules", details: "", available: true),
+        Subcommand(name: "fuse", synopsis: "uwb2mqtt fuse --config FILE",
+                   summary: "fuse several gateways' ranges into site positions and site zones", details: "", available: true),
         Subcommand(name: "schema", synopsis: "uwb2mqtt schema config|rules",
                    summary: "print the JSON Schema of the config or the rules file (for editors)", details: "", available: true),
         Subcommand(name: "doctor", synopsis: "uwb2mqtt doctor [--config FILE]",
@@ -97,6 +99,7 @@ public enum CommandLineTool {
         case "record": return RecordCommand.help
         case "replay": return ReplayCommand.help
         case "schema": return SchemaCommand.help
+        case "fuse": return FuseCommand.help
         default: break
         }
         guard let command = subcommands.first(where: { $0.name == name }) else { return nil }
@@ -149,6 +152,8 @@ public enum CommandLineTool {
             return ReplayCommand.run(arguments: rest)
         case "schema":
             return SchemaCommand.run(arguments: rest)
+        case "fuse":
+            return FuseCommand.run(arguments: rest)
         case "decode":
             var json = false
             var hex: [String] = []

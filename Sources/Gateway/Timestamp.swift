@@ -12,6 +12,50 @@ public enum Timestamp {
         return "\(pad(year, 4))-\(pad(month, 2))-\(pad(day, 2))T\(pad(secondOfDay / 3600, 2)):\(pad(secondOfDay / 60 % 60, 2)):\(pad(secondOfDay % 60, 2)).\(pad(milliseconds, 3))Z"
     }
 
+    /// Parses `2026-11-29T18:30:00.123Z` (UTC, optional fraction) to seconds since the epoch;
+    /// nil for anything else. The inverse of `rfc3339`, for payloads read back (`fuse`).
+    public static func parse(_ text: String) -> Double? {
+        let bytes = Array(text.utf8)
+        guard bytes.count >= 20, bytes.last == UInt8(ascii: "Z") else { return nil }
+        func number(_ range: Range<Int>) -> Int? {
+            var value = 0
+            for index in range {
+                guard index < bytes.count, bytes[index] >= 48, bytes[index] <= 57 else { return nil }
+                value = value * 10 + Int(bytes[index] - 48)
+            }
+            return value
+        }
+        guard let year = number(0..<4), bytes[4] == UInt8(ascii: "-"), let month = number(5..<7), bytes[7] == UInt8(ascii: "-"),
+              let day = number(8..<10), bytes[10] == UInt8(ascii: "T"), let hour = number(11..<13), bytes[13] == UInt8(ascii: ":"),
+              let minute = number(14..<16), bytes[16] == UInt8(ascii: ":"), let second = number(17..<19),
+              (1...12).contains(month), (1...31).contains(day), hour < 24, minute < 60, second < 61 else { return nil }
+        var fraction = 0.0
+        if bytes[19] == UInt8(ascii: ".") {
+            var scale = 0.1
+            var index = 20
+            while index < bytes.count - 1 {
+                guard bytes[index] >= 48, bytes[index] <= 57 else { return nil }
+                fraction += Double(bytes[index] - 48) * scale
+                scale /= 10
+                index += 1
+            }
+        } else if bytes.count != 20 {
+            return nil
+        }
+        let days = daysFromCivil(year, month, day)
+        return Double(days) * 86_400 + Double(hour * 3600 + minute * 60 + second) + fraction
+    }
+
+    /// Howard Hinnant's days-from-civil algorithm.
+    private static func daysFromCivil(_ y0: Int, _ m: Int, _ d: Int) -> Int {
+        let y = m <= 2 ? y0 - 1 : y0
+        let era = (y >= 0 ? y : y - 399) / 400
+        let yoe = y - era * 400
+        let doy = (153 * (m > 2 ? m - 3 : m + 9) + 2) / 5 + d - 1
+        let doe = yoe * 365 + yoe / 4 - yoe / 100 + doy
+        return era * 146_097 + doe - 719_468
+    }
+
     private static func floorDivide(_ a: Int64, _ b: Int64) -> Int64 {
         a >= 0 ? a / b : -((-a + b - 1) / b)
     }

@@ -1,0 +1,223 @@
+import DeviceLink
+import Foundation
+import MQTTClient
+import SiteFusion
+import UCI
+#if canImport(Glibc)
+@preconcurrency import Glibc
+#endif
+
+/// `uwb2mqtt fuse`: combines the ranges of several gateways into site positions (mqtt-api.md,
+/// "Site positions"). It learns the gateways and their poses from their retained `status`,
+/// feeds every successful `range` to the pure `FusionTracker`, and publishes positions, site
+/// state and events under `<base>/site/<site>/`.
+///
+/// Several instances stand by for each other through the retained site status: the first to
+/// hold it (`online` with its instance id) publishes; the others watch, and take over when its
+/// last will says it is gone. Like the agent, one loop owns all state; callbacks only hand over.
+public final class FuseService {
+    enum Input: Sendable {
+        case mqtt(MQTTEvent)
+        case tick
+        case signal(Int32)
+    }
+
+    let configuration: FuseConfiguration
+    let logger: Logger
+    let instanceID = String(UInt64.random(in: 1...UInt64.max), radix: 16)
+    private var tracker: FusionTracker
+    private var client: MQTTClient!
+    private var active = false
+    private var activeInstance: String?
+    private var decideAt: Double?
+    private var eventCounter = 0
+    private let base: String
+    private let site: String
+
+    public init(configuration: FuseConfiguration, logger: Logger) {
+        self.configuration = configuration
+        self.logger = logger
+        tracker = FusionTracker(settings: configuration.fusionSettings, zones: configuration.polygonZones)
+        base = TopicTree(base: configuration.mqtt.baseTopic, gatewayID: "x").base
+        site = TopicSegment.sanitize(configuration.site)
+    }
+
+    var siteRoot: String { "\(base)/site/\(site)" }
+    var statusTopic: String { siteRoot + "/status" }
+
+    public func run() async -> Int32 {
+        let mqtt = configuration.mqtt
+        var settings: MQTTConfiguration
+        do {
+            settings = try MQTTConfiguration(url: mqtt.url, clientID: mqtt.clientID ?? "uwb2mqtt-fuse-\(site)-\(instanceID.prefix(6))")
+            settings.username = mqtt.username
+            if let path = mqtt.passwordFile {
+                let (password, warning) = try PasswordFile.read(path: path)
+                settings.password = password
+                if let warning { logger.warning(warning) }
+            }
+            settings.caFile = mqtt.caFile
+            settings.certFile = mqtt.certFile
+            settings.keyFile = mqtt.keyFile
+            settings.keepaliveSeconds = Int(mqtt.keepalive.seconds)
+            settings.will = MQTTWill(topic: statusTopic, payload: Array(#"{"state":"offline","instance":"\#(instanceID)"}"#.utf8),
+                                     qos: .atLeastOnce, retain: true)
+            client = try MQTTClient(configuration: settings)
+            try client.subscribe(topic: "\(base)/+/status", qos: .atLeastOnce)
+            try client.subscribe(topic: "\(base)/+/peer/+/range", qos: .atMostOnce)
+            try client.subscribe(topic: statusTopic, qos: .atLeastOnce)
+            try client.start()
+        } catch {
+            logger.error("fuse: \(error)")
+            return 1
+        }
+        let (inputs, continuation) = AsyncStream.makeStream(of: Input.self)
+        let events = client.events
+        let forwarder = Task { for await event in events { continuation.yield(.mqtt(event)) } }
+        let ticker = Task {
+            while !Task.isCancelled {
+                try? await Task.sleep(for: .milliseconds(100))
+                continuation.yield(.tick)
+            }
+        }
+        let signals = SignalWaiter([SIGINT, SIGTERM]) { continuation.yield(.signal($0)) }
+        logger.info("uwb2mqtt fuse \(AgentVersion.agent): site \(site) (instance \(instanceID)), broker \(settings.broker)")
+        for await input in inputs {
+            if case .signal = input { break }
+            handle(input)
+        }
+        if active { _ = try? client.publish(topic: statusTopic, payload: status(online: false), qos: .atLeastOnce, retain: true) }
+        _ = await client.disconnect(timeout: .seconds(3))
+        ticker.cancel()
+        forwarder.cancel()
+        withExtendedLifetime(signals) {}
+        continuation.finish()
+        return 0
+    }
+
+    private func status(online: Bool) -> [UInt8] {
+        Payloads.render([Field("state", .string(online ? "online" : "offline")), Field("ts", .string(Timestamp.rfc3339(Clocks.wall()))),
+                         Field("version", .string(AgentVersion.agent)), Field("instance", .string(instanceID))])
+    }
+
+    private func handle(_ input: Input) {
+        switch input {
+        case .mqtt(.connected):
+            logger.info("connected to the broker")
+            // Wait a moment for a retained site status: another instance may hold the site.
+            if !active { decideAt = Clocks.monotonic() + 1 } else { becomeActive() }
+        case let .mqtt(.disconnected(reason)):
+            if case .requested = reason { return }
+            logger.warning("broker connection: \(reason); retrying with back-off")
+        case let .mqtt(.message(message)):
+            receive(message)
+        case .mqtt:
+            break
+        case .tick:
+            if let due = decideAt, Clocks.monotonic() >= due {
+                decideAt = nil
+                if activeInstance == nil { becomeActive() } else { logger.info("standing by: instance \(activeInstance!) holds site \(site)") }
+            }
+            publish(tracker.tick(at: Clocks.wall()))
+        case .signal:
+            break
+        }
+    }
+
+    private func becomeActive() {
+        guard !active else { return }
+        active = true
+        activeInstance = instanceID
+        logger.info("active for site \(site)")
+        _ = try? client.publish(topic: statusTopic, payload: status(online: true), qos: .atLeastOnce, retain: true)
+    }
+
+    private func receive(_ message: MQTTMessage) {
+        let levels = message.topic.split(separator: "/", omittingEmptySubsequences: false).map(String.init)
+        let object = (try? JSONSerialization.jsonObject(with: Data(message.payload))) as? [String: Any] ?? [:]
+        if message.topic == statusTopic {
+            siteStatus(object)
+            return
+        }
+        let baseCount = base.split(separator: "/").count
+        guard levels.count > baseCount else { return }
+        let gateway = levels[baseCount]
+        if levels.count == baseCount + 2, levels[baseCount + 1] == "status" {
+            var position: SitePoint?
+            if let p = object["position"] as? [String: Any], let x = p["x"] as? Double, let y = p["y"] as? Double, let z = p["z"] as? Double {
+                position = SitePoint(x: x, y: y, z: z)
+            }
+            let online = object["state"] as? String == "online"
+            tracker.updateGateway(gateway, position: position, online: online)
+            logger.debug("gateway \(gateway) \(online ? "online" : "offline")\(position.map { " at \($0)" } ?? " without a position")")
+            return
+        }
+        // <base>/<gw>/peer/<peer>/range
+        guard levels.count == baseCount + 4, levels[baseCount + 1] == "peer", levels[baseCount + 3] == "range",
+              object["status"] as? String == "ok", let distance = object["raw_distance_m"] as? Double,
+              let peer = object["peer"] as? String, let ts = (object["ts"] as? String).flatMap(Timestamp.parse) else { return }
+        let nlos = object["nlos"] as? Bool ?? false
+        publish(tracker.ingest(GatewayRange(peer: peer, gateway: gateway, distanceM: distance, nlos: nlos, time: ts)))
+    }
+
+    /// Another instance's status: stand by while it holds the site; take over when it is gone.
+    private func siteStatus(_ object: [String: Any]) {
+        let instance = object["instance"] as? String
+        let online = object["state"] as? String == "online"
+        guard let instance, instance != instanceID else { return }
+        if online {
+            if active, instance < instanceID {
+                // Two came up at once: the smaller id keeps the site.
+                active = false
+                logger.info("instance \(instance) also holds site \(site); standing by")
+            }
+            if !active { activeInstance = instance }
+        } else if instance == activeInstance || activeInstance == nil {
+            activeInstance = nil
+            logger.info("instance \(instance) is gone; taking over site \(site)")
+            becomeActive()
+        } else if active {
+            // A stand-by instance's will overwrote the retained status: say again who holds the site.
+            _ = try? client.publish(topic: statusTopic, payload: status(online: true), qos: .atLeastOnce, retain: true)
+        }
+    }
+
+    private func publish(_ outputs: [FusionOutput]) {
+        guard active else { return }
+        for output in outputs {
+            switch output {
+            case let .position(p):
+                let fields: [Field] = [Field("ts", .string(Timestamp.rfc3339(p.ts))), Field("peer", .string(p.peer)), Field("frame", .string("site")),
+                                       Field("x", millimetres(p.x)), Field("y", millimetres(p.y)), Field("z", millimetres(p.z)),
+                                       Field("accuracy_m", millimetres(p.accuracyM)), Field("gateways", .list(p.gateways.map(FieldValue.string))),
+                                       Field("method", .string(SitePosition.method))]
+                _ = try? client.publish(topic: "\(siteRoot)/peer/\(TopicSegment.sanitize(p.peer))/position", payload: Payloads.render(fields), qos: .atMostOnce)
+            case let .state(s):
+                let position: FieldValue = s.position.map {
+                    .object([Field("x", millimetres($0.x)), Field("y", millimetres($0.y)), Field("z", millimetres($0.z)),
+                             Field("accuracy_m", millimetres($0.accuracyM))])
+                } ?? .null
+                let fields: [Field] = [Field("ts", .string(Timestamp.rfc3339(s.ts))), Field("peer", .string(s.peer)), Field("position", position),
+                                       Field("zones", .list(s.zones.map(FieldValue.string))), Field("gateways_in_range", .int(Int64(s.gatewaysInRange)))]
+                _ = try? client.publish(topic: "\(siteRoot)/peer/\(TopicSegment.sanitize(s.peer))/state", payload: Payloads.render(fields),
+                                        qos: .atLeastOnce, retain: true)
+            case let .event(e):
+                eventCounter += 1
+                var reason: [Field] = []
+                if let t = e.reason.thresholdM { reason.append(Field("threshold_m", .double(t))) }
+                if let d = e.reason.dwellMs { reason.append(Field("dwell_ms", .int(Int64(d)))) }
+                if let c = e.reason.crossedAt { reason.append(Field("crossed_at", .string(Timestamp.rfc3339(c)))) }
+                if let c = e.reason.cause { reason.append(Field("cause", .string(c))) }
+                if let l = e.reason.lastSeen { reason.append(Field("last_seen", .string(Timestamp.rfc3339(l)))) }
+                let fields: [Field] = [Field("id", .string("site-\(site):\(instanceID):\(eventCounter)")), Field("ts", .string(Timestamp.rfc3339(e.ts))),
+                                       Field("peer", .string(e.peer)), Field("type", .string(e.type.rawValue)),
+                                       Field("rule", e.zone.map(FieldValue.string) ?? .null), Field("from", .string(e.from)), Field("to", .string(e.to)),
+                                       Field("distance_m", .null), Field("reason", .object(reason)), Field("cue", .null)]
+                logger.info("site event \(e.type.rawValue) \(e.peer)\(e.zone.map { " " + $0 } ?? "")")
+                _ = try? client.publish(topic: "\(siteRoot)/peer/\(TopicSegment.sanitize(e.peer))/event", payload: Payloads.render(fields), qos: .atLeastOnce)
+            }
+        }
+    }
+
+    private func millimetres(_ value: Double) -> FieldValue { .double((value * 1000).rounded() / 1000) }
+}

@@ -1,0 +1,126 @@
+import Foundation
+import MQTTClient
+import Testing
+import TestSupport
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// `uwb2mqtt fuse` as a process against a real broker, fed gateway statuses and ranges by an
+/// in-test MQTT client (the four-agent test with simulators is in SiteEndToEndTests).
+@Suite(.serialized, .timeLimit(.minutes(2))) struct FuseTests {
+    static let gateways: [(String, Double, Double)] = [("gw-a", 0, 0), ("gw-b", 6, 0), ("gw-c", 6, 6), ("gw-d", 0, 6)]
+
+    static func config(url: String) -> String {
+        """
+        site: lobby
+        mqtt: {url: "\(url)", base_topic: uwb2mqtt}
+        window: 150ms
+        tag_height: 1.0
+        position_lost_after: 1s
+        zones:
+          - name: checkout
+            polygon: [[0, 0], [2, 0], [2, 1.5], [0, 1.5]]
+            hysteresis: 0.1
+            dwell: 200ms
+        """
+    }
+
+    func startFuse(_ broker: MosquittoBroker, _ dir: TemporaryDirectory, name: String) throws -> ChildProcess {
+        let path = try dir.write("\(name).yaml", Self.config(url: broker.url))
+        return try ChildProcess(executable: AgentProcess.executable, arguments: ["fuse", "--config", path],
+                                stdoutPath: dir.file("\(name).out"), stderrPath: dir.file("\(name).err"))
+    }
+
+    /// Publishes the gateways' retained statuses and, every 100 ms, each gateway's range to a tag
+    /// walking along `path(t)` (site frame, tag at 1 m height).
+    func feed(_ client: MQTTClient, seconds: Double, path: (Double) -> (Double, Double)) async throws {
+        for (id, x, y) in Self.gateways {
+            let status = #"{"state": "online", "ts": "2026-11-29T00:00:00.000Z", "version": "0.1.0", "position": {"x": \#(x), "y": \#(y), "z": 2.5}, "heading_deg": 90}"#
+            try client.publish(topic: "uwb2mqtt/\(id)/status", payload: status, qos: .atLeastOnce, retain: true)
+        }
+        let start = Date().timeIntervalSince1970
+        var t = 0.0
+        while t < seconds {
+            let (px, py) = path(t)
+            let now = start + t
+            for (id, x, y) in Self.gateways {
+                let distance = ((px - x) * (px - x) + (py - y) * (py - y) + 1.5 * 1.5).squareRoot()
+                let payload = #"{"ts": "\#(stamp(now))", "peer": "cart", "mac": "0x0001", "session": 42, "seq": 1, "status": "ok", "distance_m": \#(distance), "raw_distance_m": \#(distance), "nlos": false}"#
+                try client.publish(topic: "uwb2mqtt/\(id)/peer/cart/range", payload: payload, qos: .atMostOnce)
+            }
+            try await Task.sleep(for: .milliseconds(100))
+            t += 0.1
+        }
+    }
+
+    func stamp(_ seconds: Double) -> String {
+        let formatter = ISO8601DateFormatter()
+        formatter.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
+        return formatter.string(from: Date(timeIntervalSince1970: seconds))
+    }
+
+    func client(_ broker: MosquittoBroker) throws -> MQTTClient {
+        let client = try MQTTClient(configuration: try MQTTConfiguration(url: broker.url, clientID: "fuse-feeder-\(getpid())"))
+        try client.start()
+        return client
+    }
+
+    @Test func positionsZonesAndLoss() async throws {
+        let broker = try await MosquittoBroker.start()
+        defer { broker.stop() }
+        let dir = try TemporaryDirectory(prefix: "fuse")
+        let subscriber = try await MQTTTestSubscriber.start(broker: broker, topics: ["uwb2mqtt/site/#"])
+        defer { subscriber.stop() }
+        let fuse = try startFuse(broker, dir, name: "fuse")
+        defer { fuse.terminate() }
+        try await subscriber.waitForMessage(topic: "uwb2mqtt/site/lobby/status", where: { $0.payload.contains("online") })
+        let feeder = try client(broker)
+        // Through the checkout zone: from (4, 0.75) to (1, 0.75) and back out to (4, 4).
+        try await feed(feeder, seconds: 6) { t in t < 3 ? (4 - t, 0.75) : (1 + (t - 3), 0.75 + (t - 3)) }
+        _ = await feeder.disconnect()
+
+        let positions = subscriber.messages.filter { $0.topic == "uwb2mqtt/site/lobby/peer/cart/position" }.map { json($0.payload) }
+        #expect(positions.count > 20)
+        let first = try #require(positions.first)
+        #expect(first["frame"] as? String == "site" && first["method"] as? String == "multilateration")
+        // A fix needs three gateways with tag_height; once all four ranges are in the window, four are used.
+        #expect(((first["gateways"] as? [String])?.count ?? 0) >= 3)
+        #expect(positions.contains { ($0["gateways"] as? [String])?.count == 4 })
+        // Noise-free ranges: within a centimetre of the path, honest accuracy.
+        let x = first["x"] as? Double ?? 99, y = first["y"] as? Double ?? 99
+        #expect(abs(y - 0.75) < 0.01 && x <= 4.01 && x > 3.5, "\(first)")
+        #expect((first["accuracy_m"] as? Double ?? 99) < 0.5)
+
+        let events = subscriber.messages.filter { $0.topic == "uwb2mqtt/site/lobby/peer/cart/event" }.map { json($0.payload) }
+        #expect(events.filter { $0["type"] as? String == "zone_enter" }.count == 1)
+        #expect(events.filter { $0["type"] as? String == "zone_exit" }.count == 1)
+        #expect(events.first { $0["type"] as? String == "zone_enter" }?["rule"] as? String == "checkout")
+        // No more ranges: the position is lost, never guessed.
+        try await subscriber.waitForMessage(topic: "uwb2mqtt/site/lobby/peer/cart/event", where: { $0.payload.contains("position_lost") })
+        let state = try await subscriber.waitForMessage(topic: "uwb2mqtt/site/lobby/peer/cart/state", where: { json($0.payload)["position"] is NSNull })
+        #expect(json(state.payload)["gateways_in_range"] != nil)
+    }
+
+    @Test func aStandbyInstanceTakesOverWhenTheActiveOneDies() async throws {
+        let broker = try await MosquittoBroker.start()
+        defer { broker.stop() }
+        let dir = try TemporaryDirectory(prefix: "fuse-standby")
+        let subscriber = try await MQTTTestSubscriber.start(broker: broker, topics: ["uwb2mqtt/site/lobby/status"])
+        defer { subscriber.stop() }
+        let first = try startFuse(broker, dir, name: "first")
+        defer { first.terminate() }
+        let online = try await subscriber.waitForMessage(topic: "uwb2mqtt/site/lobby/status", where: { $0.payload.contains("online") })
+        let firstInstance = json(online.payload)["instance"] as? String
+        let second = try startFuse(broker, dir, name: "second")
+        defer { second.terminate() }
+        await eventually("the second instance to stand by") {
+            ((try? String(contentsOfFile: second.stderrPath, encoding: .utf8)) ?? "").contains("standing by")
+        }
+        first.kill(SIGKILL)
+        let takeover = try await subscriber.waitForMessage(topic: "uwb2mqtt/site/lobby/status", where: {
+            json($0.payload)["state"] as? String == "online" && json($0.payload)["instance"] as? String != firstInstance
+        }, timeout: .seconds(30))
+        #expect(json(takeover.payload)["instance"] as? String != nil)
+    }
+}

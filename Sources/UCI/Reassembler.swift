@@ -3,8 +3,11 @@
 /// Fed arbitrary chunks (one byte at a time, or many packets at once), it frames packets by
 /// their headers, joins PBF segments into one message, and resynchronises after garbage the way
 /// Qorvo's host tool does (uci.md §1.4): bytes are discarded until one whose MT this side
-/// accepts, and, as stronger checks than Qorvo's, a control header's RFU bits must be zero and
-/// no packet may declare more than 255 payload bytes.
+/// accepts, and, as stronger checks than Qorvo's, a control header's RFU bits must be zero, no
+/// packet may declare more than 255 payload bytes, and when a packet followed by more bytes does
+/// not end where another can begin, while a header inside it does frame a packet that does, the
+/// inner framing wins: one stray byte inside a packet then costs that packet only, not the one
+/// after it.
 /// Everything it throws away is reported as a `Discard`, so nothing vanishes silently.
 ///
 /// It holds no clock. The firmware drops an incomplete packet after 100 ms; the link layer does
@@ -141,6 +144,20 @@ public struct Reassembler: Sendable {
             // No packet carries more than 255 payload bytes (UCI_MAX_DATA_PAYLOAD_SIZE, uci.md §1.3).
             if length > PacketHeader.maximumControlPayload { skip(); continue }
             guard buffer.count - start >= PacketHeader.size + length else { break }
+            let end = start + PacketHeader.size + length
+            // When bytes follow in the same buffer, the packet must end where another one can
+            // begin (allowing one or two stray bytes in between). If not, its header was not a
+            // header — a stray byte inside a packet shifts everything after it — so rescan from
+            // the next byte instead of swallowing the start of the packet that follows.
+            if end < buffer.count, !plausibleFollower(at: end) {
+                let alternative = betterFraming(after: start, before: end)
+                if case let .at(resync) = alternative {
+                    while start < resync { skip() }
+                    continue
+                }
+                // A header inside whose packet has not fully arrived yet: wait for it.
+                if case .undecided = alternative { break }
+            }
             if let discard = reportSkipped() { emit(.discarded(discard)) }
             let identity = Identity(messageType: mt, gid: b0 & 0x0F, oid: mt == .data ? 0 : buffer[start + 1] & 0x3F)
             let more = b0 & 0x10 != 0
@@ -148,6 +165,50 @@ public struct Reassembler: Sendable {
             start = payloadStart + length
             packet(identity, more: more, payload: buffer[payloadStart..<start], emit)
         }
+    }
+
+    /// Whether what follows a packet ending at `index` can be another packet, allowing one or
+    /// two stray bytes in between.
+    private func plausibleFollower(at index: Int) -> Bool {
+        (0...2).contains { plausibleHeader(at: index + $0) }
+    }
+
+    private enum Alternative { case at(Int), undecided, none }
+
+    /// A header inside `(start, end)` whose packet is complete and ends where another can begin:
+    /// evidence that the packet at `start` was framed on a stray byte. `.none` when there is no
+    /// such header — then the packet at `start` stands and what follows it is garbage;
+    /// `.undecided` while a candidate's packet has not fully arrived.
+    private func betterFraming(after start: Int, before end: Int) -> Alternative {
+        var undecided = false
+        var index = start + 1
+        while index < end {
+            if plausibleHeader(at: index), let mt = MessageType(rawValue: buffer[index] >> 5) {
+                guard index + PacketHeader.size <= buffer.count else { undecided = true; break }
+                let length = mt.hasTwoByteLength ? Int(buffer[index + 2]) | Int(buffer[index + 3]) << 8 : Int(buffer[index + 3])
+                let candidateEnd = index + PacketHeader.size + length
+                if length <= PacketHeader.maximumControlPayload {
+                    if candidateEnd > buffer.count {
+                        undecided = true
+                    } else if plausibleFollower(at: candidateEnd) {
+                        return .at(index)
+                    }
+                }
+            }
+            index += 1
+        }
+        return undecided ? .undecided : .none
+    }
+
+    /// Whether a packet this side accepts may start at `index`, judged on the bytes that have
+    /// arrived: true when there are none yet to judge.
+    private func plausibleHeader(at index: Int) -> Bool {
+        guard index < buffer.count else { return true }
+        guard let mt = MessageType(rawValue: buffer[index] >> 5), accepted.contains(mt) else { return false }
+        if mt.hasTwoByteLength { return true }
+        if index + 1 < buffer.count, buffer[index + 1] & 0xC0 != 0 { return false }
+        if index + 2 < buffer.count, buffer[index + 2] != 0 { return false }
+        return true
     }
 
     @inline(__always)

@@ -146,3 +146,52 @@ import UCI
         #expect(r.flushPartialPacket() == [.discarded(.init(reason: .notAPacket, byteCount: 2, sample: [1, 2]))])
     }
 }
+
+/// Random garbage in a continuous stream (issue 8: 1 % random garbage bytes): the notifications
+/// that the garbage did not touch are still decoded.
+@Suite struct GarbageStressTests {
+    @Test(arguments: [1, 2, 3])
+    func onePercentRandomGarbage(seed: UInt64) {
+        var state = (seed &+ 0x5851_F42D_4C95_7F2D) &* 0xD1B5_4A32_D192_ED03
+        func random() -> UInt64 {
+            state = state &+ 0x9E37_79B9_7F4A_7C15
+            var z = state
+            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+            return z ^ (z >> 31)
+        }
+        var stream: [UInt8] = []
+        var intact: [UInt32] = []
+        for sequence in 0..<3000 {
+            let m = TwoWayRangingMeasurement(macAddress: .short(UInt16(sequence % 3 + 1)), distanceRaw: UInt16(random() % 2000))
+            let bytes = UCIMessage.notification(.sessionInfo(SessionInfo(
+                sequenceNumber: UInt32(sequence), sessionHandle: 1, currentRangingInterval: 200, measurements: .twoWay([m])))).encoded()
+            var touched = false
+            for byte in bytes {
+                // Each position gets a random garbage byte in front of it with probability 1 %.
+                if random() % 100 == 0 {
+                    stream.append(UInt8(truncatingIfNeeded: random()))
+                    touched = touched || byte != bytes.first
+                }
+                stream.append(byte)
+            }
+            if !touched { intact.append(UInt32(sequence)) }
+        }
+        var reassembler = Reassembler()
+        var decoded: Set<UInt32> = []
+        var index = 0
+        while index < stream.count {
+            let size = Int(random() % 200) + 1
+            for case let .message(raw) in reassembler.feed(stream[index..<min(index + size, stream.count)]) {
+                if case let .notification(.sessionInfo(info))? = try? UCIMessage(decoding: raw) { decoded.insert(info.sequenceNumber) }
+            }
+            index += size
+        }
+        let lost = intact.filter { !decoded.contains($0) }
+        // Not every one: a stray byte that forms a false header whose length reaches into the next
+        // packet can still cost that packet. Measured for these seeds: see the issue note; the
+        // bound keeps losses below 1 % of the intact notifications.
+        print("garbage stress seed \(seed): \(lost.count) of \(intact.count) intact notifications lost")
+        #expect(lost.count * 100 <= intact.count, "\(lost.count) of \(intact.count) intact notifications lost: \(lost.prefix(10))")
+    }
+}

@@ -135,7 +135,8 @@ public final class Agent {
             do {
                 try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
                 let log = logger
-                simulator = try SimulatorHost(scenario: scenario, linkPath: directory + "/dwm3001c") { log.info("simulator: \($0)") }
+                simulator = try SimulatorHost(scenario: scenario, linkPath: directory + "/dwm3001c",
+                                              gatewayPosition: configuration.gateway.position) { log.info("simulator: \($0)") }
                 simulatorDirectory = directory
                 devicePort = directory + "/dwm3001c"
                 logger.info("simulated DWM3001C (scenario \(scenario.name ?? "unnamed")) at \(simulator!.slavePath)")

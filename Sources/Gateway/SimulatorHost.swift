@@ -25,8 +25,19 @@ public final class SimulatorHost: Sendable {
     private let log: @Sendable (String) -> Void
 
     /// Opens the terminal at once (so that `slavePath` is valid on return) and starts the device.
-    public init(scenario: Scenario, linkPath: String? = nil, log: @escaping @Sendable (String) -> Void = { _ in }) throws {
-        let device = try SimulatedDevice(scenario: scenario, startTime: Clocks.monotonic())
+    ///
+    /// `gatewayPosition` (the config's `gateway.position`) is where this simulated gateway stands;
+    /// a scenario with site-frame paths needs it and fails here without it. The device runs on
+    /// the monotonic clock; its scene start is computed once from the monotonic and wall clocks
+    /// (`Scenario.startTime(monotonicNow:wallNow:)`): now for `clock: start`, and
+    /// `monotonicNow - (wallNow mod duration)` for `clock: wall`, so that simulators in separate
+    /// processes agree on the scene time without the device ever reading a clock.
+    public init(scenario: Scenario, linkPath: String? = nil, gatewayPosition: GatewayPosition? = nil,
+                log: @escaping @Sendable (String) -> Void = { _ in }) throws {
+        let monotonicNow = Clocks.monotonic()
+        let device = try SimulatedDevice(
+            scenario: scenario, startTime: scenario.startTime(monotonicNow: monotonicNow, wallNow: Clocks.wall()),
+            gatewayPosition: gatewayPosition.map { SitePosition(x: $0.x, y: $0.y, z: $0.z) }, poweredOnAt: monotonicNow)
         let terminal = try PseudoTerminal()
         if let linkPath { try terminal.link(at: linkPath) }
         self.linkPath = linkPath

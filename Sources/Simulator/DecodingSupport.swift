@@ -25,6 +25,15 @@ extension Decoder {
     }
 }
 
+/// `peers[0].path[2]`: a coding path as the scenario file's author would point at it.
+func codingPathText(_ path: [any CodingKey]) -> String {
+    var text = ""
+    for key in path {
+        if let index = key.intValue { text += "[\(index)]" } else { text += (text.isEmpty ? "" : ".") + key.stringValue }
+    }
+    return text.isEmpty ? "scenario" : text
+}
+
 /// A 16-bit short MAC address from `0x0001`, `"1"` or `1`.
 enum ShortAddressDecoding {
     static func decode<K: CodingKey>(_ container: KeyedDecodingContainer<K>, forKey key: K) throws -> UInt16 {

@@ -39,6 +39,11 @@ struct FaultSchedule: Sendable {
         return fault
     }
 
+    /// Drops the faults due before `elapsed` seconds: for a device powered on mid-scene.
+    mutating func skip(before elapsed: Double) {
+        while let next = nextTime, next < elapsed, pop() != nil {}
+    }
+
     /// True while a `split_writes` window covers scenario time `t`.
     static func isSplitting(_ scenario: Scenario, at t: Double) -> (maxChunk: Int, gap: Double)? {
         for fault in scenario.faults {

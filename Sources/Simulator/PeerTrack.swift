@@ -1,9 +1,17 @@
-/// One UWB peer (a tag, a phone) and how it moves relative to the gateway.
+/// One UWB peer (a tag, a phone) and how it moves.
 ///
 /// The path is a list of keyframes, linearly interpolated; before the first and after the last
-/// the peer stays put. Angles are optional: a keyframe without `azimuth` means "no angle
-/// information here", and the device reports angles only where both neighbouring keyframes
-/// have one and the module has AoA.
+/// the peer stays put. A path is given in one of two frames, never both:
+///
+/// - gateway frame (`distance`): how far the peer is from *this* gateway, whatever gateway that
+///   is. Enough for proximity rules, and it needs no configuration.
+/// - site frame (`x`, `y`, optional `z`): where the peer is on the site plan. The distance is
+///   then computed from the simulated gateway's own position, so several simulated gateways
+///   running the same scenario report ranges that agree on one position, as real ones do.
+///
+/// Angles are optional and only exist in the gateway frame: a keyframe without `azimuth` means
+/// "no angle information here", and the device reports angles only where both neighbouring
+/// keyframes have one and the module has AoA.
 public struct PeerTrack: Hashable, Sendable, Decodable {
     /// Short MAC address, as the host lists it in DST_MAC_ADDRESS.
     public var address: UInt16
@@ -25,55 +33,121 @@ public struct PeerTrack: Hashable, Sendable, Decodable {
         self.dropouts = dropouts
     }
 
-    /// A point of the path: at `t` seconds the peer is `distance` metres away, optionally seen
-    /// at `azimuth` / `elevation` degrees.
+    /// A point of the path: at `t` seconds the peer is at `place`, optionally seen at
+    /// `azimuth` / `elevation` degrees (gateway frame only).
     public struct Keyframe: Hashable, Sendable, Decodable {
         public var t: Double
-        public var distance: Double
+        public var place: Place
         public var azimuth: Double?
         public var elevation: Double?
 
+        /// Where a keyframe puts the peer. An enum rather than optional fields so that a keyframe
+        /// with both a distance and a site position cannot be built in code; the decoder rejects
+        /// such a keyframe with a message.
+        public enum Place: Hashable, Sendable {
+            /// Metres from the gateway, whichever gateway simulates it.
+            case distance(Double)
+            /// A point in the site frame; each gateway measures its own distance to it.
+            case site(SitePosition)
+        }
+
+        /// A gateway-frame keyframe: `distance` metres away.
         public init(t: Double, distance: Double, azimuth: Double? = nil, elevation: Double? = nil) {
             self.t = t
-            self.distance = distance
+            place = .distance(distance)
             self.azimuth = azimuth
             self.elevation = elevation
         }
 
-        enum CodingKeys: String, CodingKey, CaseIterable { case t, distance, azimuth, elevation }
+        /// A site-frame keyframe: at (`x`, `y`, `z`) metres; `z` defaults to 1.0 m.
+        public init(t: Double, x: Double, y: Double, z: Double = SitePosition.defaultHeight) {
+            self.t = t
+            place = .site(SitePosition(x: x, y: y, z: z))
+        }
+
+        /// The distance of a gateway-frame keyframe, nil in the site frame.
+        public var distance: Double? { if case let .distance(d) = place { d } else { nil } }
+        /// The position of a site-frame keyframe, nil in the gateway frame.
+        public var sitePosition: SitePosition? { if case let .site(p) = place { p } else { nil } }
+
+        enum CodingKeys: String, CodingKey, CaseIterable { case t, distance, x, y, z, azimuth, elevation }
 
         public init(from decoder: any Decoder) throws {
             try decoder.rejectUnknownKeys(CodingKeys.self)
             let c = try decoder.container(keyedBy: CodingKeys.self)
             t = try c.decode(Double.self, forKey: .t)
-            distance = try c.decode(Double.self, forKey: .distance)
+            let distance = try c.decodeIfPresent(Double.self, forKey: .distance)
+            let x = try c.decodeIfPresent(Double.self, forKey: .x)
+            let y = try c.decodeIfPresent(Double.self, forKey: .y)
+            let z = try c.decodeIfPresent(Double.self, forKey: .z)
+            switch (distance, x, y, z) {
+            case let (distance?, nil, nil, nil):
+                place = .distance(distance)
+            case let (nil, x?, y?, z):
+                place = .site(SitePosition(x: x, y: y, z: z ?? SitePosition.defaultHeight))
+            default:
+                // Both kinds, neither, or half a position: guessing which was meant would
+                // simulate something the author did not write.
+                let error = ScenarioError.keyframePlace(field: codingPathText(decoder.codingPath))
+                throw DecodingError.dataCorrupted(DecodingError.Context(
+                    codingPath: decoder.codingPath, debugDescription: error.description, underlyingError: error))
+            }
             azimuth = try c.decodeIfPresent(Double.self, forKey: .azimuth)
             elevation = try c.decodeIfPresent(Double.self, forKey: .elevation)
         }
     }
 
-    /// Where the peer truly is at scenario time `t` (before noise).
+    /// Where the peer truly is at scenario time `t` as one gateway sees it (before noise).
     public struct Pose: Hashable, Sendable {
         public var distance: Double
         public var azimuth: Double?
         public var elevation: Double?
     }
 
-    /// The interpolated pose; `path` is non-empty and ordered once validated.
-    public func pose(at t: Double) -> Pose {
-        guard let first = path.first, let last = path.last else { return Pose(distance: 0) }
-        if t <= first.t { return Pose(distance: first.distance, azimuth: first.azimuth, elevation: first.elevation) }
-        if t >= last.t { return Pose(distance: last.distance, azimuth: last.azimuth, elevation: last.elevation) }
+    /// True when the path is given in site coordinates (judged by its first keyframe; a
+    /// validated path has one kind throughout).
+    public var isSiteFrame: Bool { path.first?.sitePosition != nil }
+
+    /// The interpolated site position at `t`; nil for a gateway-frame path.
+    public func position(at t: Double) -> SitePosition? {
+        guard let (a, b, f) = segment(at: t), let pa = a.sitePosition, let pb = b.sitePosition else { return nil }
+        return pa.interpolated(to: pb, f)
+    }
+
+    /// The interpolated pose at `t` as seen from a gateway at `gateway`.
+    ///
+    /// A site-frame path is interpolated in the site frame first (a peer walks straight lines on
+    /// the floor, not straight lines in distance) and then measured from `gateway`; such a path
+    /// carries no angles. Returns nil only for a site-frame path without a gateway position,
+    /// which `SimulatedDevice` refuses at creation, so a running device never sees nil.
+    public func pose(at t: Double, from gateway: SitePosition? = nil) -> Pose? {
+        guard let (a, b, f) = segment(at: t) else { return nil }
+        switch (a.place, b.place) {
+        case let (.distance(da), .distance(db)):
+            func lerp(_ x: Double?, _ y: Double?) -> Double? {
+                guard let x, let y else { return nil }
+                return x + (y - x) * f
+            }
+            return Pose(distance: da + (db - da) * f,
+                        azimuth: lerp(a.azimuth, b.azimuth), elevation: lerp(a.elevation, b.elevation))
+        case let (.site(pa), .site(pb)):
+            guard let gateway else { return nil }
+            return Pose(distance: pa.interpolated(to: pb, f).distance(to: gateway))
+        default:
+            return nil  // mixed kinds: rejected by validation
+        }
+    }
+
+    /// The keyframes around `t` and the fraction of the way from the first to the second;
+    /// clamped to the first or last keyframe outside the path. Nil for an empty path.
+    private func segment(at t: Double) -> (Keyframe, Keyframe, Double)? {
+        guard let first = path.first, let last = path.last else { return nil }
+        if t <= first.t { return (first, first, 0) }
+        if t >= last.t { return (last, last, 0) }
         var upper = 1
         while upper < path.count - 1 && path[upper].t <= t { upper += 1 }
         let a = path[upper - 1], b = path[upper]
-        let f = (t - a.t) / (b.t - a.t)
-        func lerp(_ x: Double?, _ y: Double?) -> Double? {
-            guard let x, let y else { return nil }
-            return x + (y - x) * f
-        }
-        return Pose(distance: a.distance + (b.distance - a.distance) * f,
-                    azimuth: lerp(a.azimuth, b.azimuth), elevation: lerp(a.elevation, b.elevation))
+        return (a, b, (t - a.t) / (b.t - a.t))
     }
 
     enum CodingKeys: String, CodingKey, CaseIterable {
@@ -99,18 +173,30 @@ public struct PeerTrack: Hashable, Sendable, Decodable {
     func validate() throws(ScenarioError) {
         let p = "peers[\(label)]"
         guard !path.isEmpty else { throw .emptyPath(peer: label) }
+        let siteFrame = isSiteFrame
         for (index, k) in path.enumerated() {
-            for (field, value) in [("t", k.t), ("distance", k.distance)] where !value.isFinite {
-                throw .notFinite(field: "\(p).path[\(index)].\(field)")
+            let field = "\(p).path[\(index)]"
+            guard k.t.isFinite else { throw .notFinite(field: field + ".t") }
+            guard (k.sitePosition != nil) == siteFrame else { throw .mixedKeyframeKinds(peer: label, index: index) }
+            switch k.place {
+            case let .distance(distance):
+                guard distance.isFinite else { throw .notFinite(field: field + ".distance") }
+                guard distance >= 0 else {
+                    throw .outOfRange(field: field + ".distance", value: distance, expected: "≥ 0 metres")
+                }
+            case let .site(position):
+                for (axis, value) in [("x", position.x), ("y", position.y), ("z", position.z)] where !value.isFinite {
+                    throw .notFinite(field: field + "." + axis)
+                }
+                // Angles depend on the gateway's heading, which one scenario shared by several
+                // gateways cannot know: a site-frame keyframe with angles would be a lie.
+                guard k.azimuth == nil, k.elevation == nil else { throw .siteKeyframeWithAngles(peer: label, index: index) }
             }
             if let az = k.azimuth, !(az.isFinite && (-180...180).contains(az)) {
-                throw .outOfRange(field: "\(p).path[\(index)].azimuth", value: az, expected: "-180…180 degrees")
+                throw .outOfRange(field: field + ".azimuth", value: az, expected: "-180…180 degrees")
             }
             if let el = k.elevation, !(el.isFinite && (-90...90).contains(el)) {
-                throw .outOfRange(field: "\(p).path[\(index)].elevation", value: el, expected: "-90…90 degrees")
-            }
-            guard k.distance >= 0 else {
-                throw .outOfRange(field: "\(p).path[\(index)].distance", value: k.distance, expected: "≥ 0 metres")
+                throw .outOfRange(field: field + ".elevation", value: el, expected: "-90…90 degrees")
             }
             if index > 0 && k.t <= path[index - 1].t { throw .keyframesOutOfOrder(peer: label, index: index) }
         }

@@ -10,6 +10,8 @@ struct RangingModel {
     static let nonLineOfSightFOM: UInt8 = 35
 
     let scenario: Scenario
+    /// The gateway's site position, for site-frame paths.
+    var gatewayPosition: SitePosition? = nil
 
     /// One peer's measurement at scenario time `t`. Draws from `rng` in a fixed order.
     func measurement(for address: UInt16, at t: Double, session: SimulatedSession,
@@ -22,7 +24,9 @@ struct RangingModel {
         let lossDraw = rng.nextUnit()
         if lossDraw < lossProbability { return Self.timeout(address) }
 
-        let pose = peer.pose(at: t)
+        // Nil only for a site-frame path without a gateway position, which the device refuses
+        // at creation; answering "no reply" keeps this total without inventing a distance.
+        guard let pose = peer.pose(at: t, from: gatewayPosition) else { return Self.timeout(address) }
         let nlos = peer.nlos.first { $0.window.contains(t) }
         let measured = pose.distance + (nlos?.bias ?? 0) + scenario.noise.sigma * rng.nextGaussian()
         let centimetres = (measured * 100).rounded()

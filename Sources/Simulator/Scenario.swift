@@ -2,9 +2,11 @@
 /// and what goes wrong when. Decoded from YAML (snake_case keys, seconds, metres, degrees),
 /// or built in code; `Scenario.default` exercises every kind of proximity rule.
 ///
-/// Time in a scenario starts at 0 when the simulated device is created. With a `duration` the
-/// scenario either loops (paths, windows and faults repeat) or stops (everything freezes at
-/// the end and `DeviceOutput.scenarioEnded` is emitted once).
+/// Time in a scenario starts at 0 when the simulated device is created (`clock: start`), or is
+/// the wall clock modulo `duration` (`clock: wall`) so that simulated gateways in separate
+/// processes see a peer at the same place at the same moment. With a `duration` the scenario
+/// either loops (paths, windows and faults repeat) or stops (everything freezes at the end and
+/// `DeviceOutput.scenarioEnded` is emitted once).
 public struct Scenario: Hashable, Sendable, Decodable {
     public var name: String?
     /// Seed of every random draw: same seed and same host traffic, same bytes.
@@ -12,6 +14,8 @@ public struct Scenario: Hashable, Sendable, Decodable {
     /// Length of one run in seconds; nil runs forever on the last keyframes.
     public var duration: Double?
     public var atEnd: EndBehavior
+    /// What scene time 0 is: the device's start, or a wall-clock multiple of `duration`.
+    public var clock: TimeBase
     public var device: ScenarioDevice
     public var noise: ScenarioNoise
     public var peers: [PeerTrack]
@@ -24,13 +28,25 @@ public struct Scenario: Hashable, Sendable, Decodable {
         case stop
     }
 
+    /// Where scene time comes from.
+    public enum TimeBase: String, Hashable, Sendable, Decodable {
+        /// 0 when the simulated device starts (the default: every run replays the scene from
+        /// its beginning, reproducibly).
+        case start
+        /// Wall-clock seconds since the epoch modulo `duration`: every process started from the
+        /// same scenario file agrees on the scene time, whenever it was started, as far as the
+        /// hosts' clocks agree (NTP keeps that to milliseconds). Needs a looping duration.
+        case wall
+    }
+
     public init(name: String? = nil, seed: UInt64 = 1, duration: Double? = nil, atEnd: EndBehavior = .loop,
-                device: ScenarioDevice = ScenarioDevice(), noise: ScenarioNoise = ScenarioNoise(),
+                clock: TimeBase = .start, device: ScenarioDevice = ScenarioDevice(), noise: ScenarioNoise = ScenarioNoise(),
                 peers: [PeerTrack] = [], faults: [ScenarioFault] = []) {
         self.name = name
         self.seed = seed
         self.duration = duration
         self.atEnd = atEnd
+        self.clock = clock
         self.device = device
         self.noise = noise
         self.peers = peers
@@ -40,7 +56,7 @@ public struct Scenario: Hashable, Sendable, Decodable {
     enum CodingKeys: String, CodingKey, CaseIterable {
         case name, seed, duration
         case atEnd = "at_end"
-        case device, noise, peers, faults
+        case clock, device, noise, peers, faults
     }
 
     public init(from decoder: any Decoder) throws {
@@ -50,6 +66,7 @@ public struct Scenario: Hashable, Sendable, Decodable {
         seed = try c.decodeIfPresent(UInt64.self, forKey: .seed) ?? 1
         duration = try c.decodeIfPresent(Double.self, forKey: .duration)
         atEnd = try c.decodeIfPresent(EndBehavior.self, forKey: .atEnd) ?? .loop
+        clock = try c.decodeIfPresent(TimeBase.self, forKey: .clock) ?? .start
         device = try c.decodeIfPresent(ScenarioDevice.self, forKey: .device) ?? ScenarioDevice()
         noise = try c.decodeIfPresent(ScenarioNoise.self, forKey: .noise) ?? ScenarioNoise()
         peers = try c.decodeIfPresent([PeerTrack].self, forKey: .peers) ?? []
@@ -68,6 +85,9 @@ public struct Scenario: Hashable, Sendable, Decodable {
             guard duration.isFinite else { throw .notFinite(field: "duration") }
             guard duration > 0 else { throw .outOfRange(field: "duration", value: duration, expected: "> 0 seconds") }
         }
+        // With `stop`, a gateway started late in the cycle would end within seconds, at a
+        // moment set by the wall clock: never what a shared scene is meant for.
+        if clock == .wall, duration == nil || atEnd != .loop { throw .wallClockNeedsLoop }
         if let interval = device.rangingInterval {
             guard interval.isFinite else { throw .notFinite(field: "device.ranging_interval") }
             guard interval >= 0.001 else {
@@ -92,6 +112,29 @@ public struct Scenario: Hashable, Sendable, Decodable {
                 throw .faultBeyondDuration(kind: fault.kind.name, at: fault.at, duration: duration)
             }
         }
+    }
+
+    /// True when some peer's path is given in site coordinates: devices then need a gateway
+    /// position.
+    public var placesPeersInSiteFrame: Bool { peers.contains(where: \.isSiteFrame) }
+
+    /// The device time at which scene time is 0, for a device powered on at `monotonicNow`
+    /// (device time: any monotonic clock) while the wall clock reads `wallNow` (seconds since
+    /// the epoch). Pass the result as `SimulatedDevice`'s `startTime` and `monotonicNow` as its
+    /// `poweredOnAt`.
+    ///
+    /// With `clock: start` that is simply `monotonicNow`. With `clock: wall` it is
+    /// `monotonicNow - (wallNow mod duration)`: the device then wakes up at scene time
+    /// `wallNow mod duration`, the same scene time every other process computes at that moment,
+    /// and from then on follows its monotonic clock, which a wall-clock step cannot disturb.
+    /// The two clocks are read once, so alignment is as good as the hosts' wall clocks were at
+    /// start; drift between them afterwards is parts per million. Pure, so the computation is
+    /// tested with given clock values while the device itself stays clock-free.
+    public func startTime(monotonicNow: Double, wallNow: Double) -> Double {
+        guard clock == .wall, let duration, duration > 0, wallNow.isFinite else { return monotonicNow }
+        var phase = wallNow.truncatingRemainder(dividingBy: duration)
+        if phase < 0 { phase += duration }  // a wall clock before 1970: still a phase in [0, duration)
+        return monotonicNow - phase
     }
 
     /// Scenario time for `elapsed` seconds since the start: wrapped when looping, frozen at the

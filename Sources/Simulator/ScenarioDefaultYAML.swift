@@ -3,12 +3,17 @@
 extension Scenario {
     public static let defaultYAML: String = """
     # uwb2mqtt simulator scenario. Times are seconds from the start, distances metres,
-    # angles degrees. Every key is optional except peers[].address, peers[].path,
-    # path[].t / path[].distance and faults[].at / faults[].kind; unknown keys are errors.
+    # angles degrees. Every key is optional except peers[].address, peers[].path, path[].t,
+    # path[].distance (or path[].x and path[].y) and faults[].at / faults[].kind; unknown keys
+    # are errors.
     name: default
     seed: 7                     # every random draw comes from this: same seed, same bytes
     duration: 60                # one run lasts a minute …
     at_end: loop                # … then starts over (loop | stop)
+    clock: start                # scene time 0 = when the simulator starts. `wall`: scene time =
+                                # wall-clock seconds mod duration, so several simulated gateways
+                                # (one `run --simulate` each) see a peer at the same place at the
+                                # same moment; needs duration and at_end: loop
 
     device:
       aoa: false                # a DWM3001C has one antenna: no angles, AoA FOM always 0
@@ -53,6 +58,18 @@ extension Scenario {
           - {t: 60, distance: 3,   azimuth: -70, elevation: 0}
         out_of_range:
           - {from: 30, to: 40}
+
+      # A path may instead place a peer in site coordinates (metres, the frame of the gateways'
+      # `gateway.position`); each simulated gateway then reports its own straight-line distance
+      # to the peer, with the noise, nlos and dropouts above. Every keyframe of a path uses the
+      # same kind; site keyframes carry no angles; z defaults to 1.0. Give each gateway's config
+      # a `gateway.position` (required) and use clock: wall so that all gateways agree:
+      # - address: 0x0003
+      #   name: badge-ben
+      #   path:
+      #     - {t: 0,  x: 0.5, y: 0.5}
+      #     - {t: 20, x: 6,   y: 0.5, z: 1.2}
+      #     - {t: 40, x: 6,   y: 4}
 
     faults: []
     # Fault injections, for testing recovery (see the built-in "faults" scenario):

@@ -16,6 +16,18 @@ public enum ScenarioError: Error, Hashable, Sendable, CustomStringConvertible {
     case duplicatePeer(address: UInt16)
     /// A looping scenario has a fault at or after its duration: it would never fire.
     case faultBeyondDuration(kind: String, at: Double, duration: Double)
+    /// A keyframe in a file gives both a distance and a site position, neither, or only half a
+    /// position (`x` without `y`).
+    case keyframePlace(field: String)
+    /// A path mixes distance keyframes and site-frame keyframes; `index` is the first odd one.
+    case mixedKeyframeKinds(peer: String, index: Int)
+    /// A site-frame keyframe gives angles, which only make sense as seen from one gateway.
+    case siteKeyframeWithAngles(peer: String, index: Int)
+    /// The scenario places peers in site coordinates but the device was given no gateway
+    /// position to measure distances from.
+    case gatewayPositionRequired(peer: String)
+    /// `clock: wall` without a duration, or with `at_end: stop`.
+    case wallClockNeedsLoop
 
     public var description: String {
         switch self {
@@ -27,6 +39,16 @@ public enum ScenarioError: Error, Hashable, Sendable, CustomStringConvertible {
         case let .duplicatePeer(address): "peers: address \(shortAddressText(address)) appears twice"
         case let .faultBeyondDuration(kind, at, duration):
             "faults: \(kind) at \(at) s never fires in a scenario that loops every \(duration) s"
+        case let .keyframePlace(field):
+            "\(field): a keyframe gives either distance, or x and y (z optional) in site coordinates, not both"
+        case let .mixedKeyframeKinds(peer, index):
+            "peer \(peer): path[\(index)] mixes distance and site (x, y) keyframes; all keyframes of a path use the same kind"
+        case let .siteKeyframeWithAngles(peer, index):
+            "peer \(peer): path[\(index)] is in site coordinates and cannot give azimuth or elevation (angles are seen from one gateway)"
+        case let .gatewayPositionRequired(peer):
+            "peer \(peer): this scenario places peers in site coordinates; give the gateway a position (gateway.position in the config)"
+        case .wallClockNeedsLoop:
+            "clock: wall needs a duration and at_end: loop (scene time is wall-clock seconds modulo the duration)"
         }
     }
 }

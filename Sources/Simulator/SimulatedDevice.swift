@@ -15,7 +15,9 @@ import UCI
 /// ```
 ///
 /// Times are seconds on any monotonic clock (the runner's); scenario time 0 is `startTime`.
-/// A time earlier than one already seen is treated as "now": time never runs backwards.
+/// A time earlier than one already seen is treated as "now": time never runs backwards. The
+/// device never reads a clock itself: a runner that wants wall-clock aligned scenes
+/// (`clock: wall`) computes `startTime` with `Scenario.startTime(monotonicNow:wallNow:)`.
 public struct SimulatedDevice: Sendable {
     /// What `receive` and `advance` return, in order.
     public typealias Output = DeviceOutput
@@ -23,6 +25,8 @@ public struct SimulatedDevice: Sendable {
     public let scenario: Scenario
     /// Device time at which scenario time is 0.
     public let startTime: Double
+    /// Where this device's gateway stands in the site frame; needed by site-frame paths.
+    public let gatewayPosition: SitePosition?
     /// The latest time the device has been advanced to.
     public private(set) var now: Double
     public private(set) var deviceState: DeviceState = .ready
@@ -49,17 +53,36 @@ public struct SimulatedDevice: Sendable {
     public static let maximumSessions = 5
     static let defaultDeviceConfig: [UInt8: [UInt8]] = [0x01: [1]]  // LOW_POWER_MODE on (QM33 default)
 
-    /// A powered, READY module at `startTime`. Throws if the scenario is not valid.
-    public init(scenario: Scenario = .default, startTime: Double = 0) throws(ScenarioError) {
+    /// A powered, READY module. Throws if the scenario is not valid, or if it places peers in
+    /// site coordinates and no `gatewayPosition` says where this gateway stands (the distance
+    /// could only be made up).
+    ///
+    /// - Parameters:
+    ///   - startTime: device time at which scene time is 0.
+    ///   - gatewayPosition: this gateway's position in the site frame (the config's
+    ///     `gateway.position`); site-frame paths are measured from it.
+    ///   - poweredOnAt: device time at which the module powers on, default `startTime`. Later
+    ///     than `startTime` when the scene was already running (`clock: wall`): the scene's
+    ///     faults before it are skipped, as a module plugged in mid-scene never saw them, instead
+    ///     of all firing at once on the first `advance`.
+    public init(scenario: Scenario = .default, startTime: Double = 0, gatewayPosition: SitePosition? = nil,
+                poweredOnAt: Double? = nil) throws(ScenarioError) {
         try scenario.validate()
         guard startTime.isFinite else { throw .notFinite(field: "startTime") }
+        if let poweredOnAt, !poweredOnAt.isFinite { throw .notFinite(field: "poweredOnAt") }
+        if let gatewayPosition, !gatewayPosition.isFinite { throw .notFinite(field: "gatewayPosition") }
+        if gatewayPosition == nil, let peer = scenario.peers.first(where: \.isSiteFrame) {
+            throw .gatewayPositionRequired(peer: peer.label)
+        }
         self.scenario = scenario
         self.startTime = startTime
-        now = startTime
-        lastInputTime = startTime
+        self.gatewayPosition = gatewayPosition
+        now = max(startTime, poweredOnAt ?? startTime)
+        lastInputTime = now
         noiseRNG = SplitMix64(seed: scenario.seed, stream: 1)
         faultRNG = SplitMix64(seed: scenario.seed, stream: 2)
         faults = FaultSchedule(scenario)
+        faults.skip(before: now - startTime)
     }
 
     // MARK: Inspection
@@ -152,7 +175,7 @@ public struct SimulatedDevice: Sendable {
 
     private mutating func round(_ index: Int, into out: inout [DeviceOutput]) {
         var session = sessions[index]
-        let model = RangingModel(scenario: scenario)
+        let model = RangingModel(scenario: scenario, gatewayPosition: gatewayPosition)
         let t = sceneTime
         let measurements = session.peers.map { model.measurement(for: $0, at: t, session: session, rng: &noiseRNG) }
         let intervalMilliseconds = scenario.device.rangingInterval.map { UInt32(($0 * 1000).rounded()) }

@@ -103,8 +103,8 @@ struct ScenarioTests {
         let cart = try #require(Scenario.default.peer(0x0002))
         #expect(anna.name == "phone-anna" && cart.name == "tool-cart")
         #expect(!Scenario.default.device.hasAoA && Scenario.withAngles.device.hasAoA)
-        #expect(anna.pose(at: 0).distance > 10)                          // stage locate
-        #expect(anna.path.map(\.distance).min()! <= 0.12)                // handoff completes
+        #expect(try #require(anna.pose(at: 0)).distance > 10)                          // stage locate
+        #expect(anna.path.compactMap(\.distance).min()! <= 0.12)                // handoff completes
         #expect(!anna.nlos.isEmpty && !anna.dropouts.isEmpty)
         #expect(cart.outOfRange.contains { $0.to - $0.from > 2 })       // longer than signal_lost_after
         #expect(Scenario.default.duration == 60 && Scenario.default.atEnd == .loop)
@@ -114,8 +114,8 @@ struct ScenarioTests {
 
     @Test("defaultYAML names every key the decoder knows")
     func defaultYAMLKeys() {
-        let keys = ["name:", "seed:", "duration:", "at_end:", "device:", "aoa:", "ranging_interval:", "noise:", "sigma:",
-                    "angle_sigma:", "dropout_probability:", "peers:", "address:", "path:", "distance:", "azimuth:",
+        let keys = ["name:", "seed:", "duration:", "at_end:", "clock:", "device:", "aoa:", "ranging_interval:", "noise:", "sigma:",
+                    "angle_sigma:", "dropout_probability:", "peers:", "address:", "path:", "distance:", "x:", "y:", "z:", "azimuth:",
                     "elevation:", "out_of_range:", "nlos:", "bias:", "dropouts:", "probability:", "faults:", "kind:",
                     "bytes:", "until:", "max_chunk:", "gap:", "reason:"]
         for key in keys { #expect(Scenario.defaultYAML.contains(key), "\(key)") }

@@ -34,10 +34,13 @@ public final class MosquittoBroker: Sendable {
         public var passwordFile: String?
         /// When set, a second listener speaks TLS on `tlsPort`.
         public var tls: TLSListener?
+        /// Lines appended to the generated config (a bridge to another broker, for example).
+        public var extraConfig: [String]
 
-        public init(passwordFile: String? = nil, tls: TLSListener? = nil) {
+        public init(passwordFile: String? = nil, tls: TLSListener? = nil, extraConfig: [String] = []) {
             self.passwordFile = passwordFile
             self.tls = tls
+            self.extraConfig = extraConfig
         }
     }
 
@@ -89,6 +92,7 @@ public final class MosquittoBroker: Sendable {
                 "require_certificate \(tls.requireClientCertificate)",
             ]
         }
+        lines += options.extraConfig
         let configPath = try directory.write("mosquitto.conf", lines.joined(separator: "\n") + "\n")
         let broker = MosquittoBroker(port: port, tlsPort: tlsPort, directory: directory, configPath: configPath)
         try await broker.launch()

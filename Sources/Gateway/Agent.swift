@@ -87,20 +87,13 @@ public final class Agent {
     /// at start, 0 after a clean shutdown).
     public func run() async -> Int32 {
         let mqtt = configuration.mqtt
-        var clientConfiguration: MQTTConfiguration
+        let clientConfiguration: MQTTConfiguration
         do {
-            clientConfiguration = try MQTTConfiguration(url: mqtt.url, clientID: configuration.clientID)
-            clientConfiguration.username = mqtt.username
-            if let path = mqtt.passwordFile {
-                let (password, warning) = try PasswordFile.read(path: path)
-                clientConfiguration.password = password
-                if let warning { logger.warning(warning) }
-            }
-            clientConfiguration.caFile = mqtt.caFile
-            clientConfiguration.certFile = mqtt.certFile
-            clientConfiguration.keyFile = mqtt.keyFile
-            clientConfiguration.keepaliveSeconds = Int(mqtt.keepalive.seconds)
-            clientConfiguration.will = MQTTWill(topic: topics.status, payload: Payloads.lastWill, qos: .atLeastOnce, retain: true)
+            clientConfiguration = try BrokerConnection(
+                url: mqtt.url, clientID: configuration.clientID, username: mqtt.username, passwordFile: mqtt.passwordFile,
+                caFile: mqtt.caFile, certFile: mqtt.certFile, keyFile: mqtt.keyFile, keepaliveSeconds: mqtt.keepalive.seconds,
+                will: MQTTWill(topic: topics.status, payload: Payloads.lastWill, qos: .atLeastOnce, retain: true)
+            ).configuration(logger: logger)
         } catch {
             logger.error("\(configuration.source): \(error)")
             return 1

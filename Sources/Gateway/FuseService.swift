@@ -47,21 +47,15 @@ public final class FuseService {
 
     public func run() async -> Int32 {
         let mqtt = configuration.mqtt
-        var settings: MQTTConfiguration
+        let settings: MQTTConfiguration
         do {
-            settings = try MQTTConfiguration(url: mqtt.url, clientID: mqtt.clientID ?? "uwb2mqtt-fuse-\(site)-\(instanceID.prefix(6))")
-            settings.username = mqtt.username
-            if let path = mqtt.passwordFile {
-                let (password, warning) = try PasswordFile.read(path: path)
-                settings.password = password
-                if let warning { logger.warning(warning) }
-            }
-            settings.caFile = mqtt.caFile
-            settings.certFile = mqtt.certFile
-            settings.keyFile = mqtt.keyFile
-            settings.keepaliveSeconds = Int(mqtt.keepalive.seconds)
-            settings.will = MQTTWill(topic: statusTopic, payload: Array(#"{"state":"offline","instance":"\#(instanceID)"}"#.utf8),
-                                     qos: .atLeastOnce, retain: true)
+            settings = try BrokerConnection(
+                url: mqtt.url, clientID: mqtt.clientID ?? "uwb2mqtt-fuse-\(site)-\(instanceID.prefix(6))", username: mqtt.username,
+                passwordFile: mqtt.passwordFile, caFile: mqtt.caFile, certFile: mqtt.certFile, keyFile: mqtt.keyFile,
+                keepaliveSeconds: mqtt.keepalive.seconds,
+                will: MQTTWill(topic: statusTopic, payload: Array(#"{"state":"offline","instance":"\#(instanceID)"}"#.utf8),
+                               qos: .atLeastOnce, retain: true)
+            ).configuration(logger: logger)
             client = try MQTTClient(configuration: settings)
             try client.subscribe(topic: "\(base)/+/status", qos: .atLeastOnce)
             try client.subscribe(topic: "\(base)/+/peer/+/range", qos: .atMostOnce)

@@ -1,0 +1,32 @@
+import MQTTClient
+
+/// The broker settings the agent and `fuse` share, turned into a client configuration: the URL,
+/// the credentials (the password read once from its file; a world-readable file is a warning),
+/// TLS files, keepalive and the last will.
+struct BrokerConnection {
+    var url: String
+    var clientID: String
+    var username: String?
+    var passwordFile: String?
+    var caFile: String?
+    var certFile: String?
+    var keyFile: String?
+    var keepaliveSeconds: Double
+    var will: MQTTWill
+
+    func configuration(logger: Logger) throws -> MQTTConfiguration {
+        var settings = try MQTTConfiguration(url: url, clientID: clientID)
+        settings.username = username
+        if let passwordFile {
+            let (password, warning) = try PasswordFile.read(path: passwordFile)
+            settings.password = password
+            if let warning { logger.warning(warning) }
+        }
+        settings.caFile = caFile
+        settings.certFile = certFile
+        settings.keyFile = keyFile
+        settings.keepaliveSeconds = Int(keepaliveSeconds)
+        settings.will = will
+        return settings
+    }
+}

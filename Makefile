@@ -58,10 +58,24 @@ fuzz: deps
 	  status=$${PIPESTATUS[0]}; [ $$status -eq 0 ] || exit $$status; \
 	done
 
-# Codec throughput, single-threaded; pinned to one CPU with taskset when it exists.
+# Measured figures, one table (also .build/bench.json), ~6 minutes: UCI decode on one core (pinned
+# to CPU $(BENCH_CPU) while it runs), then the release `uwb2mqtt run` process fed through a real
+# pseudo-terminal at 100 / 1,000 / 10,000 measurements/s against a private mosquitto (CPU per
+# measurement, latency, VmRSS over 1,000,000 measurements), then the same workload through the
+# Python baseline Tests/Bench/python_gateway.py. BENCH_FLAGS=--quick: short windows, ~1.5 minutes.
+BENCH_CPU   ?= 1
+BENCH_FLAGS ?=
+PY_BENCH_PKGS := pyserial==3.5 paho-mqtt==2.1.0
 bench: deps
+	$(SWIFT) build -c release --product uwb2mqtt
 	$(SWIFT) build -c release --product uwb2mqtt-bench
-	$$(command -v taskset >/dev/null && echo taskset -c $${BENCH_CPU:-1}) ./.build/release/uwb2mqtt-bench
+	@mkdir -p .build
+	@skip=""; \
+	python3 -m pip install --quiet --disable-pip-version-check --root-user-action=ignore $(PY_BENCH_PKGS) >.build/bench-pip.log 2>&1 \
+	  || echo "bench: pip install $(PY_BENCH_PKGS) failed (.build/bench-pip.log)"; \
+	python3 -c 'import serial, paho.mqtt' 2>/dev/null || skip="pyserial/paho-mqtt not installable here"; \
+	if [ -n "$$skip" ]; then echo "bench: skipping the Python baseline: $$skip"; fi; \
+	BENCH_CPU=$(BENCH_CPU) ./.build/release/uwb2mqtt-bench --json .build/bench.json $(BENCH_FLAGS) $${skip:+--no-python "$$skip"}
 
 # The agent on the simulator against a private broker, MQTT traffic printed live until Ctrl-C.
 demo: deps

@@ -47,8 +47,8 @@ let package = Package(
         // The executable: argument dispatch only.
         .executableTarget(name: "uwb2mqtt", dependencies: ["Gateway"]),
 
-        // `make bench`: decode throughput of the UCI codec.
-        .executableTarget(name: "UCIBench", dependencies: ["UCI"]),
+        // `make bench`: UCI decode throughput, and the real agent process measured end to end (CPU, latency, memory) beside a Python baseline.
+        .executableTarget(name: "UCIBench", dependencies: ["UCI", "DeviceLink", "Simulator", "Proximity", "TestSupport", "CMosquitto"]),
 
         // A simulated DWM3001C (device side of UCI) driven by a scenario. Pure core, no I/O.
         .target(name: "Simulator", dependencies: ["UCI"]),

@@ -1,0 +1,116 @@
+import TestSupport
+#if canImport(Glibc)
+@preconcurrency import Glibc
+#endif
+
+/// What /proc says about a process.
+enum ProcFS {
+    static func read(_ path: String) -> String? {
+        guard let file = fopen(path, "r") else { return nil }
+        defer { fclose(file) }
+        var out: [UInt8] = []
+        var buffer = [UInt8](repeating: 0, count: 4096)
+        while true {
+            let n = fread(&buffer, 1, buffer.count, file)
+            if n <= 0 { break }
+            out += buffer[0..<n]
+        }
+        return String(decoding: out, as: UTF8.self)
+    }
+
+    /// utime + stime of every thread, live and exited, in seconds (clock ticks, 10 ms here).
+    static func cpuSeconds(_ pid: pid_t) -> Double? {
+        guard let text = read("/proc/\(pid)/stat"), let close = text.lastIndex(of: ")") else { return nil }
+        let fields = text[text.index(after: close)...].split(separator: " ")
+        // fields[0] is field 3 (state); utime is field 14, stime field 15.
+        guard fields.count > 12, let u = Double(fields[11]), let s = Double(fields[12]) else { return nil }
+        return (u + s) / Double(sysconf(Int32(_SC_CLK_TCK)))
+    }
+
+    /// Time on CPU of the live threads, in seconds, from the scheduler's nanosecond accounting
+    /// (/proc/PID/task/TID/schedstat, first field): finer than the 10 ms ticks of `cpuSeconds`.
+    static func schedSeconds(_ pid: pid_t) -> Double? {
+        guard let dir = opendir("/proc/\(pid)/task") else { return nil }
+        defer { closedir(dir) }
+        var total: UInt64 = 0
+        while let entry = readdir(dir) {
+            let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in
+                String(decoding: raw.prefix(while: { $0 != 0 }), as: UTF8.self)
+            }
+            guard name.first?.isNumber == true, let text = read("/proc/\(pid)/task/\(name)/schedstat"),
+                  let first = text.split(separator: " ").first, let ns = UInt64(first) else { continue }
+            total += ns
+        }
+        return Double(total) / 1e9
+    }
+
+    /// VmRSS in KiB.
+    static func rssKiB(_ pid: pid_t) -> Int? {
+        guard let text = read("/proc/\(pid)/status") else { return nil }
+        for line in text.split(separator: "\n") where line.hasPrefix("VmRSS:") {
+            return Int(line.split(separator: " ").dropFirst().first ?? "")
+        }
+        return nil
+    }
+}
+
+/// A private mosquitto for the bench: like TestSupport's `MosquittoBroker` (posix_spawn with a
+/// clean signal mask, stopped by PID) but logging errors only — `log_type all` would write two
+/// lines per message at 10,000 messages/s and tax the two cores the gateways are measured on.
+final class BenchBroker {
+    let port: UInt16
+    let directory: TemporaryDirectory
+    let process: ChildProcess
+
+    init() throws {
+        directory = try TemporaryDirectory(prefix: "uwb2mqtt-bench-broker")
+        port = try freeLoopbackPort()
+        let config = try directory.write("mosquitto.conf", """
+            user root
+            persistence false
+            log_dest stderr
+            log_type error
+            listener \(port) 127.0.0.1
+            allow_anonymous true
+            max_queued_messages 100000
+
+            """)
+        process = try ChildProcess(executable: "/usr/sbin/mosquitto", arguments: ["-c", config],
+                                   stdoutPath: directory.file("mosquitto.stdout"), stderrPath: directory.file("mosquitto.log"))
+        try waitForListener(port: port, timeout: 10)
+    }
+
+    func stop() { process.terminate() }
+}
+
+/// Polls a TCP connect to 127.0.0.1:port until it succeeds.
+func waitForListener(port: UInt16, timeout: Double) throws {
+    let deadline = monotonicNanoseconds() + UInt64(timeout * 1e9)
+    while true {
+        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_port = port.bigEndian
+        address.sin_addr.s_addr = UInt32(0x7F00_0001).bigEndian
+        let rc = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+        }
+        close(fd)
+        if rc == 0 { return }
+        if monotonicNanoseconds() > deadline { throw BenchError("nothing listens on 127.0.0.1:\(port) after \(timeout) s") }
+        usleep(20_000)
+    }
+}
+
+/// This executable's directory (the agent binary is built beside it).
+func executableDirectory() -> String {
+    var buffer = [CChar](repeating: 0, count: 4096)
+    let n = readlink("/proc/self/exe", &buffer, buffer.count - 1)
+    guard n > 0 else { return "." }
+    let path = String(decoding: buffer[..<n].map { UInt8(bitPattern: $0) }, as: UTF8.self)
+    return String(path[..<(path.lastIndex(of: "/") ?? path.endIndex)])
+}
+
+func fileExists(_ path: String) -> Bool { access(path, F_OK) == 0 }
+
+func sleepSeconds(_ seconds: Double) { usleep(UInt32(max(0, seconds) * 1e6)) }

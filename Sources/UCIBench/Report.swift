@@ -1,0 +1,175 @@
+#if canImport(Glibc)
+@preconcurrency import Glibc
+#endif
+
+/// Everything one run measured, as a table for people and as JSON for machines.
+struct BenchReport: Sendable {
+    var decode1: DecodeFigure?
+    var decode8: DecodeFigure?
+    var stream: DecodeFigure?
+    var decodeCPU: Int?
+    var swift: GatewayResult?
+    var python: GatewayResult?
+    var pythonSkipped: String?
+    var pipelineError: String?
+    var settings = PipelineSettings()
+
+    // MARK: table
+
+    func table() -> String {
+        var out: [String] = []
+        let cores = sysconf(Int32(_SC_NPROCESSORS_ONLN))
+        out.append("uwb2mqtt bench — \(cores) CPUs; gateways: uwb2mqtt (Swift, release) and a plain Python baseline")
+        out.append("")
+        out.append(pad("UCI decode, one core" + (decodeCPU.map { " (CPU \($0))" } ?? ""), 46) + "ns/notification   notifications/s")
+        for (label, figure) in [("  SESSION_INFO_NTF, 1 measurement", decode1), ("  SESSION_INFO_NTF, 8 measurements", decode8),
+                                ("  stream: reassembly + decode, 1 meas.", stream)] {
+            guard let figure else { continue }
+            out.append(pad(label, 46) + lpad(format(figure.nanoseconds, 1), 15) + lpad(grouped(figure.perSecond), 18))
+        }
+        if let pipelineError {
+            out.append("")
+            out.append("pipeline: NOT MEASURED: \(pipelineError)")
+            return out.joined(separator: "\n") + "\n"
+        }
+        guard let swift else { return out.joined(separator: "\n") + "\n" }
+        let py = python
+        out.append("")
+        out.append("Pipeline: pty → gateway process → mosquitto → subscriber; 8 peers; gateway CPU (all threads) per delivered measurement")
+        out.append("  offered/s   gateway    written/s  delivered/s   CPU µs/meas   CPU % core   Python/uwb2mqtt CPU per meas.")
+        for (index, phase) in swift.phases.enumerated() {
+            let other = py?.phases.count ?? 0 > index ? py!.phases[index] : nil
+            out.append(phaseRow(lpad(grouped(Double(phase.targetRate)), 11), "uwb2mqtt", phase, ratio: nil))
+            if let other {
+                out.append(phaseRow(String(repeating: " ", count: 11), "python", other,
+                                    ratio: other.cpuPerMeasurementMicroseconds / phase.cpuPerMeasurementMicroseconds))
+            }
+        }
+        out.append("")
+        let s = swift.phases.first { $0.latency != nil }?.latency
+        let p = py?.phases.first { $0.latency != nil }?.latency
+        out.append("Latency: write() into the pty → message in the subscriber, \(grouped(Double(settings.latencyRate)))/s offered, 8 peers")
+        out.append("                          uwb2mqtt       python   Python/uwb2mqtt")
+        for (label, a, b) in [("  p50 (ms)", s?.p50, p?.p50), ("  p99 (ms)", s?.p99, p?.p99), ("  max (ms)", s?.max, p?.max)] {
+            out.append(pad(label, 20) + lpad(a.map { format($0, 3) } ?? "—", 14) + lpad(b.map { format($0, 3) } ?? "—", 13)
+                       + lpad(ratio(b, a), 18))
+        }
+        out.append(pad("  samples", 20) + lpad(s.map { "\($0.samples)/\($0.expected)" } ?? "—", 14)
+                   + lpad(p.map { "\($0.samples)/\($0.expected)" } ?? "—", 13))
+        out.append("")
+        out.append("Resident memory (VmRSS)   uwb2mqtt       python   Python/uwb2mqtt")
+        let sm = swift.memory, pm = py?.memory
+        func kib(_ v: Int?) -> String { v.map { "\(grouped(Double($0))) KiB" } ?? "—" }
+        out.append(pad("  after start", 20) + lpad(kib(sm?.startKiB), 14) + lpad(kib(pm?.startKiB), 13)
+                   + lpad(ratio(pm.map { Double($0.startKiB) }, sm.map { Double($0.startKiB) }), 18))
+        out.append(pad("  after 100,000 meas.", 20) + lpad(kib(sm?.after100kKiB), 14) + lpad(kib(pm?.after100kKiB), 13))
+        out.append(pad("  at the end", 20) + lpad(kib(sm?.endKiB), 14) + lpad(kib(pm?.endKiB), 13)
+                   + lpad(ratio(pm.map { Double($0.endKiB) }, sm.map { Double($0.endKiB) }), 18))
+        out.append(pad("    measurements", 20) + lpad(sm.map { grouped(Double($0.measurements)) } ?? "—", 14)
+                   + lpad(pm.map { grouped(Double($0.measurements)) } ?? "—", 13))
+        out.append(pad("    reached in", 20) + lpad(sm.map { format($0.seconds, 0) + " s" } ?? "—", 14)
+                   + lpad(pm.map { format($0.seconds, 0) + " s" } ?? "—", 13))
+        func growth(_ m: MemoryResult?) -> String {
+            guard let m, let mid = m.after100kKiB else { return "—" }
+            let d = m.endKiB - mid
+            return (d >= 0 ? "+" : "") + "\(grouped(Double(d))) KiB"
+        }
+        out.append(pad("  growth 100k → end", 20) + lpad(growth(sm), 14) + lpad(growth(pm), 13))
+        var notes: [String] = []
+        if let m = sm, !m.reachedTarget { notes.append("uwb2mqtt did not reach \(grouped(Double(settings.memoryMeasurements))) measurements in \(format(settings.memoryTimeout, 0)) s") }
+        if let m = pm, !m.reachedTarget { notes.append("python did not reach \(grouped(Double(settings.memoryMeasurements))) measurements in \(format(settings.memoryTimeout, 0)) s") }
+        if let pythonSkipped { notes.append("Python baseline skipped: \(pythonSkipped)") }
+        notes += swift.notes.map { "uwb2mqtt: \($0)" } + (py?.notes.map { "python: \($0)" } ?? [])
+        if !notes.isEmpty {
+            out.append("")
+            for note in notes { out.append("note: \(note)") }
+        }
+        return out.joined(separator: "\n") + "\n"
+    }
+
+    private func phaseRow(_ first: String, _ name: String, _ p: PhaseResult, ratio r: Double?) -> String {
+        pad(first, 12) + pad(name, 9) + lpad(grouped(p.offeredRate), 12) + lpad(grouped(p.deliveredRate), 13)
+            + lpad(format(p.cpuPerMeasurementMicroseconds, 1), 14) + lpad(format(p.coreShare * 100, 1), 13)
+            + lpad(r.map { format($0, 1) + "×" } ?? "", 14)
+    }
+
+    private func ratio(_ a: Double?, _ b: Double?) -> String {
+        guard let a, let b, b > 0 else { return "—" }
+        return format(a / b, 1) + "×"
+    }
+
+    private func pad(_ s: String, _ n: Int) -> String { s.count >= n ? s : s + String(repeating: " ", count: n - s.count) }
+    private func lpad(_ s: String, _ n: Int) -> String { s.count >= n ? " " + s : String(repeating: " ", count: n - s.count) + s }
+
+    // MARK: JSON
+
+    func writeJSON(to path: String) -> Bool {
+        let text = json() + "\n"
+        guard let file = fopen(path, "w") else { return false }
+        defer { fclose(file) }
+        return fputs(text, file) >= 0
+    }
+
+    func json() -> String {
+        var fields: [(String, String)] = []
+        func decode(_ f: DecodeFigure?) -> String {
+            guard let f else { return "null" }
+            return obj([("ns_per_notification", num(f.nanoseconds)), ("notifications_per_s", num(f.perSecond))])
+        }
+        fields.append(("uci_decode", obj([("one_measurement", decode(decode1)), ("eight_measurements", decode(decode8)),
+                                          ("stream_reassembly_one_measurement", decode(stream))])))
+        fields.append(("settings", obj([("window_s", num(settings.window)), ("latency_rate_per_s", num(Double(settings.latencyRate))),
+                                        ("memory_measurements", num(Double(settings.memoryMeasurements))),
+                                        ("memory_rate_per_s", num(Double(settings.memoryRate))), ("peers", "8")])))
+        fields.append(("uwb2mqtt", gateway(swift)))
+        fields.append(("python", gateway(python)))
+        fields.append(("python_skipped", pythonSkipped.map(str) ?? "null"))
+        fields.append(("pipeline_error", pipelineError.map(str) ?? "null"))
+        return obj(fields)
+    }
+
+    private func gateway(_ g: GatewayResult?) -> String {
+        guard let g else { return "null" }
+        let phases = g.phases.map { p in
+            obj([("offered_target_per_s", num(Double(p.targetRate))), ("window_s", num(p.seconds)),
+                 ("written_per_s", num(p.offeredRate)), ("delivered_per_s", num(p.deliveredRate)), ("delivered", num(Double(p.delivered))),
+                 ("cpu_s_sched", num(p.cpuSched)), ("cpu_s_ticks", num(p.cpuTicks)),
+                 ("cpu_us_per_measurement", num(p.cpuPerMeasurementMicroseconds)),
+                 ("cpu_us_per_measurement_ticks", num(p.cpuPerMeasurementTicksMicroseconds)),
+                 ("core_share", num(p.coreShare)),
+                 ("latency_ms", p.latency.map { l in obj([("p50", num(l.p50)), ("p99", num(l.p99)), ("max", num(l.max)),
+                                                          ("samples", num(Double(l.samples))), ("expected", num(Double(l.expected)))]) } ?? "null")])
+        }
+        let memory = g.memory.map { m in
+            obj([("rss_kib_start", num(Double(m.startKiB))), ("rss_kib_after_100k", m.after100kKiB.map { num(Double($0)) } ?? "null"),
+                 ("rss_kib_end", num(Double(m.endKiB))), ("measurements", num(Double(m.measurements))), ("seconds", num(m.seconds)),
+                 ("reached_target", m.reachedTarget ? "true" : "false")])
+        } ?? "null"
+        return obj([("phases", "[" + phases.joined(separator: ", ") + "]"), ("memory", memory),
+                    ("write_failures", num(Double(g.writeFailures))), ("notes", "[" + g.notes.map(str).joined(separator: ", ") + "]")])
+    }
+
+    private func obj(_ fields: [(String, String)]) -> String {
+        "{" + fields.map { str($0.0) + ": " + $0.1 }.joined(separator: ", ") + "}"
+    }
+
+    private func num(_ v: Double) -> String {
+        guard v.isFinite else { return "null" }
+        if v == v.rounded() && abs(v) < 1e15 { return String(Int64(v)) }
+        return String(v)
+    }
+
+    private func str(_ s: String) -> String {
+        var out = "\""
+        for scalar in s.unicodeScalars {
+            switch scalar {
+            case "\"": out += "\\\""
+            case "\\": out += "\\\\"
+            case "\n": out += "\\n"
+            default:
+                if scalar.value < 0x20 { out += "\\u00" + (scalar.value < 16 ? "0" : "") + String(scalar.value, radix: 16) } else { out.unicodeScalars.append(scalar) }
+            }
+        }
+        return out + "\""
+    }
+}

@@ -73,6 +73,7 @@ final class BenchBroker {
             listener \(port) 127.0.0.1
             allow_anonymous true
             max_queued_messages 100000
+            set_tcp_nodelay true
 
             """)
         process = try ChildProcess(executable: "/usr/sbin/mosquitto", arguments: ["-c", config],

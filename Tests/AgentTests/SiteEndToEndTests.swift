@@ -1,6 +1,9 @@
 import Foundation
 import Testing
 import TestSupport
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// Site positions end to end: four gateways, each its own `uwb2mqtt run --simulate` with its
 /// `gateway.position`, ranging one tag that walks a known path in site coordinates (the
@@ -27,7 +30,7 @@ import TestSupport
     clock: wall
     duration: 20
     device: {ranging_interval: 0.1}
-    noise: {sigma: 0.03, dropout_probability: 0}
+    noise: {sigma: 0.05, dropout_probability: 0}
     peers:
       - address: 0x0001
         name: cart
@@ -66,7 +69,7 @@ import TestSupport
 
     /// Runs the site with gateway i on `urls[i % urls.count]` and fuse on `fuseURL`, until the tag
     /// has entered and left the zone and 100 positions were published (or a minute passed).
-    func runSite(urls: [String], fuseURL: String, subscribe broker: MosquittoBroker) async throws -> MQTTTestSubscriber {
+    func runSite(urls: [String], fuseURL: String, subscribe broker: MosquittoBroker, standby: Bool = false) async throws -> MQTTTestSubscriber {
         let dir = try TemporaryDirectory(prefix: "site")
         let subscriber = try await MQTTTestSubscriber.start(broker: broker, topics: ["uwb2mqtt/site/#"])
         var agents: [AgentProcess] = []
@@ -80,11 +83,36 @@ import TestSupport
         let fuse = try ChildProcess(executable: AgentProcess.executable, arguments: ["fuse", "--config", fusePath],
                                     stdoutPath: dir.file("fuse.out"), stderrPath: dir.file("fuse.err"))
         defer { fuse.terminate() }
+        // A second instance for the same site stands by.
+        let spare = standby ? try ChildProcess(executable: AgentProcess.executable, arguments: ["fuse", "--config", fusePath],
+                                               stdoutPath: dir.file("spare.out"), stderrPath: dir.file("spare.err")) : nil
+        defer { spare?.terminate() }
         await eventually("a zone enter and exit and 100 positions", timeout: 60) {
             let messages = subscriber.messages
             return messages.contains { $0.topic.hasSuffix("/event") && $0.payload.contains("zone_exit") }
                 && messages.contains { $0.topic.hasSuffix("/event") && $0.payload.contains("zone_enter") }
                 && messages.filter { $0.topic.hasSuffix("/position") }.count >= 100
+        }
+        if let spare {
+            // Kill the active instance (whichever of the two won): the other takes the site over
+            // and positions go on.
+            func holdsTheSite(_ process: ChildProcess) -> Bool {
+                let log = (try? String(contentsOfFile: process.stderrPath, encoding: .utf8)) ?? ""
+                guard let active = log.range(of: "active for site", options: .backwards) else { return false }
+                return log.range(of: "standing by", options: .backwards).map { $0.lowerBound < active.lowerBound } ?? true
+            }
+            let victim = holdsTheSite(spare) ? spare : fuse
+            let victimLog = (try? String(contentsOfFile: victim.stderrPath, encoding: .utf8)) ?? ""
+            let activeInstance = victimLog.range(of: "(instance ").map { String(victimLog[$0.upperBound...].prefix { $0 != ")" }) }
+            victim.kill(SIGKILL)
+            await eventually("the stand-by to take over", timeout: 30) {
+                subscriber.messages.contains { $0.topic == "uwb2mqtt/site/lobby/status" && $0.payload.contains("online")
+                    && json($0.payload)["instance"] as? String != activeInstance }
+            }
+            let before = subscriber.messages.count
+            await eventually("positions from the stand-by") {
+                subscriber.messages.dropFirst(before).contains { $0.topic == "uwb2mqtt/site/lobby/peer/cart/position" }
+            }
         }
         return subscriber
     }
@@ -111,20 +139,25 @@ import TestSupport
         guard !e.isEmpty else { return }
         let median = e[e.count / 2], p95 = e[Int(Double(e.count) * 0.95)]
         print("site positions: \(e.count) fixes, median error \(median) m, p95 \(p95) m, max \(e.last!) m")
-        // Stated error: with 3 cm range noise and four gateways, a median under 15 cm and a p95
-        // under 35 cm (the gateways sample the moving tag at slightly different moments).
-        #expect(median < 0.15 && p95 < 0.35, "median \(median) p95 \(p95)")
+        // Stated error: with 5 cm range noise and four gateways on a 6 m square, a median under
+        // 10 cm and a 95th percentile under 20 cm (the gateways sample the moving tag at slightly
+        // different moments, which adds a few centimetres).
+        #expect(median < 0.10 && p95 < 0.20, "median \(median) p95 \(p95)")
         let events = subscriber.messages.filter { $0.topic == "uwb2mqtt/site/lobby/peer/cart/event" }.map { json($0.payload) }
-        #expect(events.contains { $0["type"] as? String == "zone_enter" && $0["rule"] as? String == "checkout" })
-        #expect(events.contains { $0["type"] as? String == "zone_exit" && $0["rule"] as? String == "checkout" })
-        let position = subscriber.messages.first { $0.topic == "uwb2mqtt/site/lobby/peer/cart/position" }.map { json($0.payload) }
-        #expect((position?["gateways"] as? [String])?.count ?? 0 >= 3)
+        // One enter and one exit per pass through the zone: the zone events alternate, no flapping.
+        let zone = events.filter { $0["rule"] as? String == "checkout" }.compactMap { $0["type"] as? String }
+        #expect(zone.contains("zone_enter") && zone.contains("zone_exit"), "\(zone)")
+        #expect(zip(zone, zone.dropFirst()).allSatisfy { $0 != $1 }, "\(zone)")
+        // Never a position from fewer than the three gateways the geometry needs.
+        for message in subscriber.messages where message.topic == "uwb2mqtt/site/lobby/peer/cart/position" {
+            #expect(((json(message.payload)["gateways"] as? [String])?.count ?? 0) >= 3, "\(message.payload)")
+        }
     }
 
     @Test func fourGatewaysOneBroker() async throws {
         let broker = try await MosquittoBroker.start()
         defer { broker.stop() }
-        let subscriber = try await runSite(urls: [broker.url], fuseURL: broker.url, subscribe: broker)
+        let subscriber = try await runSite(urls: [broker.url], fuseURL: broker.url, subscribe: broker, standby: true)
         defer { subscriber.stop() }
         check(subscriber)
     }

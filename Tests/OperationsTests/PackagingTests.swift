@@ -71,12 +71,13 @@ import TestSupport
         }
     }
 
-    @Test(.enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/systemd-analyze")))
-    func theUnitVerifiesAndItsSandboxRatesOK() async throws {
+    @Test(.enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/systemd-analyze")),
+          arguments: ["uwb2mqtt.service", "uwb2mqtt-fuse.service"])
+    func theUnitVerifiesAndItsSandboxRatesOK(_ name: String) async throws {
         let work = try TemporaryDirectory(prefix: "unit")
-        let unit = try String(contentsOfFile: "\(Self.repo)/deploy/uwb2mqtt.service", encoding: .utf8)
+        let unit = try String(contentsOfFile: "\(Self.repo)/deploy/\(name)", encoding: .utf8)
             .replacingOccurrences(of: "ExecStart=/usr/local/bin/uwb2mqtt", with: "ExecStart=\(Self.binary)")
-        let path = try work.write("uwb2mqtt.service", unit)
+        let path = try work.write(name, unit)
         let (verify, verifyOutput) = try await run("/usr/bin/systemd-analyze", ["verify", path], in: work)
         #expect(verify == 0, "\(verifyOutput)")
         let (_, security) = try await run("/usr/bin/systemd-analyze", ["security", "--offline=yes", path], in: work)

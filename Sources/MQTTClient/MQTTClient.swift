@@ -237,9 +237,13 @@ public final class MQTTClient: Sendable {
             let limit = configuration.maxQueuedMessages
             if qos != .atMostOnce && s.outstanding.count >= limit { throw .queueFull(limit: limit) }
             var messageID: Int32 = 0
+            // Counted before the call: its PUBACK may arrive on the loop thread before it returns.
+            if qos != .atMostOnce { box.acknowledgeable.add(1, ordering: .releasing) }
             let rc = payload.withUnsafeBytes { bytes in
                 mosquitto_publish(mosq, &messageID, topic, Int32(bytes.count), bytes.baseAddress, qos.rawValue, retain)
             }
+            let queued = rc == MosquittoCode.success || (rc == MosquittoCode.noConnection && qos != .atMostOnce)
+            if qos != .atMostOnce && !queued { box.acknowledgeable.subtract(1, ordering: .releasing) }
             switch rc {
             case MosquittoCode.success:
                 break
@@ -392,6 +396,7 @@ public final class MQTTClient: Sendable {
         case let .publishAcknowledged(messageID, reasonCode):
             let known = state.withLock { $0.outstanding.remove(messageID) != nil }
             guard known else { return }   // QoS 0 publishes are reported too; they were never counted
+            box.acknowledgeable.subtract(1, ordering: .releasing)
             if reasonCode >= 0x80 {
                 output.yield(.publishFailed(messageID: Int(messageID),
                                             reason: String(cString: mosquitto_reason_string(reasonCode))))

@@ -1,3 +1,4 @@
+import Synchronization
 #if canImport(Glibc)
 @preconcurrency import Glibc
 #endif
@@ -24,6 +25,10 @@ enum MosquittoRawEvent: Sendable {
 /// `@unchecked`.
 final class MosquittoCallbackBox: Sendable {
     let continuation: AsyncStream<MosquittoRawEvent>.Continuation
+    /// QoS ≥ 1 messages published and not yet acknowledged. libmosquitto calls `on_publish` for
+    /// every QoS 0 send too; while this is zero those calls carry nothing the client counts, and
+    /// skipping them spares a stream hop and a wake-up per live message (make bench).
+    let acknowledgeable = Atomic<Int>(0)
 
     init(continuation: AsyncStream<MosquittoRawEvent>.Continuation) {
         self.continuation = continuation
@@ -64,8 +69,8 @@ private func mosquittoOnDisconnect(_ mosq: OpaquePointer?, _ userdata: UnsafeMut
 
 private func mosquittoOnPublish(_ mosq: OpaquePointer?, _ userdata: UnsafeMutableRawPointer?, _ messageID: Int32,
                                 _ reasonCode: Int32, _ properties: OpaquePointer?) {
-    MosquittoCallbackBox.from(userdata)?.continuation.yield(
-        .publishAcknowledged(messageID: messageID, reasonCode: reasonCode))
+    guard let box = MosquittoCallbackBox.from(userdata), box.acknowledgeable.load(ordering: .acquiring) > 0 else { return }
+    box.continuation.yield(.publishAcknowledged(messageID: messageID, reasonCode: reasonCode))
 }
 
 private func mosquittoOnMessage(_ mosq: OpaquePointer?, _ userdata: UnsafeMutableRawPointer?,

@@ -79,6 +79,8 @@ import Glibc
         // Through the checkout zone: from (4, 0.75) to (1, 0.75) and back out to (4, 4).
         try await feed(feeder, seconds: 6) { t in t < 3 ? (4 - t, 0.75) : (1 + (t - 3), 0.75 + (t - 3)) }
         _ = await feeder.disconnect()
+        // Fuse may run behind on a loaded machine: wait for the way out of the zone to arrive.
+        try await subscriber.waitForMessage(topic: "uwb2mqtt/site/lobby/peer/cart/event", where: { $0.payload.contains("zone_exit") })
 
         let positions = subscriber.messages.filter { $0.topic == "uwb2mqtt/site/lobby/peer/cart/position" }.map { json($0.payload) }
         #expect(positions.count > 20)

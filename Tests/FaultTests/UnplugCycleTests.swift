@@ -51,8 +51,13 @@ import TestSupport
         let rssBefore = agent.residentKiB
         let started = Date()
 
-        await eventually("\(Self.cycles) cycles recovered", timeout: Double(Self.cycles) * Self.period + 30) {
-            count("simulated re-plug") >= Self.cycles && count("ranging with") >= Self.cycles + 1
+        // VmRSS every 10 cycles, to tell a trend from noise in the figures.
+        var series: [Int] = []
+        for mark in stride(from: 10, through: Self.cycles, by: 10) {
+            await eventually("\(mark) cycles recovered", timeout: 10 * Self.period + 30) {
+                count("simulated re-plug") >= mark && count("ranging with") >= mark + 1
+            }
+            series.append(agent.residentKiB)
         }
         let rangesAfter = subscriber.messages.filter { $0.topic.hasSuffix("/range") }.count
         _ = try await subscriber.waitForMessages(topic: "uwb2mqtt/gw/peer/tool-cart/range", count: rangesAfter + 5)
@@ -72,7 +77,7 @@ import TestSupport
         #expect(metrics?["device_reconnects"] as? Int == Self.cycles)
 
         print("FIGURES unplug: \(Self.cycles) cycles in \(String(format: "%.1f", Date().timeIntervalSince(started))) s; "
-              + "fds \(fdsBefore) → \(fdsAfter); VmRSS \(rssBefore) KiB → \(rssAfter) KiB (\(rssAfter - rssBefore) KiB)")
+              + "fds \(fdsBefore) → \(fdsAfter); VmRSS \(rssBefore) KiB → \(rssAfter) KiB (\(rssAfter - rssBefore) KiB); every 10 cycles \(series)")
         #expect(fdsAfter == fdsBefore, "before \(targetsBefore)\nafter \(ProcFS.descriptorTargets(pid: agent.process.pid))")
         // Noise: allocator arenas and the MQTT client's buffers settle within a few hundred KiB.
         #expect(rssAfter - rssBefore < 2048, "VmRSS \(rssBefore) → \(rssAfter) KiB")

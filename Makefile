@@ -7,7 +7,7 @@ APT_PKGS   := libserialport-dev libmosquitto-dev libyaml-dev mosquitto mosquitto
 FUZZ_TIME  ?= 60
 SUDO       := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: all deps build release test fuzz bench demo clean
+.PHONY: all deps build release test soak fuzz bench demo clean
 
 all: build
 
@@ -33,6 +33,13 @@ test: deps
 	$(SWIFT) build --build-tests
 	$(SWIFT) build --product uwb2mqtt
 	$(SWIFT) test --skip-build
+
+# The long variants of the fault-injection suite (Tests/FaultTests): 100 unplug/replug cycles,
+# 30 s of malformed requests at 10,000/s. `make test` runs the same tests in their short form.
+soak: deps
+	$(SWIFT) build --build-tests
+	$(SWIFT) build --product uwb2mqtt
+	UWB2MQTT_SOAK=1 $(SWIFT) test --skip-build --filter FaultTests
 
 # libFuzzer over the UCI reassembler and decoder, from the separate package in Tests/Fuzz
 # (a fuzzer inside the root package breaks `swift test` at link time). New inputs go to

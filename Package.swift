@@ -77,6 +77,7 @@ let package = Package(
         .testTarget(name: "SiteFusionTests", dependencies: ["SiteFusion"]),
         .testTarget(name: "OperationsTests", dependencies: ["Gateway", "TestSupport", "DeviceLink", "MQTTClient", "Simulator"]),
         .testTarget(name: "ProximityTests", dependencies: ["Proximity", "UCI", "YAMLCoding"]),
+        .testTarget(name: "FaultTests", dependencies: ["TestSupport", "MQTTClient", "DeviceLink", "Gateway", "Simulator", "UCI"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -14,6 +14,9 @@ struct Publisher {
     private var live: [String: SpooledMessage] = [:]
     private var liveOrder: [String] = []
     private(set) var liveDropped = 0
+    /// Why the journal cannot be written now (a full disk), reported once when it starts and once
+    /// when it ends rather than for every message; what it could not write is kept in memory.
+    private(set) var journalFailure: String?
     /// The journal batch being delivered: message ids still awaiting PUBACK, and the journal
     /// sequence numbers to forget once they all arrived.
     private var batch: (pending: Set<Int>, sequences: Set<UInt64>)?
@@ -44,10 +47,22 @@ struct Publisher {
         }
         do {
             try spool.append(message)
-            return nil
+            return journalWritable()
         } catch {
-            return "cannot journal a message for \(topic): \(error)"
+            return journalFailed(error)
         }
+    }
+
+    private mutating func journalFailed(_ error: Spool.SpoolError) -> String? {
+        guard journalFailure == nil else { return nil }
+        journalFailure = "\(error)"
+        return "the journal cannot be written (\(error)); events and retained state are kept in memory only until the broker takes them"
+    }
+
+    private mutating func journalWritable() -> String? {
+        guard journalFailure != nil else { return nil }
+        journalFailure = nil
+        return "the journal can be written again"
     }
 
     /// Publishes live data: now if connected, else keeps the newest per topic.
@@ -90,12 +105,20 @@ struct Publisher {
         batch = current
         guard current.pending.isEmpty else { return nil }
         batch = nil
+        // The delivered messages leave the journal in memory even when the file cannot be
+        // rewritten (a full disk: the copy needs room), and delivery goes on: stopping here
+        // would hold the rest of the journal and all live data back until the next reconnect.
+        // The file catches up with the next rewrite that succeeds (at the latest when the journal
+        // is empty, which needs no room); until then a restart would deliver some twice.
+        var problem: String?
         do {
             try spool.remove(sequences: current.sequences)
+            problem = journalWritable()
         } catch {
-            return "cannot update the journal: \(error)"
+            problem = journalFailed(error)
         }
-        return deliverNextBatch()
+        let next = deliverNextBatch()
+        return [problem, next].compactMap { $0 }.joined(separator: "; ").nilIfEmpty
     }
 
     private mutating func deliverNextBatch() -> String? {
@@ -128,4 +151,8 @@ struct Publisher {
                                     qos: message.qos == 0 ? .atMostOnce : .atLeastOnce)
         }
     }
+}
+
+private extension String {
+    var nilIfEmpty: String? { isEmpty ? nil : self }
 }

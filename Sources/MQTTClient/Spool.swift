@@ -81,7 +81,8 @@ public struct Spool: Sendable {
     public var count: Int { messages.count }
 
     /// Appends and fsyncs one message, first making room if the bound requires it. Returns its
-    /// sequence number.
+    /// sequence number. When the file cannot be written (a full disk) it throws, and the message
+    /// stays queued in memory only: it is still delivered unless the process dies first.
     @discardableResult
     public mutating func append(_ message: SpooledMessage) throws(SpoolError) -> UInt64 {
         var message = message
@@ -146,16 +147,33 @@ public struct Spool: Sendable {
 
     // MARK: file I/O
 
+    /// Appends one record. A write that fails part-way (a full disk) is cut back off, so that the
+    /// records appended after it are not hidden behind a torn one (load stops at the first).
     private func appendToFile(_ record: [UInt8]) throws(SpoolError) {
         let fd = open(path, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0o640)
         guard fd >= 0 else { throw .io("cannot open \(path): \(String(cString: strerror(errno)))") }
         defer { close(fd) }
-        try Self.writeAll(fd, record, path)
+        let end = lseek(fd, 0, SEEK_END)
+        do {
+            try Self.writeAll(fd, record, path)
+        } catch {
+            if end >= 0 { _ = ftruncate(fd, end) }
+            throw error
+        }
         guard fsync(fd) == 0 else { throw .io("cannot fsync \(path): \(String(cString: strerror(errno)))") }
     }
 
     /// Replaces the journal atomically: a temporary file, fsync, rename, fsync of the directory.
+    /// An empty journal is truncated in place instead, which needs no free space: after a full
+    /// disk, delivering everything is what frees it.
     private func rewrite() throws(SpoolError) {
+        if messages.isEmpty {
+            let fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o640)
+            guard fd >= 0 else { throw .io("cannot truncate \(path): \(String(cString: strerror(errno)))") }
+            _ = fsync(fd)
+            close(fd)
+            return
+        }
         let temporary = path + ".tmp"
         let fd = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o640)
         guard fd >= 0 else { throw .io("cannot open \(temporary): \(String(cString: strerror(errno)))") }
@@ -166,12 +184,15 @@ public struct Spool: Sendable {
             try Self.writeAll(fd, all, temporary)
         } catch {
             close(fd)
+            unlink(temporary)  // a half-written copy would only take more of a full disk
             throw error
         }
         let synced = fsync(fd) == 0
         close(fd)
         guard synced, rename(temporary, path) == 0 else {
-            throw .io("cannot replace \(path): \(String(cString: strerror(errno)))")
+            let reason = String(cString: strerror(errno))
+            unlink(temporary)
+            throw .io("cannot replace \(path): \(reason)")
         }
         let dir = open(directory, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
         if dir >= 0 { _ = fsync(dir); close(dir) }

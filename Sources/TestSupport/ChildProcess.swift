@@ -8,7 +8,8 @@ import Synchronization
 /// Why not `Foundation.Process`: on Linux it hands the spawning thread's signal mask to the child,
 /// and Swift Testing runs tests on worker threads that block most signals, so a broker started that
 /// way ignores SIGTERM and the test run hangs (swift-corelibs-foundation#4772, design notes §4.2).
-/// Here the child starts with an empty signal mask and default dispositions.
+/// Here the child starts with an empty signal mask and default dispositions, and with no
+/// descriptors of the test process but its stdin, stdout and stderr.
 ///
 /// Safety: the process is stopped by PID — `terminate()` escalates SIGTERM → SIGKILL and reaps it —
 /// and `deinit` does the same, so a test that fails (throws before its `defer`) still leaks nothing.
@@ -52,6 +53,10 @@ public final class ChildProcess: Sendable {
         posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
         posix_spawn_file_actions_addopen(&actions, 1, stdoutPath, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
         posix_spawn_file_actions_addopen(&actions, 2, stderrPath, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
+        // Nothing else of the test process: tests run in parallel, and a socket of another test
+        // (a TCPOutageProxy relay, a client) inherited by this child would stay open after that
+        // test closed it — its peer would never see the connection end.
+        if let closeFrom = Self.addCloseFrom { _ = closeFrom(&actions, 3) }
 
         var attributes = posix_spawnattr_t()
         posix_spawnattr_init(&attributes)
@@ -78,6 +83,12 @@ public final class ChildProcess: Sendable {
     deinit {
         terminate(grace: .seconds(2))
     }
+
+    /// glibc ≥ 2.34's `posix_spawn_file_actions_addclosefrom_np`, looked up at run time because
+    /// the Glibc module does not export it (it is behind _GNU_SOURCE).
+    private typealias AddCloseFrom = @convention(c) (UnsafeMutablePointer<posix_spawn_file_actions_t>, Int32) -> Int32
+    private static let addCloseFrom: AddCloseFrom? = dlsym(nil, "posix_spawn_file_actions_addclosefrom_np")
+        .map { unsafeBitCast($0, to: AddCloseFrom.self) }
 
     /// How it ended, or `nil` while it still runs.
     public var exitStatus: Termination? {

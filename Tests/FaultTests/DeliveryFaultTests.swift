@@ -1,0 +1,261 @@
+import Foundation
+import Synchronization
+import Testing
+import TestSupport
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// The delivery promise of mqtt-api.md under faults: events are never lost to a broker crash or
+/// an agent crash, and keep their order. Judged on the event ids `<gw>:<boot>:<n>`: per boot id
+/// the counters that arrive must be 1, 2, 3, … (duplicates allowed, QoS 1 is at least once).
+@Suite(.serialized, .timeLimit(.minutes(3))) struct DeliveryFaultTests {
+    /// Anna walks from 12 m to 8 cm in 8 s, holds 3 s, walks back to 12 m, then goes out of range
+    /// (Tests/AgentTests/ProximityEndToEndTests.swift).
+    static let walkBy = """
+    name: walk-by
+    seed: 11
+    duration: 40
+    at_end: stop
+    device: {aoa: false, ranging_interval: 0.1}
+    noise: {sigma: 0.02, dropout_probability: 0}
+    peers:
+      - address: 0x0001
+        name: phone-anna
+        path:
+          - {t: 0, distance: 12}
+          - {t: 8, distance: 0.08}
+          - {t: 11, distance: 0.08}
+          - {t: 19, distance: 12}
+          - {t: 40, distance: 12}
+        out_of_range: [{from: 20, to: 40}]
+      - address: 0x0002
+        name: tool-cart
+        path: [{t: 0, distance: 3}]
+    """
+
+    /// What the agent says it produced: its debug line `event <type> <peer> <rule>` per event.
+    static func producedEvents(_ agent: AgentProcess) -> [String] {
+        agent.logLines.compactMap { line in line.range(of: "event ").map { String(line[$0.upperBound...]) } }
+            .filter { $0.split(separator: " ").count >= 2 }
+    }
+
+    /// Broker SIGKILLed just before the zone enter, restarted on the same port after the agent
+    /// produced the enter (and the stage, approach events around it) into its journal.
+    ///
+    /// The witness must survive the restart: mosquitto_sub with a persistent session (`-c`, fixed
+    /// id, QoS 1) on a broker with persistence that saves every second. Once the session is on
+    /// disk, the restarted broker knows the subscription and queues for it whatever the agent
+    /// delivers, whichever of the two reconnects first — a fresh subscriber instead would race
+    /// the agent's journal flush. The kill is placed while nothing is in flight (the last event
+    /// before it was already received), so a gap can only be the agent's.
+    @Test func aBrokerKilledDuringAZoneCrossingLosesNoEvent() async throws {
+        // MosquittoBroker runs without persistence; this one saves its sessions every second.
+        let persistent = try await PersistentBroker.start()
+        defer { persistent.stop() }
+
+        let dir = try TemporaryDirectory(prefix: "fault-brokerkill")
+        let subscriber = try await persistent.subscriber(topics: ["uwb2mqtt/gw/peer/+/event", "uwb2mqtt/gw/peer/phone-anna/range"])
+        defer { subscriber.stop() }
+        let agent = try AgentProcess(config: testConfig(url: persistent.url, spool: dir.file("spool"),
+                                                        extra: "rules: \(exampleRulesPath)\nlog_level: debug"),
+                                     scenario: Self.walkBy, directory: dir)
+        defer { agent.stop() }
+
+        // Kill at 2 m (≈ 0.7 s before the 1.0 m boundary), once everything produced so far arrived.
+        await eventually("anna within 2 m", timeout: 30) {
+            subscriber.messages.contains { $0.topic.hasSuffix("/range") && (json($0.payload)["distance_m"] as? Double ?? 99) <= 2.0 }
+        }
+        await eventually("everything produced so far received", timeout: 5) {
+            Set(eventIDs(subscriber).map(\.counter)).count >= Self.producedEvents(agent).count
+        }
+        #expect(!Self.producedEvents(agent).contains { $0.hasPrefix("zone_enter") }, "the zone enter came before the kill")
+        let receivedBeforeKill = Set(eventIDs(subscriber)).count
+        persistent.kill()
+        await eventually("the zone enter produced while the broker is down", timeout: 15) {
+            Self.producedEvents(agent).contains { $0.hasPrefix("zone_enter") } && Self.producedEvents(agent).contains { $0.hasPrefix("approach_completed") }
+        }
+        try await persistent.restart()
+
+        // Walk ends with signal_lost of anna (t ≈ 22 s).
+        await eventually("signal_lost of anna to arrive", timeout: 60) {
+            subscriber.messages.contains { $0.topic.hasSuffix("phone-anna/event") && json($0.payload)["type"] as? String == "signal_lost" }
+        }
+        let produced = Self.producedEvents(agent)
+        await eventually("every produced event to arrive", timeout: 10) { Set(eventIDs(subscriber)).count >= produced.count }
+        let ids = eventIDs(subscriber)
+        #expect(Set(ids.map(\.boot)).count == 1)
+        #expect(deliveryViolations(ids).isEmpty, "\(deliveryViolations(ids)) in \(ids)")
+        #expect(Set(ids).count == produced.count, "produced \(produced)")
+        let types = subscriber.messages.filter { $0.topic.hasSuffix("phone-anna/event") }.compactMap { json($0.payload)["type"] as? String }
+        #expect(types.filter { $0 == "zone_enter" }.count >= 1)
+        print("FIGURES broker-kill: \(produced.count) events produced, \(receivedBeforeKill) received before the kill, "
+              + "\(ids.count) messages received (\(ids.count - Set(ids).count) duplicates), violations \(deliveryViolations(ids).count)")
+    }
+
+    /// Agent cut off from the broker while events happen, SIGKILLed with them in its journal; a new
+    /// agent on the same spool_dir delivers them, ids carrying the first run's boot id.
+    @Test func eventsJournaledByASIGKILLedAgentAreDeliveredByTheNextRun() async throws {
+        let broker = try await MosquittoBroker.start()
+        defer { broker.stop() }
+        let proxy = try TCPOutageProxy(to: broker.port)
+        defer { proxy.stop() }
+        let dir = try TemporaryDirectory(prefix: "fault-agentkill")
+        let subscriber = try await MQTTTestSubscriber.start(broker: broker, topics: ["uwb2mqtt/gw/peer/+/event", "uwb2mqtt/gw/device"])
+        defer { subscriber.stop() }
+        let config = testConfig(url: proxy.url, spool: dir.file("spool"), extra: "rules: \(exampleRulesPath)\nlog_level: debug")
+        let first = try AgentProcess(config: config, scenario: Self.walkBy, directory: dir, name: "first")
+        defer { first.stop() }
+        await eventually("the first run's first event", timeout: 20) { !eventIDs(subscriber).isEmpty }
+        let firstBoot = try #require(eventIDs(subscriber).first?.boot)
+        proxy.cut()
+        // The zone enter and the approach complete while the broker is unreachable: into the journal.
+        let journal = dir.file("spool/journal")
+        await eventually("the zone enter and the approach in the journal", timeout: 30) {
+            let text = String(decoding: FileManager.default.contents(atPath: journal) ?? Data(), as: UTF8.self)
+            return text.contains(#""type": "zone_enter""#) && text.contains(#""type": "approach_completed""#)
+        }
+        let journaled = Self.journaledEventIDs(journal)
+        if journaled.isEmpty { print("first run log:\n" + first.logLines.suffix(40).joined(separator: "\n")) }
+        first.process.kill(SIGKILL)
+        #expect(await first.process.waitForExit(timeout: .seconds(5)) == .signaled(SIGKILL))
+        #expect(!journaled.isEmpty && journaled.allSatisfy { $0.boot == firstBoot })
+
+        proxy.restore()
+        let second = try AgentProcess(config: config, directory: dir, name: "second")
+        defer { second.stop() }
+        await eventually("the journaled events delivered by the second run", timeout: 20) {
+            Set(eventIDs(subscriber)).isSuperset(of: journaled)
+        }
+        #expect(second.log.contains("journaled messages wait for the broker"))
+        let firstRun = eventIDs(subscriber).filter { $0.boot == firstBoot }
+        #expect(deliveryViolations(firstRun).isEmpty, "\(deliveryViolations(firstRun)) in \(firstRun)")
+        #expect(Set(firstRun.map(\.counter)) == Set(1..<((journaled.map(\.counter).max() ?? 0) + 1)))
+        print("FIGURES agent-kill: \(journaled.count) events journaled by the first run (counters \(journaled.map(\.counter))), "
+              + "\(Set(firstRun).count) of its events delivered in all")
+    }
+
+    /// The event ids in the journal file (records hold the JSON payloads as they are: `"id": "gw:…"`).
+    static func journaledEventIDs(_ path: String) -> [EventID] {
+        let text = String(decoding: FileManager.default.contents(atPath: path) ?? Data(), as: UTF8.self)
+        var ids: [EventID] = []
+        var rest = text[...]
+        while let start = rest.range(of: #""id": "gw:"#) {
+            let tail = rest[start.upperBound...]
+            guard let end = tail.firstIndex(of: "\"") else { break }
+            if let id = EventID("gw:" + tail[..<end]) { ids.append(id) }
+            rest = tail[end...]
+        }
+        return ids
+    }
+}
+
+/// A mosquitto with persistence (autosave every second) on a port of its own, killed with SIGKILL
+/// and restarted on the same port by the test.
+final class PersistentBroker: Sendable {
+    let port: UInt16
+    let directory: TemporaryDirectory
+    private let configPath: String
+    private let process = Mutex<(child: ChildProcess?, generation: Int)>((nil, 0))
+
+    var url: String { "mqtt://127.0.0.1:\(port)" }
+    var database: String { directory.file("mosquitto.db") }
+
+    private init(port: UInt16, directory: TemporaryDirectory, configPath: String) {
+        self.port = port
+        self.directory = directory
+        self.configPath = configPath
+    }
+
+    static func start() async throws -> PersistentBroker {
+        let directory = try TemporaryDirectory(prefix: "fault-mosquitto")
+        let port = try freeLoopbackPort()
+        let config = try directory.write("mosquitto.conf", [
+            "user root", "persistence true", "persistence_location \(directory.path)/", "autosave_interval 1",
+            "log_dest stderr", "log_type all", "listener \(port) 127.0.0.1", "allow_anonymous true",
+        ].joined(separator: "\n") + "\n")
+        let broker = PersistentBroker(port: port, directory: directory, configPath: config)
+        try await broker.launch()
+        return broker
+    }
+
+    var log: String { String(decoding: FileManager.default.contents(atPath: directory.file("mosquitto-\(process.withLock { $0.generation }).log")) ?? Data(), as: UTF8.self) }
+
+    private func launch() async throws {
+        let generation = process.withLock { state in
+            state.generation += 1
+            return state.generation
+        }
+        let child = try ChildProcess(executable: "/usr/sbin/mosquitto", arguments: ["-c", configPath],
+                                     stdoutPath: directory.file("mosquitto-\(generation).out"),
+                                     stderrPath: directory.file("mosquitto-\(generation).log"))
+        process.withLock { $0.child = child }
+        try await waitForPort(port, timeout: .seconds(10))
+    }
+
+    /// A persistent-session subscriber (`-c`, fixed client id, QoS 1), returned once the broker
+    /// has saved its session to disk (so that it survives a SIGKILL).
+    func subscriber(topics: [String]) async throws -> PersistentSubscriber {
+        let id = "fault-sub-\(getpid())"
+        var arguments = ["-h", "127.0.0.1", "-p", String(port), "-i", id, "-q", "1", "-c", "-F", "%r %t %p"]
+        for topic in topics { arguments += ["-t", topic] }
+        let child = try ChildProcess(executable: "/usr/bin/mosquitto_sub", arguments: arguments,
+                                     stdoutPath: directory.file("\(id).out"), stderrPath: directory.file("\(id).err"))
+        let subscriber = PersistentSubscriber(process: child, outputPath: directory.file("\(id).out"))
+        let deadline = Date().addingTimeInterval(10)
+        while !log.contains("Sending SUBACK to \(id)") {
+            guard Date() < deadline else { throw TestSupportError.timedOut(waitingFor: "SUBACK", after: .seconds(10), detail: log) }
+            try await Task.sleep(for: .milliseconds(20))
+        }
+        let subscribedAt = Date()
+        while (try? FileManager.default.attributesOfItem(atPath: database)[.modificationDate] as? Date).flatMap({ $0 > subscribedAt }) != true {
+            guard Date() < subscribedAt.addingTimeInterval(10) else { throw TestSupportError.timedOut(waitingFor: "the session saved", after: .seconds(10), detail: log) }
+            try await Task.sleep(for: .milliseconds(20))
+        }
+        return subscriber
+    }
+
+    func kill() {
+        process.withLock { $0.child }?.kill(SIGKILL)
+        _ = process.withLock { $0.child }?.terminate()
+    }
+
+    func restart() async throws {
+        stop()
+        try await launch()
+    }
+
+    func stop() {
+        let child = process.withLock { state -> ChildProcess? in
+            defer { state.child = nil }
+            return state.child
+        }
+        child?.terminate()
+    }
+}
+
+/// mosquitto_sub's `%r %t %p` lines, like MQTTTestSubscriber (whose start needs a MosquittoBroker).
+final class PersistentSubscriber: Sendable {
+    let process: ChildProcess
+    let outputPath: String
+
+    init(process: ChildProcess, outputPath: String) {
+        self.process = process
+        self.outputPath = outputPath
+    }
+
+    var messages: [MQTTTestSubscriber.Message] {
+        let text = String(decoding: FileManager.default.contents(atPath: outputPath) ?? Data(), as: UTF8.self)
+        return text.split(separator: "\n").compactMap { line in
+            let parts = line.split(separator: " ", maxSplits: 2, omittingEmptySubsequences: false)
+            guard parts.count >= 2 else { return nil }
+            return MQTTTestSubscriber.Message(topic: String(parts[1]), payload: parts.count == 3 ? String(parts[2]) : "", retained: parts[0] == "1")
+        }
+    }
+
+    func stop() { process.terminate() }
+}
+
+func eventIDs(_ subscriber: PersistentSubscriber) -> [EventID] {
+    subscriber.messages.filter { $0.topic.hasSuffix("/event") }.compactMap { (json($0.payload)["id"] as? String).flatMap(EventID.init) }
+}

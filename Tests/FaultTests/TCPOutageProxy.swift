@@ -1,0 +1,97 @@
+// A copy of Tests/AgentTests/TCPOutageProxy.swift (test targets cannot share sources).
+import Foundation
+import Synchronization
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// A loopback TCP relay between the agent and the broker that the test can cut and restore: a
+/// real network outage for the agent, while the broker and the test's subscriber stay up and
+/// see everything.
+final class TCPOutageProxy: Sendable {
+    let port: UInt16
+    private let target: UInt16
+    private let listener: Int32
+    private let up = Atomic<Bool>(true)
+    private let stopping = Atomic<Bool>(false)
+    private let generation = Atomic<Int>(0)
+    private let done = DispatchSemaphore(value: 0)
+
+    init(to target: UInt16) throws {
+        self.target = target
+        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        var one: Int32 = 1
+        setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, socklen_t(MemoryLayout<Int32>.size))
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        let ok = withUnsafeMutablePointer(to: &address) { p in
+            p.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, length) == 0 && listen(fd, 8) == 0 && getsockname(fd, $0, &length) == 0 }
+        }
+        guard fd >= 0, ok else { throw POSIXError(.EADDRINUSE) }
+        listener = fd
+        port = UInt16(bigEndian: address.sin_port)
+        Thread { [self] in acceptLoop() }.start()
+    }
+
+    var url: String { "mqtt://127.0.0.1:\(port)" }
+
+    /// Cuts every relayed connection and refuses new ones until `restore()`.
+    func cut() {
+        up.store(false, ordering: .relaxed)
+        generation.add(1, ordering: .relaxed)
+    }
+
+    func restore() { up.store(true, ordering: .relaxed) }
+
+    func stop() {
+        stopping.store(true, ordering: .relaxed)
+        generation.add(1, ordering: .relaxed)
+        _ = done.wait(timeout: .now() + 5)
+        close(listener)
+    }
+
+    private func acceptLoop() {
+        while !stopping.load(ordering: .relaxed) {
+            var p = pollfd(fd: listener, events: Int16(POLLIN), revents: 0)
+            guard poll(&p, 1, 20) > 0 else { continue }
+            let client = accept(listener, nil, nil)
+            guard client >= 0 else { continue }
+            guard up.load(ordering: .relaxed) else { close(client); continue }
+            let server = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+            var address = sockaddr_in()
+            address.sin_family = sa_family_t(AF_INET)
+            address.sin_addr.s_addr = inet_addr("127.0.0.1")
+            address.sin_port = target.bigEndian
+            let connected = withUnsafePointer(to: &address) { p in
+                p.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(server, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) == 0 }
+            }
+            guard connected else { close(client); close(server); continue }
+            let myGeneration = generation.load(ordering: .relaxed)
+            Thread { [self] in relay(client, server, myGeneration) }.start()
+        }
+        done.signal()
+    }
+
+    private func relay(_ a: Int32, _ b: Int32, _ myGeneration: Int) {
+        defer { close(a); close(b) }
+        var buffer = [UInt8](repeating: 0, count: 16384)
+        var fds = [pollfd(fd: a, events: Int16(POLLIN), revents: 0), pollfd(fd: b, events: Int16(POLLIN), revents: 0)]
+        while generation.load(ordering: .relaxed) == myGeneration {
+            guard poll(&fds, 2, 20) >= 0 else { return }
+            for (index, entry) in fds.enumerated() where entry.revents != 0 {
+                let from = entry.fd, to = index == 0 ? b : a
+                let n = buffer.withUnsafeMutableBytes { recv(from, $0.baseAddress, 16384, 0) }
+                if n <= 0 { return }
+                var sent = 0
+                while sent < n {
+                    let m = buffer.withUnsafeBytes { send(to, $0.baseAddress! + sent, n - sent, Int32(MSG_NOSIGNAL)) }
+                    if m <= 0 { return }
+                    sent += m
+                }
+            }
+            for index in fds.indices { fds[index].revents = 0 }
+        }
+    }
+}

@@ -153,6 +153,9 @@ public final class Agent {
             }
         }
         let signals = SignalWaiter([SIGINT, SIGTERM, SIGHUP]) { continuation.yield(.signal($0)) }
+        // A file-size limit (ulimit -f) must make journal writes fail with EFBIG, which the
+        // journal reports, rather than kill the agent with SIGXFSZ.
+        signal(SIGXFSZ, SIG_IGN)
 
         loadRules(initial: true)
         logger.info("uwb2mqtt \(AgentVersion.agent) starting: gateway \(topics.gateway), device \(devicePort), broker \(clientConfiguration.broker)")
@@ -459,7 +462,8 @@ public final class Agent {
         let response: [Field]
         switch Request.parse(name: name, payload: payload) {
         case let .failure(problem):
-            logger.info("rejected request \(name): \(problem.message)")
+            // Debug, not info: a flood of bad requests must not flood the journal too.
+            logger.debug("rejected request \(name): \(problem.message)")
             response = Payloads.response(id: problem.id, ok: false, error: problem.message)
         case let .success(request):
             response = answer(request)

@@ -39,18 +39,21 @@ import Glibc
             let status = #"{"state": "online", "ts": "2026-11-29T00:00:00.000Z", "version": "0.1.0", "position": {"x": \#(x), "y": \#(y), "z": 2.5}, "heading_deg": 90}"#
             try client.publish(topic: "uwb2mqtt/\(id)/status", payload: status, qos: .atLeastOnce, retain: true)
         }
+        // Stamped with the real time of sending, as an agent stamps ranges with their receive
+        // time: fuse's timer runs on the wall clock, and a feeder that fell behind its schedule
+        // on a loaded machine must not look like a tag that went silent.
         let start = Date().timeIntervalSince1970
         var t = 0.0
         while t < seconds {
+            let now = Date().timeIntervalSince1970
+            t = now - start
             let (px, py) = path(t)
-            let now = start + t
             for (id, x, y) in Self.gateways {
                 let distance = ((px - x) * (px - x) + (py - y) * (py - y) + 1.5 * 1.5).squareRoot()
                 let payload = #"{"ts": "\#(stamp(now))", "peer": "cart", "mac": "0x0001", "session": 42, "seq": 1, "status": "ok", "distance_m": \#(distance), "raw_distance_m": \#(distance), "nlos": false}"#
                 try client.publish(topic: "uwb2mqtt/\(id)/peer/cart/range", payload: payload, qos: .atMostOnce)
             }
             try await Task.sleep(for: .milliseconds(100))
-            t += 0.1
         }
     }
 

@@ -14,11 +14,12 @@ public final class DeviceLinkService: Sendable {
     public enum Event: Sendable {
         case stateChanged(DeviceLinkState, port: String)
         case deviceIdentified(DeviceInfo, capabilities: [ConfigTLV])
-        /// A ranging round, with the wall-clock time it was received.
-        case measurements(SessionInfo, receivedAt: Double)
+        /// A ranging round, with the wall-clock time it was received and the message it came in
+        /// (for recording). It stands for its frame too: one event per notification, not two.
+        case measurements(SessionInfo, receivedAt: Double, raw: RawMessage)
         case sessionStopped(ReasonCode)
         case log(LogLevel, String)
-        /// Every UCI message received, decoded or not (for recording and metrics).
+        /// Every other UCI message received, decoded or not (for recording and metrics).
         case frame(RawMessage, receivedAt: Double, valid: Bool)
     }
 
@@ -120,9 +121,10 @@ public final class DeviceLinkService: Sendable {
             case let .message(raw):
                 do {
                     let message = try UCIMessage(decoding: raw)
-                    service.onEvent(.frame(raw, receivedAt: wall, valid: true))
                     if case let .notification(.sessionInfo(info)) = message, info.sessionHandle == session.sessionHandle {
-                        service.onEvent(.measurements(info, receivedAt: wall))
+                        service.onEvent(.measurements(info, receivedAt: wall, raw: raw))
+                    } else {
+                        service.onEvent(.frame(raw, receivedAt: wall, valid: true))
                     }
                     perform(session.handle(.received(message), now: Clocks.monotonic()))
                 } catch {

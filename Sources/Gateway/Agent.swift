@@ -237,7 +237,9 @@ public final class Agent {
             self.capabilities = capabilities
             engine.deviceHasAoA = deviceHasAoA
             publishDevice()
-        case let .measurements(info, receivedAt):
+        case let .measurements(info, receivedAt, raw):
+            counters.framesReceived += 1
+            record(raw, receivedAt)
             for measurement in info.twoWayMeasurements { publishRange(measurement, info: info, at: receivedAt) }
         case let .sessionStopped(reason):
             logger.debug("ranging session stopped (\(reason))")
@@ -247,15 +249,18 @@ public final class Agent {
         case let .frame(raw, receivedAt, valid):
             counters.framesReceived += 1
             if !valid { counters.framesInvalid += 1 }
-            if let recorder {
-                do {
-                    try recorder.record(raw, receivedAt: receivedAt)
-                } catch {
-                    logger.error("recording stopped: \(error)")
-                    recorder.close()
-                    self.recorder = nil
-                }
-            }
+            record(raw, receivedAt)
+        }
+    }
+
+    private func record(_ raw: RawMessage, _ receivedAt: Double) {
+        guard let recorder else { return }
+        do {
+            try recorder.record(raw, receivedAt: receivedAt)
+        } catch {
+            logger.error("recording stopped: \(error)")
+            recorder.close()
+            self.recorder = nil
         }
     }
 

@@ -77,7 +77,7 @@ public enum RecordCommand {
         let service = DeviceLinkService(port: configuration.device.port, configuration: configuration.device.session,
                                         options: TransportOptions(baudRate: configuration.device.baud)) { event in
             switch event {
-            case let .frame(raw, receivedAt, _): box.record(raw, receivedAt)
+            case let .frame(raw, receivedAt, _), let .measurements(_, receivedAt, raw): box.record(raw, receivedAt)
             case let .stateChanged(state, _):
                 if state == .initializing || state == .ranging { reached.store(true, ordering: .relaxed) }
                 logger.info("device \(state)")

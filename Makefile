@@ -61,7 +61,7 @@ fuzz: deps
 	  SWIFT_BACKTRACE=enable=no ./Tests/Fuzz/.build/release/Fuzz$$t \
 	    -max_total_time=$(FUZZ_TIME) -max_len=4096 -print_final_stats=1 $(FUZZ_FLAGS) \
 	    -artifact_prefix=$(FUZZ_DIR)/fuzz-artifacts/$$t- \
-	    $(FUZZ_DIR)/fuzz-corpus-$$t $$seeds 2>&1 | grep -E "^(Done|stat::number_of_executed_units|stat::peak_rss|#[0-9]+ +DONE)|ERROR|deadly|Test unit" ; \
+	    $(FUZZ_DIR)/fuzz-corpus-$$t $$seeds 2>&1 | grep -E "^(Done|stat::number_of_executed_units|stat::peak_rss|#[0-9]+[[:space:]]+DONE)|ERROR|deadly|Test unit" ; \
 	  status=$${PIPESTATUS[0]}; [ $$status -eq 0 ] || exit $$status; \
 	done
 

@@ -7,8 +7,8 @@ import Glibc
 /// A loopback TCP relay between the agent and the broker that the test can cut and restore: a
 /// real network outage for the agent, while the broker and the test's subscriber stay up and
 /// see everything.
-final class TCPOutageProxy: Sendable {
-    let port: UInt16
+public final class TCPOutageProxy: Sendable {
+    public let port: UInt16
     private let target: UInt16
     private let listener: Int32
     private let up = Atomic<Bool>(true)
@@ -16,7 +16,7 @@ final class TCPOutageProxy: Sendable {
     private let generation = Atomic<Int>(0)
     private let done = DispatchSemaphore(value: 0)
 
-    init(to target: UInt16) throws {
+    public init(to target: UInt16) throws {
         self.target = target
         let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         var one: Int32 = 1
@@ -34,17 +34,17 @@ final class TCPOutageProxy: Sendable {
         Thread { [self] in acceptLoop() }.start()
     }
 
-    var url: String { "mqtt://127.0.0.1:\(port)" }
+    public var url: String { "mqtt://127.0.0.1:\(port)" }
 
     /// Cuts every relayed connection and refuses new ones until `restore()`.
-    func cut() {
+    public func cut() {
         up.store(false, ordering: .relaxed)
         generation.add(1, ordering: .relaxed)
     }
 
-    func restore() { up.store(true, ordering: .relaxed) }
+    public func restore() { up.store(true, ordering: .relaxed) }
 
-    func stop() {
+    public func stop() {
         stopping.store(true, ordering: .relaxed)
         generation.add(1, ordering: .relaxed)
         _ = done.wait(timeout: .now() + 5)

@@ -43,7 +43,7 @@ public enum CommandLineTool {
                    Exit status: 0 when every packet decoded, 1 when any was malformed (reported as
                    {"error": …, "payload": …} after the rest are decoded), 2 for bad usage.
                    """, available: true),
-        Subcommand(name: "simulate", synopsis: "uwb2mqtt simulate [--link PATH] [SCENARIO]",
+        Subcommand(name: "simulate", synopsis: "uwb2mqtt simulate [--link PATH] [--position X,Y,Z] [SCENARIO]",
                    summary: "run the DWM3001C simulator on a pseudo-terminal",
                    details: """
                    Runs a simulated DWM3001C (UCI firmware) on a new pseudo-terminal and prints its path, for
@@ -57,6 +57,9 @@ public enum CommandLineTool {
                    Options:
                      --link PATH   make PATH a symlink to the terminal, kept pointing at it across
                                    simulated unplugs (use it as device.port)
+                     --position X,Y,Z
+                                   where this simulated gateway stands (metres, site frame), for
+                                   scenarios that place tags in site coordinates
                    """, available: true),
         Subcommand(name: "record", synopsis: "uwb2mqtt record --out FILE [--config FILE]",
                    summary: "record every UCI packet received, with its time", details: "", available: true),
@@ -178,10 +181,18 @@ public enum CommandLineTool {
 
     static func simulate(_ arguments: [String]) -> Int32 {
         var link: String?
+        var position: GatewayPosition?
         var scenarioName: String?
         var index = 0
         while index < arguments.count {
             let argument = arguments[index]
+            if argument == "--position" {
+                let parts = index + 1 < arguments.count ? arguments[index + 1].split(separator: ",").compactMap { Double($0) } : []
+                guard parts.count == 3 else { return usage("simulate: --position needs X,Y,Z in metres") }
+                position = GatewayPosition(x: parts[0], y: parts[1], z: parts[2])
+                index += 2
+                continue
+            }
             if argument == "--link" {
                 guard index + 1 < arguments.count else { return usage("simulate: --link needs a PATH") }
                 link = arguments[index + 1]
@@ -195,7 +206,7 @@ public enum CommandLineTool {
         }
         do {
             let scenario = try ScenarioLoading.load(scenarioName)
-            let host = try SimulatorHost(scenario: scenario, linkPath: link) { printError("uwb2mqtt simulate: \($0)") }
+            let host = try SimulatorHost(scenario: scenario, linkPath: link, gatewayPosition: position) { printError("uwb2mqtt simulate: \($0)") }
             print(link.map { "\($0) -> \(host.slavePath)" } ?? host.slavePath)
             fflush(stdout)
             _ = SignalWaiter.wait(for: [SIGINT, SIGTERM])

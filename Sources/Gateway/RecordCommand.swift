@@ -57,7 +57,7 @@ public enum RecordCommand {
                 configuration = try AgentConfiguration.load(path: path)
             }
             if let scenario {
-                simulator = try SimulatorHost(scenario: scenario)
+                simulator = try SimulatorHost(scenario: scenario, gatewayPosition: configuration.gateway.position)
                 configuration.device.port = simulator!.slavePath
             }
         } catch {

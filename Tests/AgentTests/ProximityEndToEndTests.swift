@@ -6,32 +6,7 @@ import TestSupport
 /// real agent runs the example rules (deploy/rules.yaml), and an independent subscriber sees the
 /// events of mqtt-api.md.
 @Suite(.serialized, .timeLimit(.minutes(3))) struct ProximityEndToEndTests {
-    static let rulesPath = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
-        .appendingPathComponent("../../deploy/rules.yaml").standardized.path
 
-    /// Anna walks from 12 m to 8 cm in 8 s, holds 3 s (hands her phone over), walks back to 12 m,
-    /// then her tag goes out of range; the tool cart stands at 3 m.
-    static let walkBy = """
-    name: walk-by
-    seed: 11
-    duration: 40
-    at_end: stop
-    device: {aoa: false, ranging_interval: 0.1}
-    noise: {sigma: 0.02, dropout_probability: 0}
-    peers:
-      - address: 0x0001
-        name: phone-anna
-        path:
-          - {t: 0, distance: 12}
-          - {t: 8, distance: 0.08}
-          - {t: 11, distance: 0.08}
-          - {t: 19, distance: 12}
-          - {t: 40, distance: 12}
-        out_of_range: [{from: 20, to: 40}]
-      - address: 0x0002
-        name: tool-cart
-        path: [{t: 0, distance: 3}]
-    """
 
     func events(_ subscriber: MQTTTestSubscriber, peer: String = "phone-anna") -> [[String: Any]] {
         subscriber.messages.filter { $0.topic == "uwb2mqtt/gw/peer/\(peer)/event" }.map { json($0.payload) }
@@ -43,8 +18,8 @@ import TestSupport
         let dir = try TemporaryDirectory(prefix: "agent-walkby")
         let subscriber = try await MQTTTestSubscriber.start(broker: broker, topics: ["uwb2mqtt/gw/#"])
         defer { subscriber.stop() }
-        let agent = try AgentProcess(config: testConfig(url: broker.url, spool: dir.file("spool"), extra: "rules: \(Self.rulesPath)"),
-                                     scenario: Self.walkBy, directory: dir)
+        let agent = try AgentProcess(config: testConfig(url: broker.url, spool: dir.file("spool"), extra: "rules: \(AgentFixtures.exampleRulesPath)"),
+                                     scenario: AgentFixtures.walkBy, directory: dir)
         defer { agent.stop() }
 
         let rules = json(try await subscriber.waitForMessage(topic: "uwb2mqtt/gw/rules").payload)
@@ -105,8 +80,8 @@ import TestSupport
         let dir = try TemporaryDirectory(prefix: "agent-record")
         let subscriber = try await MQTTTestSubscriber.start(broker: broker, topics: ["uwb2mqtt/gw/peer/+/event"])
         defer { subscriber.stop() }
-        let config = testConfig(url: broker.url, spool: dir.file("spool"), extra: "rules: \(Self.rulesPath)\nrecord: \(dir.file("walk.uwbrec"))")
-        let agent = try AgentProcess(config: config, scenario: Self.walkBy, directory: dir)
+        let config = testConfig(url: broker.url, spool: dir.file("spool"), extra: "rules: \(AgentFixtures.exampleRulesPath)\nrecord: \(dir.file("walk.uwbrec"))")
+        let agent = try AgentProcess(config: config, scenario: AgentFixtures.walkBy, directory: dir)
         await eventually("signal_lost of phone-anna", timeout: 60) {
             events(subscriber).contains { $0["type"] as? String == "signal_lost" }
         }

@@ -10,29 +10,6 @@ import Glibc
 /// an agent crash, and keep their order. Judged on the event ids `<gw>:<boot>:<n>`: per boot id
 /// the counters that arrive must be 1, 2, 3, … (duplicates allowed, QoS 1 is at least once).
 @Suite(.serialized, .timeLimit(.minutes(3))) struct DeliveryFaultTests {
-    /// Anna walks from 12 m to 8 cm in 8 s, holds 3 s, walks back to 12 m, then goes out of range
-    /// (Tests/AgentTests/ProximityEndToEndTests.swift).
-    static let walkBy = """
-    name: walk-by
-    seed: 11
-    duration: 40
-    at_end: stop
-    device: {aoa: false, ranging_interval: 0.1}
-    noise: {sigma: 0.02, dropout_probability: 0}
-    peers:
-      - address: 0x0001
-        name: phone-anna
-        path:
-          - {t: 0, distance: 12}
-          - {t: 8, distance: 0.08}
-          - {t: 11, distance: 0.08}
-          - {t: 19, distance: 12}
-          - {t: 40, distance: 12}
-        out_of_range: [{from: 20, to: 40}]
-      - address: 0x0002
-        name: tool-cart
-        path: [{t: 0, distance: 3}]
-    """
 
     /// What the agent says it produced: its debug line `event <type> <peer> <rule>` per event.
     static func producedEvents(_ agent: AgentProcess) -> [String] {
@@ -59,7 +36,7 @@ import Glibc
         defer { subscriber.stop() }
         let agent = try AgentProcess(config: testConfig(url: persistent.url, spool: dir.file("spool"),
                                                         extra: "rules: \(exampleRulesPath)\nlog_level: debug"),
-                                     scenario: Self.walkBy, directory: dir)
+                                     scenario: AgentFixtures.walkBy, directory: dir)
         defer { agent.stop() }
 
         // Kill at 2 m (≈ 0.7 s before the 1.0 m boundary), once everything produced so far arrived.
@@ -104,7 +81,7 @@ import Glibc
         let subscriber = try await MQTTTestSubscriber.start(broker: broker, topics: ["uwb2mqtt/gw/peer/+/event", "uwb2mqtt/gw/device"])
         defer { subscriber.stop() }
         let config = testConfig(url: proxy.url, spool: dir.file("spool"), extra: "rules: \(exampleRulesPath)\nlog_level: debug")
-        let first = try AgentProcess(config: config, scenario: Self.walkBy, directory: dir, name: "first")
+        let first = try AgentProcess(config: config, scenario: AgentFixtures.walkBy, directory: dir, name: "first")
         defer { first.stop() }
         await eventually("the first run's first event", timeout: 20) { !eventIDs(subscriber).isEmpty }
         let firstBoot = try #require(eventIDs(subscriber).first?.boot)

@@ -1,0 +1,68 @@
+import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// The real `uwb2mqtt` executable run as a child process on the simulator.
+public final class AgentProcess: Sendable {
+    public let process: ChildProcess
+    public let directory: TemporaryDirectory
+    public let name: String
+
+    /// The built executable, beside the test bundle.
+    public static var executable: String {
+        let bundle = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
+        return bundle.appendingPathComponent("uwb2mqtt").path
+    }
+
+    /// Starts `uwb2mqtt run --config … --simulate …`; with `shellPrefix` (e.g. `ulimit -f 8;`) the
+    /// agent is exec'd from `/bin/sh -c`, so the PID is still the agent's.
+    public init(config: String, scenario: String = "default", directory: TemporaryDirectory, name: String = "agent",
+         shellPrefix: String? = nil) throws {
+        self.directory = directory
+        self.name = name
+        let configPath = try directory.write("\(name).yaml", config)
+        var scenarioArgument = scenario
+        if scenario.contains("\n") { scenarioArgument = try directory.write("\(name)-scenario.yaml", scenario) }
+        let arguments = ["run", "--config", configPath, "--simulate", scenarioArgument]
+        if let shellPrefix {
+            let command = shellPrefix + " exec " + ([Self.executable] + arguments).map { "'\($0)'" }.joined(separator: " ")
+            process = try ChildProcess(executable: "/bin/sh", arguments: ["-c", command],
+                                       stdoutPath: directory.file("\(name).out"), stderrPath: directory.file("\(name).err"))
+        } else {
+            process = try ChildProcess(executable: Self.executable, arguments: arguments,
+                                       stdoutPath: directory.file("\(name).out"), stderrPath: directory.file("\(name).err"))
+        }
+    }
+
+    public var log: String { (try? String(contentsOfFile: process.stderrPath, encoding: .utf8)) ?? "" }
+    public var logLines: [Substring] { log.split(separator: "\n") }
+
+    /// Open file descriptors of the agent (entries of /proc/PID/fd).
+    public var openDescriptors: Int { ProcFS.descriptorCount(pid: process.pid) }
+    /// Resident set size of the agent in KiB (VmRSS).
+    public var residentKiB: Int { ProcFS.residentKiB(pid: process.pid) }
+
+    public func stop() { process.terminate() }
+}
+
+public enum ProcFS {
+    public static func descriptorCount(pid: pid_t) -> Int {
+        (try? FileManager.default.contentsOfDirectory(atPath: "/proc/\(pid)/fd").count) ?? -1
+    }
+
+    /// What each descriptor points at, for a message when the count changed.
+    public static func descriptorTargets(pid: pid_t) -> [String] {
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/\(pid)/fd")) ?? []
+        return names.sorted { Int($0) ?? 0 < Int($1) ?? 0 }.map { name in
+            "\(name)→" + ((try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/\(pid)/fd/\(name)")) ?? "?")
+        }
+    }
+
+    public static func residentKiB(pid: pid_t) -> Int {
+        let status = (try? String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8)) ?? ""
+        guard let line = status.split(separator: "\n").first(where: { $0.hasPrefix("VmRSS:") }) else { return -1 }
+        return Int(line.split(separator: " ", omittingEmptySubsequences: true).dropFirst().first ?? "") ?? -1
+    }
+}
+

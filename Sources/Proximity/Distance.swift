@@ -20,35 +20,17 @@ public struct Distance: Hashable, Sendable, Comparable, CustomStringConvertible 
         value == value.rounded() && abs(value) < 1e15 ? String(Int(value)) : String(value)
     }
 
+    /// `60cm`, `1.2m`, `1200mm`; a plain number is metres.
+    static let units: [(String, Double)] = [("mm", 0.001), ("cm", 0.01), ("m", 1)]
+
     /// Parses `60cm`, `1.2m`, `1200mm` (spaces allowed before the unit); nil when it is none of them.
-    static func parse(_ text: String) -> Double? {
-        let units: [(String, Double)] = [("mm", 0.001), ("cm", 0.01), ("m", 1)]
-        for (unit, factor) in units where text.hasSuffix(unit) {
-            let number = text.dropLast(unit.count).trimmingCharacters(in: " ")
-            guard !number.isEmpty, let value = Double(number), value.isFinite else { return nil }
-            return value * factor
-        }
-        return nil
-    }
+    static func parse(_ text: String) -> Double? { RulesDecoding.quantity(text, units: units) }
 }
 
 extension Distance: Decodable {
     public init(from decoder: any Decoder) throws {
-        let mark = RulesDecoding.mark(of: decoder)
-        var value: Double?
-        if RulesDecoding.isPlainScalar(decoder), let number = try? decoder.singleValueContainer().decode(Double.self) {
-            value = number
-        } else if let text = RulesDecoding.scalarText(decoder) {
-            value = Self.parse(text)
-        }
-        guard let value, value.isFinite else {
-            throw YAMLError(at: mark, "expected a distance such as 1.2 (metres), 60cm, 1.2m or 1200mm, found \(RulesDecoding.found(decoder))",
-                            kind: .typeMismatch)
-        }
-        guard value >= 0 else {
-            throw YAMLError(at: mark, "a distance cannot be negative, found \(RulesDecoding.found(decoder))")
-        }
-        meters = value
+        meters = try RulesDecoding.quantity(decoder, units: Self.units, kind: "distance",
+                                            examples: "1.2 (metres), 60cm, 1.2m or 1200mm")
     }
 }
 

@@ -19,34 +19,16 @@ public struct RuleDuration: Hashable, Sendable, Comparable, CustomStringConverti
 
     public var description: String { seconds < 1 ? "\(milliseconds)ms" : "\(Distance.format(seconds))s" }
 
+    /// `300ms`, `2s`, `1m` (minutes); a plain number is seconds.
+    static let units: [(String, Double)] = [("ms", 0.001), ("s", 1), ("m", 60)]
+
     /// Parses `300ms`, `2s`, `1m` (minutes); nil when it is none of them.
-    static func parse(_ text: String) -> Double? {
-        let units: [(String, Double)] = [("ms", 0.001), ("s", 1), ("m", 60)]
-        for (unit, factor) in units where text.hasSuffix(unit) {
-            let number = text.dropLast(unit.count).trimmingCharacters(in: " ")
-            guard !number.isEmpty, let value = Double(number), value.isFinite else { return nil }
-            return value * factor
-        }
-        return nil
-    }
+    static func parse(_ text: String) -> Double? { RulesDecoding.quantity(text, units: units) }
 }
 
 extension RuleDuration: Decodable {
     public init(from decoder: any Decoder) throws {
-        let mark = RulesDecoding.mark(of: decoder)
-        var value: Double?
-        if RulesDecoding.isPlainScalar(decoder), let number = try? decoder.singleValueContainer().decode(Double.self) {
-            value = number
-        } else if let text = RulesDecoding.scalarText(decoder) {
-            value = Self.parse(text)
-        }
-        guard let value, value.isFinite else {
-            throw YAMLError(at: mark, "expected a duration such as 300ms, 2s, 1m or a number of seconds, found \(RulesDecoding.found(decoder))",
-                            kind: .typeMismatch)
-        }
-        guard value >= 0 else {
-            throw YAMLError(at: mark, "a duration cannot be negative, found \(RulesDecoding.found(decoder))")
-        }
-        seconds = value
+        seconds = try RulesDecoding.quantity(decoder, units: Self.units, kind: "duration",
+                                             examples: "300ms, 2s, 1m or a number of seconds")
     }
 }

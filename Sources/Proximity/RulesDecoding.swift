@@ -60,4 +60,34 @@ enum RulesDecoding {
         guard let mark, mark.line > 0 else { return "" }
         return "\(mark): "
     }
+
+    /// A number followed by one of `units` (the longest suffix is listed first), spaces allowed
+    /// before the unit; nil when it is none of them.
+    static func quantity(_ text: String, units: [(String, Double)]) -> Double? {
+        for (unit, factor) in units where text.hasSuffix(unit) {
+            let number = text.dropLast(unit.count).trimmingCharacters(in: " ")
+            guard !number.isEmpty, let value = Double(number), value.isFinite else { return nil }
+            return value * factor
+        }
+        return nil
+    }
+
+    /// A distance or a duration as the rules file writes it: a plain number in the base unit, or
+    /// a string with one of `units`; never negative. Errors name what was expected.
+    static func quantity(_ decoder: any Decoder, units: [(String, Double)], kind: String, examples: String) throws -> Double {
+        let mark = mark(of: decoder)
+        var value: Double?
+        if isPlainScalar(decoder), let number = try? decoder.singleValueContainer().decode(Double.self) {
+            value = number
+        } else if let text = scalarText(decoder) {
+            value = quantity(text, units: units)
+        }
+        guard let value, value.isFinite else {
+            throw YAMLError(at: mark, "expected a \(kind) such as \(examples), found \(found(decoder))", kind: .typeMismatch)
+        }
+        guard value >= 0 else {
+            throw YAMLError(at: mark, "a \(kind) cannot be negative, found \(found(decoder))")
+        }
+        return value
+    }
 }

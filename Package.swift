@@ -33,7 +33,7 @@ let package = Package(
 
         // I/O: libmosquitto wrapped for Swift 6 (callbacks → AsyncStream, bounded QoS 1 queue,
         // typed errors) and the store-and-forward spool.
-        .target(name: "MQTTClient", dependencies: ["CMosquitto"]),
+        .target(name: "MQTTClient", dependencies: ["CMosquitto", "CPty"]),
 
         // YAML decoding over libyaml: config, rules and simulator scenario files.
         .target(name: "YAMLCoding", dependencies: ["CYAML"]),

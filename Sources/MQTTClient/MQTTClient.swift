@@ -8,18 +8,18 @@ import Synchronization
 /// broker outages without growing without bound.
 ///
 /// Design (why it is `Sendable` without `@unchecked`):
-/// * libmosquitto runs its own network thread (`mosquitto_loop_start`); its callbacks run there and
-///   only yield copies of their arguments into an internal `AsyncStream` (`MosquittoCallbacks`).
+/// * The client runs its own network thread (`NetworkThread`: connect, `mosquitto_loop` with
+///   coalesced writes, reconnect with back-off); libmosquitto's callbacks run there and only
+///   yield copies of their arguments into an internal `AsyncStream` (`MosquittoCallbacks`).
 /// * One event-pump task consumes that stream in order, does all bookkeeping (connected flag,
 ///   outstanding QoS 1 message ids, re-subscribing after a reconnect) and forwards `MQTTEvent`s.
 /// * Every call into libmosquitto from Swift is made while holding `state` (a `Mutex`), which also
-///   owns the `mosquitto *` handle, so destroy can never race a publish. The loop thread never
-///   takes this lock, so holding it across a libmosquitto call (or joining the loop thread in
-///   `disconnect`) cannot deadlock.
+///   owns the `mosquitto *` handle, so destroy can never race a publish. The network thread never
+///   takes this lock, so holding it across a libmosquitto call (or waiting for the network thread
+///   to end in `disconnect`) cannot deadlock.
 ///
 /// Lifecycle: `init` validates and configures (will, credentials, TLS, protocol, limits), `start`
-/// starts the loop thread and then connects (in that order: `connect_async` before `loop_start`
-/// never retries when the broker is down, mosquitto issue #1903), `disconnect` flushes and ends.
+/// starts the network thread, which connects; `disconnect` flushes and ends.
 /// A disconnected client cannot be restarted; make a new one.
 public final class MQTTClient: Sendable {
     /// Events in the order they happened. One consumer; ends after `disconnect()`.
@@ -30,6 +30,7 @@ public final class MQTTClient: Sendable {
     private let box: MosquittoCallbackBox
     private let output: AsyncStream<MQTTEvent>.Continuation
     private let reasons: MosquittoReasons
+    private let network: NetworkThread
 
     private enum Phase {
         case configured, started, closed
@@ -49,13 +50,14 @@ public final class MQTTClient: Sendable {
         var pendingSubscriptions: [Int32: String] = [:]
         /// A refused CONNACK, reported with the disconnect that follows it.
         var refusal: MQTTError?
-        /// libmosquitto's last warning/error line since the last CONNACK (OpenSSL's TLS reason).
+        /// libmosquitto's last warning/error line since the last CONNACK, and its first OpenSSL
+        /// line (the root cause of a TLS failure; later lines are consequences).
         var lastLogLine: String?
-        /// Consecutive restarts of the loop thread after errors that ended it.
-        var restartAttempt = 0
-        var restartPending = false
-        /// A TLS failure was already reported from libmosquitto's log for the current attempt.
-        var tlsFailureReported = false
+        var openSSLLine: String?
+        /// Open `batch` calls, and whether one of them queued something the network thread must
+        /// be woken for when the last one ends.
+        var batchDepth = 0
+        var wakeDeferred = false
     }
 
     /// Validates `configuration` and prepares a libmosquitto client; nothing touches the network
@@ -90,6 +92,15 @@ public final class MQTTClient: Sendable {
             output.finish()
             throw error
         }
+        do {
+            self.network = try NetworkThread(mosq: mosq, box: box, configuration: configuration)
+        } catch {
+            mosquitto_destroy(mosq)
+            Unmanaged<MosquittoCallbackBox>.fromOpaque(userdata).release()
+            rawContinuation.finish()
+            output.finish()
+            throw error
+        }
         self.state = Mutex(State(mosq: mosq))
 
         // The pump holds the client weakly: releasing the client ends the stream (deinit) and the pump.
@@ -105,19 +116,28 @@ public final class MQTTClient: Sendable {
     deinit {
         // A client dropped without `disconnect()`: end cleanly (no will), then free the handle and
         // only then the userdata box the loop thread was using.
-        state.withLock { s in
-            if let mosq = s.mosq {
-                s.stopping = true
-                if s.phase == .started {
-                    mosquitto_disconnect(mosq)
-                    mosquitto_loop_stop(mosq, false)
-                }
-                mosquitto_destroy(mosq)
-                s.mosq = nil
-            }
-        }
+        let ended = state.withLock { s in close(&s) }
         box.continuation.finish()
-        Unmanaged.passUnretained(box).release()
+        // A network thread that did not end still uses the box (and the handle): leave both.
+        if ended { Unmanaged.passUnretained(box).release() }
+    }
+
+    /// Sends DISCONNECT if connected, ends the network thread and frees the handle; the caller
+    /// holds the lock. Returns false when the thread did not end in time (stuck in a connect to a
+    /// host that does not answer): the handle is then left to it rather than freed under it.
+    private func close(_ s: inout State) -> Bool {
+        guard let mosq = s.mosq else { return true }
+        s.stopping = true
+        var ended = true
+        if s.phase == .started {
+            mosquitto_disconnect(mosq)
+            ended = network.stop(timeout: .seconds(10))
+        }
+        if ended { mosquitto_destroy(mosq) }
+        s.mosq = nil
+        s.phase = .closed
+        s.connected = false
+        return ended
     }
 
     /// libmosquitto's version, e.g. "2.0.11".
@@ -135,41 +155,20 @@ public final class MQTTClient: Sendable {
 
     // MARK: - Connecting
 
-    /// Starts libmosquitto's network thread, then the asynchronous connect. Returns at once;
-    /// `.connected` or `.disconnected(.failed(...))` follow on `events`. A broker that is down or
-    /// refuses is retried with back-off until `disconnect()`.
+    /// Starts the network thread, which connects. Returns at once; `.connected` or
+    /// `.disconnected(.failed(...))` follow on `events`. A broker that is down or refuses is retried
+    /// with back-off until `disconnect()`.
     ///
     /// Throws only for misuse: called twice, or after `disconnect()`. Everything else, including
     /// an unusable certificate file or a failed TLS handshake, is a failed attempt reported on
     /// `events` and retried (cli-and-config.md: `run` never gives up on the broker).
     public func start() throws(MQTTError) {
-        let failedAttempt = try state.withLock { s throws(MQTTError) -> (code: Int32, errno: Int32)? in
-            guard let mosq = s.mosq, s.phase != .closed else { throw .closed }
+        try state.withLock { s throws(MQTTError) in
+            guard s.mosq != nil, s.phase != .closed else { throw .closed }
             guard s.phase == .configured else { throw .alreadyStarted }
-            let started = mosquitto_loop_start(mosq)
-            guard started == MosquittoCode.success else {
-                throw reasons.call("mosquitto_loop_start", code: started)
-            }
             s.phase = .started
-            let broker = configuration.broker
-            let rc = mosquitto_connect_async(mosq, broker.host, Int32(broker.port), Int32(configuration.keepaliveSeconds))
-            switch rc {
-            case MosquittoCode.success:
-                return nil
-            case MosquittoCode.invalid, MosquittoCode.notSupported:
-                // Arguments libmosquitto will never accept: stop the thread and say so.
-                s.phase = .configured
-                mosquitto_loop_stop(mosq, true)
-                throw reasons.call("mosquitto_connect_async(\(broker))", code: rc)
-            default:
-                // Refused, DNS failure, or TLS: on loopback the handshake (and a certificate
-                // verification failure) can complete inside connect_async. The loop thread may now
-                // wait forever (issue #1903), so the restart logic takes over; the caller sees it
-                // as a failed attempt (for TLS with OpenSSL's reason from the log line).
-                return (rc, errno)
-            }
+            network.start()
         }
-        if let failedAttempt { connectAttemptFailed(code: failedAttempt.code, errno: failedAttempt.errno) }
     }
 
     /// Ends the session cleanly: waits up to `timeout` for outstanding QoS ≥ 1 messages to be
@@ -189,17 +188,9 @@ public final class MQTTClient: Sendable {
             try? await Task.sleep(for: .milliseconds(10))
         }
         let undelivered = state.withLock { s -> Int in
-            guard let mosq = s.mosq else { return 0 }
-            s.stopping = true
-            if s.phase == .started {
-                mosquitto_disconnect(mosq)
-                // The loop thread sends DISCONNECT, reports it and ends; this joins it.
-                mosquitto_loop_stop(mosq, false)
-            }
-            mosquitto_destroy(mosq)
-            s.mosq = nil
-            s.phase = .closed
-            s.connected = false
+            guard s.mosq != nil else { return 0 }
+            // The network thread sends DISCONNECT, reports it and ends; this waits for it.
+            _ = close(&s)
             return s.outstanding.count
         }
         box.continuation.finish()
@@ -261,8 +252,32 @@ public final class MQTTClient: Sendable {
                 throw reasons.call("publish to \(topic)", code: rc)
             }
             if qos != .atMostOnce { s.outstanding.insert(messageID) }
+            wakeNetwork(&s)
             return Int(messageID)
         }
+    }
+
+    /// Runs `body`, in which publishes are queued as usual but sent together when it returns: the
+    /// network thread is woken once and writes them under one TCP cork, instead of being woken and
+    /// sending a segment per message. For a burst that belongs together (the messages produced by
+    /// one UWB notification); order and delivery are those of separate publishes. Nestable.
+    public func batch<T, E: Error>(_ body: () throws(E) -> T) throws(E) -> T {
+        state.withLock { $0.batchDepth += 1 }
+        defer {
+            state.withLock { s in
+                s.batchDepth -= 1
+                if s.batchDepth == 0 && s.wakeDeferred {
+                    s.wakeDeferred = false
+                    network.wake()
+                }
+            }
+        }
+        return try body()
+    }
+
+    /// After queueing a packet: wake the network thread now, or when the open batch ends.
+    private func wakeNetwork(_ s: inout State) {
+        if s.batchDepth > 0 { s.wakeDeferred = true } else { network.wake() }
     }
 
     /// Publishes UTF-8 `text`.
@@ -280,7 +295,10 @@ public final class MQTTClient: Sendable {
             guard s.mosq != nil, !s.stopping else { throw .closed }
             s.subscriptions.removeAll { $0.filter == filter }
             s.subscriptions.append((filter, qos))
-            if s.connected { Self.sendSubscribe(filter, qos, &s) }
+            if s.connected {
+                Self.sendSubscribe(filter, qos, &s)
+                wakeNetwork(&s)
+            }
         }
     }
 
@@ -290,7 +308,10 @@ public final class MQTTClient: Sendable {
         try state.withLock { s throws(MQTTError) in
             guard let mosq = s.mosq, !s.stopping else { throw .closed }
             s.subscriptions.removeAll { $0.filter == filter }
-            if s.connected { _ = mosquitto_unsubscribe(mosq, nil, filter) }
+            if s.connected {
+                _ = mosquitto_unsubscribe(mosq, nil, filter)
+                wakeNetwork(&s)
+            }
         }
     }
 
@@ -309,11 +330,9 @@ public final class MQTTClient: Sendable {
         try check(mosquitto_int_option(mosq, MOSQ_OPT_SEND_MAXIMUM, Int32(configuration.maxInflightMessages)),
                   "set maximum in-flight messages")
         // Nagle's algorithm with the broker's delayed ACK held small messages back up to ~40 ms
-        // (make bench: p99 latency 43 ms); a proximity feed wants each message out at once.
+        // (make bench: p99 latency 43 ms); a proximity feed wants each message out at once. The
+        // network thread's TCP_CORK still joins what one loop iteration writes.
         try check(mosquitto_int_option(mosq, MOSQ_OPT_TCP_NODELAY, 1), "set TCP_NODELAY")
-        try check(mosquitto_reconnect_delay_set(mosq, UInt32(configuration.reconnectDelayMinSeconds),
-                                                UInt32(configuration.reconnectDelayMaxSeconds), true),
-                  "set reconnect delay")
         if let will = configuration.will {
             let rc = will.payload.withUnsafeBytes { bytes in
                 mosquitto_will_set(mosq, will.topic, Int32(bytes.count), bytes.baseAddress, will.qos.rawValue, will.retain)
@@ -370,28 +389,23 @@ public final class MQTTClient: Sendable {
                 s.connected = true
                 s.refusal = nil
                 s.lastLogLine = nil
-                s.tlsFailureReported = false
-                s.restartAttempt = 0
+                s.openSSLLine = nil
                 for subscription in s.subscriptions {
                     Self.sendSubscribe(subscription.filter, subscription.qos, &s)
                 }
+                wakeNetwork(&s)
             }
             output.yield(.connected(sessionPresent: flags & 1 != 0))
 
         case let .disconnect(code, threadErrno):
-            let (reason, restart) = state.withLock { s -> (MQTTDisconnectReason?, Bool) in
+            let reason = state.withLock { s -> MQTTDisconnectReason in
                 s.connected = false
-                defer { s.refusal = nil; s.lastLogLine = nil }
-                if s.stopping && code == MosquittoCode.success { return (.requested, false) }
-                if s.tlsFailureReported && (code == MosquittoCode.tls || code == MosquittoCode.tlsHandshake) {
-                    return (nil, false)   // already reported from the log line, restart already scheduled
-                }
-                let error = s.refusal ?? reasons.disconnect(code: code, errno: threadErrno, lastLogLine: s.lastLogLine)
-                let loopEnded = MosquittoCode.stopsLoop.contains(code) || threadErrno == EPROTO
-                return (.failed(error), loopEnded && !s.stopping && s.phase == .started)
+                defer { s.refusal = nil; s.lastLogLine = nil; s.openSSLLine = nil }
+                if s.stopping && code == MosquittoCode.success { return .requested }
+                return .failed(s.refusal ?? reasons.disconnect(code: code, errno: threadErrno,
+                                                               lastLogLine: s.openSSLLine ?? s.lastLogLine))
             }
-            if let reason { output.yield(.disconnected(reason)) }
-            if restart { scheduleRestart() }
+            output.yield(.disconnected(reason))
 
         case let .publishAcknowledged(messageID, reasonCode):
             let known = state.withLock { $0.outstanding.remove(messageID) != nil }
@@ -413,61 +427,11 @@ public final class MQTTClient: Sendable {
             output.yield(.subscribed(topic: filter, grantedQoS: qos))
 
         case let .log(line):
-            // libmosquitto 2.0.11 ends its loop thread after a failed TLS handshake on the write
-            // path without calling on_disconnect (lib/loop.c: `net__socket_connect_tls` → return);
-            // its "OpenSSL Error" log line is then the only sign. Treat that line as the failed
-            // attempt: report it and restart the loop with back-off.
-            let failure = state.withLock { s -> MQTTError? in
-                if !s.tlsFailureReported { s.lastLogLine = line }   // keep the first line: the root cause
-                guard line.hasPrefix("OpenSSL Error"), !s.tlsFailureReported, !s.stopping,
-                      s.phase == .started else { return nil }
-                s.tlsFailureReported = true
-                s.connected = false
-                return reasons.tlsFailure(detail: line)
-            }
-            if let failure {
-                output.yield(.disconnected(.failed(failure)))
-                scheduleRestart()
+            // Kept for the next disconnect's reason: OpenSSL's line explains a TLS failure.
+            state.withLock { s in
+                s.lastLogLine = line
+                if line.hasPrefix("OpenSSL Error") && s.openSSLLine == nil { s.openSSLLine = line }
             }
         }
-    }
-
-    /// After an error that ended libmosquitto's loop thread (it no longer reconnects by itself),
-    /// start it again after a doubling delay. At most one restart is pending at a time.
-    private func scheduleRestart() {
-        let delay = state.withLock { s -> Int? in
-            guard !s.restartPending, !s.stopping else { return nil }
-            s.restartPending = true
-            defer { s.restartAttempt += 1 }
-            return RestartBackoff.delaySeconds(attempt: s.restartAttempt, min: configuration.reconnectDelayMinSeconds,
-                                               max: configuration.reconnectDelayMaxSeconds)
-        }
-        guard let delay else { return }
-        Task.detached { [weak self] in
-            try? await Task.sleep(for: .seconds(delay))
-            self?.restartLoop()
-        }
-    }
-
-    private func restartLoop() {
-        let failedAttempt = state.withLock { s -> (code: Int32, errno: Int32)? in
-            s.restartPending = false
-            guard let mosq = s.mosq, !s.stopping, s.phase == .started else { return nil }
-            s.tlsFailureReported = false
-            // The thread has returned from loop_forever; this joins it (force only guards against
-            // a thread that unexpectedly still runs, which would otherwise block here).
-            mosquitto_loop_stop(mosq, true)
-            let started = mosquitto_loop_start(mosq)
-            let rc = started == MosquittoCode.success ? mosquitto_reconnect_async(mosq) : started
-            return rc == MosquittoCode.success ? nil : (rc, errno)
-        }
-        if let failedAttempt { connectAttemptFailed(code: failedAttempt.code, errno: failedAttempt.errno) }
-    }
-
-    /// A connect that failed before libmosquitto's thread took over: report it as a failed attempt
-    /// and restart the loop later (it does not retry by itself in this state).
-    private func connectAttemptFailed(code: Int32, errno threadErrno: Int32) {
-        box.continuation.yield(.disconnect(code: code, errno: threadErrno))
-        scheduleRestart()
     }
 }

@@ -22,9 +22,9 @@ public struct MQTTConfiguration: Sendable, Equatable, CustomStringConvertible, C
     public var keepaliveSeconds: Int = 30
     public var protocolVersion: MQTTProtocolVersion = .v311
     public var will: MQTTWill?
-    /// libmosquitto's reconnect delays, in whole seconds: after a lost or refused connection it waits
-    /// `min·n²` before attempt n (1, 4, 9, … s), capped at `max`. Restarts after errors that stop the
-    /// library's own loop (credentials, TLS, DNS) double instead: min, 2·min, 4·min … max.
+    /// Reconnect delays, in whole seconds: after a lost or failed connection (refused, credentials,
+    /// TLS, DNS) the client waits min, 2·min, 4·min … capped at max, starting again at min after a
+    /// CONNACK (`RestartBackoff`).
     public var reconnectDelayMinSeconds: Int = 1
     public var reconnectDelayMaxSeconds: Int = 60
     /// QoS ≥ 1 messages libmosquitto sends before waiting for acknowledgements (MQTT "send maximum").

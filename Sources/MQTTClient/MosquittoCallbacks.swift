@@ -29,6 +29,10 @@ final class MosquittoCallbackBox: Sendable {
     /// every QoS 0 send too; while this is zero those calls carry nothing the client counts, and
     /// skipping them spares a stream hop and a wake-up per live message (make bench).
     let acknowledgeable = Atomic<Int>(0)
+    /// Counted on the network thread, which reads them to tell whether libmosquitto already
+    /// reported the end of an attempt (`on_disconnect`) and whether the broker accepted it.
+    let disconnectCallbacks = Atomic<Int>(0)
+    let acceptedConnacks = Atomic<Int>(0)
 
     init(continuation: AsyncStream<MosquittoRawEvent>.Continuation) {
         self.continuation = continuation
@@ -58,13 +62,17 @@ enum MosquittoCallbacks {
 
 private func mosquittoOnConnect(_ mosq: OpaquePointer?, _ userdata: UnsafeMutableRawPointer?, _ code: Int32,
                                 _ flags: Int32, _ properties: OpaquePointer?) {
-    MosquittoCallbackBox.from(userdata)?.continuation.yield(.connack(code: code, flags: flags))
+    guard let box = MosquittoCallbackBox.from(userdata) else { return }
+    if code == 0 { box.acceptedConnacks.add(1, ordering: .releasing) }
+    box.continuation.yield(.connack(code: code, flags: flags))
 }
 
 private func mosquittoOnDisconnect(_ mosq: OpaquePointer?, _ userdata: UnsafeMutableRawPointer?, _ code: Int32,
                                    _ properties: OpaquePointer?) {
     let threadErrno = errno
-    MosquittoCallbackBox.from(userdata)?.continuation.yield(.disconnect(code: code, errno: threadErrno))
+    guard let box = MosquittoCallbackBox.from(userdata) else { return }
+    box.disconnectCallbacks.add(1, ordering: .releasing)
+    box.continuation.yield(.disconnect(code: code, errno: threadErrno))
 }
 
 private func mosquittoOnPublish(_ mosq: OpaquePointer?, _ userdata: UnsafeMutableRawPointer?, _ messageID: Int32,

@@ -48,10 +48,4 @@ enum MosquittoCode {
     static let tlsHandshake = Int32(MOSQ_ERR_TLS_HANDSHAKE.rawValue)
     static let qosNotSupported = Int32(MOSQ_ERR_QOS_NOT_SUPPORTED.rawValue)
     static let oversizePacket = Int32(MOSQ_ERR_OVERSIZE_PACKET.rawValue)
-
-    /// Codes after which `mosquitto_loop_forever` returns, i.e. the `loop_start` thread ends and
-    /// libmosquitto stops reconnecting by itself (lib/loop.c 2.0.11, design notes §2.4). Also when
-    /// the loop thread's errno was EPROTO.
-    static let stopsLoop: Set<Int32> = [noMemory, protocolError, invalid, notFound, tls, payloadSize,
-                                        notSupported, auth, aclDenied, unknown, lookup, proxy]
 }

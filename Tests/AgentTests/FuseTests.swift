@@ -63,9 +63,15 @@ import Glibc
         return formatter.string(from: Date(timeIntervalSince1970: seconds))
     }
 
-    func client(_ broker: MosquittoBroker) throws -> MQTTClient {
+    /// A feeder client, connected: QoS 0 ranges published before the CONNACK would be dropped.
+    func client(_ broker: MosquittoBroker) async throws -> MQTTClient {
         let client = try MQTTClient(configuration: try MQTTConfiguration(url: broker.url, clientID: "fuse-feeder-\(getpid())"))
         try client.start()
+        let deadline = ContinuousClock.now + .seconds(10)
+        while !client.isConnected {
+            guard ContinuousClock.now < deadline else { throw TestSupportError.timedOut(waitingFor: "the feeder to connect", after: .seconds(10), detail: "") }
+            try await Task.sleep(for: .milliseconds(10))
+        }
         return client
     }
 
@@ -78,7 +84,7 @@ import Glibc
         let fuse = try startFuse(broker, dir, name: "fuse")
         defer { fuse.terminate() }
         try await subscriber.waitForMessage(topic: "uwb2mqtt/site/lobby/status", where: { $0.payload.contains("online") })
-        let feeder = try client(broker)
+        let feeder = try await client(broker)
         // Through the checkout zone: from (4, 0.75) to (1, 0.75) and back out to (4, 4).
         try await feed(feeder, seconds: 6) { t in t < 3 ? (4 - t, 0.75) : (1 + (t - 3), 0.75 + (t - 3)) }
         _ = await feeder.disconnect()

@@ -4,7 +4,7 @@ import UCI
 /// The JSON payloads of the v1 topic tree (mqtt-api.md, "Payloads"), built as ordered fields so
 /// that keys appear in the documented order and unknown values are an explicit `null`.
 public enum Payloads {
-    public static func render(_ fields: [Field]) -> [UInt8] { Array(FieldRendering.json(fields).utf8) }
+    public static func render(_ fields: [Field]) -> [UInt8] { FieldRendering.jsonBytes(fields) }
 
     static func number(_ value: Double?) -> FieldValue { value.map(FieldValue.double) ?? .null }
     static func int(_ value: Int?) -> FieldValue { value.map { .int(Int64($0)) } ?? .null }

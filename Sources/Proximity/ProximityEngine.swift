@@ -163,6 +163,7 @@ public struct ProximityEngine: Sendable {
                 }
             }
             tracker.approaches = approaches
+            tracker.rankings = PeerTracker.rankings(of: tracker.identity, rules: new)
             // Stage by name.
             let oldName = tracker.stage.flatMap { old.stages?.bands[$0].name }
             tracker.stage = oldName.flatMap { name in new.stages?.bands.firstIndex { $0.name == name } }
@@ -199,7 +200,7 @@ public struct ProximityEngine: Sendable {
 
     /// Every ranking rule's current ranking, for the retained topics after a (re)start.
     public func rankings(at time: Double) -> [Ranking] {
-        rules.rankings.map { ranking($0, at: time) }
+        rules.rankings.indices.map { ranking(at: $0, time: time) }
     }
 
     // MARK: - Outputs
@@ -243,12 +244,15 @@ public struct ProximityEngine: Sendable {
                                  distanceSigma: tracker.filter.standardDeviation, gateway: gateway)
     }
 
-    private func ranking(_ rule: RankingRule, at time: Double) -> Ranking {
+    /// The ranking of `rules.rankings[index]`; which peers the rule selects, and their base scores,
+    /// come from each tracker's ``PeerTracker/rankings``.
+    private func ranking(at index: Int, time: Double) -> Ranking {
+        let rule = rules.rankings[index]
         var entries: [Ranking.Entry] = []
         for address in order {
-            guard let t = trackers[address], t.link == .ranging, let d = t.distance, rule.peers.matches(t.identity) else { continue }
+            guard let t = trackers[address], t.link == .ranging, let d = t.distance, let base = t.rankings[index] else { continue }
             if let within = rule.within, d > within { continue }
-            var score = rule.baseScore(of: t.identity)
+            var score = base
             if let nearby = rule.nearbyWithin, d <= nearby { score += rule.nearbyBonus }
             if t.facing == true { score += rule.facingBonus }
             entries.append(Ranking.Entry(peer: t.identity, score: score, distanceM: d, facing: t.facing))
@@ -263,11 +267,11 @@ public struct ProximityEngine: Sendable {
 
     private mutating func rankingChanges(at time: Double) -> [ProximityOutput] {
         var outputs: [ProximityOutput] = []
-        for rule in rules.rankings {
-            let ranking = ranking(rule, at: time)
-            let previous = published[rule.name] ?? []
-            if ranking.order != previous {
-                published[rule.name] = ranking.order
+        for index in rules.rankings.indices {
+            let ranking = ranking(at: index, time: time)
+            let previous = published[ranking.rule] ?? []
+            if !ranking.peers.elementsEqual(previous, by: { $0.peer == $1 }) {
+                published[ranking.rule] = ranking.order
                 outputs.append(.ranking(ranking))
             }
         }

@@ -273,19 +273,22 @@ public final class Agent {
         counters.measurements += 1
         let route = peers.route(for: m.macAddress)
         let outputs = engine.ingest(peer: route.identity, measurement: m, at: ts)
-        let state = engine.state(of: route.identity, at: ts)
-        // An angle is given only when the device has AoA and reports a non-zero FOM for it.
-        let azimuth = deviceHasAoA && m.aoaAzimuthFOM > 0 ? m.aoaAzimuth.degrees : nil
-        let elevation = deviceHasAoA && m.aoaElevationFOM > 0 ? m.aoaElevation.degrees : nil
+        // An angle is given only when the device has AoA and reports a non-zero FOM for it. The engine
+        // holds `deviceHasAoA`, set whenever the capabilities change: no scan of them per measurement.
+        let aoa = engine.deviceHasAoA
+        let azimuth = aoa && m.aoaAzimuthFOM > 0 ? m.aoaAzimuth.degrees : nil
+        let elevation = aoa && m.aoaElevationFOM > 0 ? m.aoaElevation.degrees : nil
         let ok = m.status.isSuccess && m.distanceCentimeters != nil
         let distance = ok ? m.distanceCentimeters.map { Double($0) / 100 } : nil
         let payload = Payloads.range(ts: ts, peer: route.name, measurement: m, session: configuration.device.sessionID,
-                                     sequence: info.sequenceNumber, filteredDistance: ok ? state?.distanceM ?? distance : nil,
+                                     sequence: info.sequenceNumber, filteredDistance: ok ? engine.filteredDistance(of: route.identity) ?? distance : nil,
                                      angles: (azimuth, elevation), mac: route.mac)
         publisher.live(topic: route.range, payload: Payloads.render(payload), qos: configuration.mqtt.qosRanges)
         publish(outputs)
         // `state` goes out on every discrete change (above) and otherwise at most every state_interval.
-        if let state, ts - (lastStateAt[m.macAddress] ?? -.infinity) >= configuration.mqtt.stateInterval.seconds {
+        // The full state is built only when it is due; publishing `outputs` does not change the engine.
+        if ts - (lastStateAt[m.macAddress] ?? -.infinity) >= configuration.mqtt.stateInterval.seconds,
+           let state = engine.state(of: route.identity, at: ts) {
             publish([.state(state)])
         }
     }

@@ -26,7 +26,8 @@ public final class Agent {
     let topics: TopicTree
     let logger: Logger
     let scenario: Scenario?
-    private var peers: PeerDirectory
+    /// Names and topics per peer address, rebuilt when SIGHUP changes the peer list.
+    private var peers: PeerRoutes
     /// A random id per run: event ids are `<gw>:<boot id>:<counter>`, unique across restarts.
     private let bootID = String(UInt32.random(in: 0x1000_0000...UInt32.max), radix: 16)
     private var eventCounter = 0
@@ -70,7 +71,7 @@ public final class Agent {
         self.topics = configuration.topics
         self.logger = logger
         self.scenario = scenario
-        peers = PeerDirectory(configuration.device.peers)
+        peers = PeerRoutes(directory: PeerDirectory(configuration.device.peers), topics: configuration.topics)
         devicePort = configuration.device.port
         if configuration.mqtt.homeAssistant {
             homeAssistant = HomeAssistantDiscovery(topics: topics, gatewayID: configuration.gateway.id)
@@ -270,26 +271,26 @@ public final class Agent {
         capabilities.first { $0.id == 0x13 }.map { $0.value.contains { $0 != 0 } } ?? false
     }
 
-    private func peer(for address: MacAddress) -> (name: String, segment: String) { peers.names(of: address) }
-
     private func publishRange(_ m: TwoWayRangingMeasurement, info: SessionInfo, at ts: Double) {
         counters.measurements += 1
-        let (name, segment) = peer(for: m.macAddress)
-        let identity = peers.identity(of: m.macAddress)
-        let outputs = engine.ingest(peer: identity, measurement: m, at: ts)
-        let state = engine.state(of: identity, at: ts)
-        // An angle is given only when the device has AoA and reports a non-zero FOM for it.
-        let azimuth = deviceHasAoA && m.aoaAzimuthFOM > 0 ? m.aoaAzimuth.degrees : nil
-        let elevation = deviceHasAoA && m.aoaElevationFOM > 0 ? m.aoaElevation.degrees : nil
+        let route = peers.route(for: m.macAddress)
+        let outputs = engine.ingest(peer: route.identity, measurement: m, at: ts)
+        // An angle is given only when the device has AoA and reports a non-zero FOM for it. The engine
+        // holds `deviceHasAoA`, set whenever the capabilities change: no scan of them per measurement.
+        let aoa = engine.deviceHasAoA
+        let azimuth = aoa && m.aoaAzimuthFOM > 0 ? m.aoaAzimuth.degrees : nil
+        let elevation = aoa && m.aoaElevationFOM > 0 ? m.aoaElevation.degrees : nil
         let ok = m.status.isSuccess && m.distanceCentimeters != nil
         let distance = ok ? m.distanceCentimeters.map { Double($0) / 100 } : nil
-        let payload = Payloads.range(ts: ts, peer: name, measurement: m, session: configuration.device.sessionID,
-                                     sequence: info.sequenceNumber, filteredDistance: ok ? state?.distanceM ?? distance : nil,
-                                     angles: (azimuth, elevation))
-        publisher.live(topic: topics.peer(segment, "range"), payload: Payloads.render(payload), qos: configuration.mqtt.qosRanges)
+        let payload = Payloads.range(ts: ts, peer: route.name, measurement: m, session: configuration.device.sessionID,
+                                     sequence: info.sequenceNumber, filteredDistance: ok ? engine.filteredDistance(of: route.identity) ?? distance : nil,
+                                     angles: (azimuth, elevation), mac: route.mac)
+        publisher.live(topic: route.range, payload: Payloads.render(payload), qos: configuration.mqtt.qosRanges)
         publish(outputs)
         // `state` goes out on every discrete change (above) and otherwise at most every state_interval.
-        if let state, ts - (lastStateAt[m.macAddress] ?? -.infinity) >= configuration.mqtt.stateInterval.seconds {
+        // The full state is built only when it is due; publishing `outputs` does not change the engine.
+        if ts - (lastStateAt[m.macAddress] ?? -.infinity) >= configuration.mqtt.stateInterval.seconds,
+           let state = engine.state(of: route.identity, at: ts) {
             publish([.state(state)])
         }
     }
@@ -300,19 +301,19 @@ public final class Agent {
             switch output {
             case let .state(state):
                 lastStateAt[state.peer.address] = state.ts
-                durable(topics.peer(peer(for: state.peer.address).segment, "state"), ProximityPayloads.state(state), retain: true)
+                durable(peers.route(for: state.peer.address).state, ProximityPayloads.state(state), retain: true)
             case let .feedback(feedback):
-                publisher.live(topic: topics.peer(peer(for: feedback.peer.address).segment, "feedback"),
+                publisher.live(topic: peers.route(for: feedback.peer.address).feedback,
                                payload: Payloads.render(ProximityPayloads.feedback(feedback)), qos: 0)
             case let .position(position):
-                publisher.live(topic: topics.peer(peer(for: position.peer.address).segment, "position"),
+                publisher.live(topic: peers.route(for: position.peer.address).position,
                                payload: Payloads.render(ProximityPayloads.position(position)), qos: 0)
             case let .event(event):
                 eventCounter += 1
                 counters.events += 1
                 let id = "\(topics.gateway):\(bootID):\(eventCounter)"
                 logger.debug("event \(event.type.rawValue) \(event.peer.displayName) \(event.rule ?? "")")
-                durable(topics.peer(peer(for: event.peer.address).segment, "event"), ProximityPayloads.event(event, id: id), retain: false)
+                durable(peers.route(for: event.peer.address).event, ProximityPayloads.event(event, id: id), retain: false)
             case let .ranking(ranking):
                 durable(topics.ranking(ranking.rule), ProximityPayloads.ranking(ranking), retain: true)
             }
@@ -339,7 +340,7 @@ public final class Agent {
             service.send(.reconfigure(new.device.session))
         }
         configuration.device = new.device
-        peers = PeerDirectory(new.device.peers)
+        peers = PeerRoutes(directory: PeerDirectory(new.device.peers), topics: topics)
         if new.rules != configuration.rules {
             configuration.rules = new.rules
             rulesWatch = FileWatch(path: new.rules)

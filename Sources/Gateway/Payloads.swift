@@ -4,7 +4,7 @@ import UCI
 /// The JSON payloads of the v1 topic tree (mqtt-api.md, "Payloads"), built as ordered fields so
 /// that keys appear in the documented order and unknown values are an explicit `null`.
 public enum Payloads {
-    public static func render(_ fields: [Field]) -> [UInt8] { Array(FieldRendering.json(fields).utf8) }
+    public static func render(_ fields: [Field]) -> [UInt8] { FieldRendering.jsonBytes(fields) }
 
     static func number(_ value: Double?) -> FieldValue { value.map(FieldValue.double) ?? .null }
     static func int(_ value: Int?) -> FieldValue { value.map { .int(Int64($0)) } ?? .null }
@@ -39,13 +39,15 @@ public enum Payloads {
     }
 
     /// `range`: one ranging measurement of one peer. Angles are null unless the device gave a
-    /// valid one (FOM above zero); distances null when the measurement failed.
+    /// valid one (FOM above zero); distances null when the measurement failed. `mac` is the
+    /// measurement's address notation when the caller has it at hand (the agent keeps it per peer).
     public static func range(ts: Double, peer: String, measurement m: TwoWayRangingMeasurement, session: UInt32,
-                             sequence: UInt32, filteredDistance: Double?, angles: (azimuth: Double?, elevation: Double?)) -> [Field] {
+                             sequence: UInt32, filteredDistance: Double?, angles: (azimuth: Double?, elevation: Double?),
+                             mac: String? = nil) -> [Field] {
         let ok = m.status.isSuccess && m.distanceCentimeters != nil
         let raw = ok ? m.distanceCentimeters.map { Double($0) / 100 } : nil
         return [Field("ts", .string(Timestamp.rfc3339(ts))), Field("peer", .string(peer)),
-                Field("mac", .string(m.macAddress.description)), Field("session", .int(Int64(session))),
+                Field("mac", .string(mac ?? m.macAddress.description)), Field("session", .int(Int64(session))),
                 Field("seq", .int(Int64(sequence))),
                 Field("status", .string(m.status.isSuccess ? "ok" : m.status.description)),
                 Field("distance_m", ok ? number(filteredDistance.map(ProximityPayloads.millimetres)) : .null), Field("raw_distance_m", number(raw)),

@@ -37,6 +37,10 @@ struct PeerTracker: Sendable {
     var zones: [ZoneTrack?]
     var stage: Int?
     var approaches: [ApproachPhase?]
+    /// Per ranking rule, parallel to `rules.rankings`: this peer's base score, or nil where the rule's
+    /// `peers` do not select it. Rankings are recomputed on every measurement; matching globs and
+    /// looking up base scores by name each time cost more than the ranking itself.
+    var rankings: [Double?]
     var facing: Bool?
     /// The discrete fields last reported, to publish state only on change.
     var reported: PeerState.Discrete?
@@ -46,6 +50,12 @@ struct PeerTracker: Sendable {
         filter = DistanceFilter(rules.filter)
         zones = rules.zones.map { $0.peers.matches(identity) ? ZoneTrack() : nil }
         approaches = rules.approaches.map { $0.peers.matches(identity) ? .idle : nil }
+        rankings = Self.rankings(of: identity, rules: rules)
+    }
+
+    /// The ``rankings`` entries of `identity` under `rules`.
+    static func rankings(of identity: PeerIdentity, rules: Rules) -> [Double?] {
+        rules.rankings.map { $0.peers.matches(identity) ? $0.baseScore(of: identity) : nil }
     }
 
     var directionAvailable: Bool { bearing != nil }

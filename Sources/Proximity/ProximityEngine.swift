@@ -45,7 +45,7 @@ public struct ProximityEngine: Sendable {
     /// Feeds one measurement of `peer`. A failed one moves only the link timer (and may lose the link
     /// with cause `measurement_errors`); a valid one is filtered and runs every rule.
     public mutating func ingest(peer: PeerIdentity, sample: RangingSample, at time: Double) -> [ProximityOutput] {
-        var tracker = tracker(for: peer)
+        var tracker = takeTracker(for: peer)
         var events: [ProximityEvent] = []
         var extra: [ProximityOutput] = []
         if !sample.isValid {
@@ -67,16 +67,20 @@ public struct ProximityEngine: Sendable {
             tracker.lastValid = time
             let raw = max(0, sample.distanceMeters ?? 0)
             tracker.distance = tracker.filter.update(raw, at: time, nonLineOfSight: sample.nonLineOfSight == true)
-            events += tracker.takeAngle(sample, at: time, rules: rules, deviceHasAoA: deviceHasAoA)
-            events += tracker.evaluate(at: time, rules: rules, measured: true)
+            events.appendIfAny(tracker.takeAngle(sample, at: time, rules: rules, deviceHasAoA: deviceHasAoA))
+            events.appendIfAny(tracker.evaluate(at: time, rules: rules, measured: true))
             if let feedback = feedback(of: tracker, at: time) { extra.append(.feedback(feedback)) }
             if let position = position(of: tracker, at: time) { extra.append(.position(position)) }
         }
-        var outputs = events.map(ProximityOutput.event)
+        // One allocation for the usual few outputs (feedback, maybe state or a ranking).
+        var outputs: [ProximityOutput] = []
+        outputs.reserveCapacity(events.count + extra.count + 1 + rules.rankings.count)
+        for event in events { outputs.append(.event(event)) }
         if let state = stateChange(of: &tracker, at: time) { outputs.append(.state(state)) }
-        outputs += extra
+        outputs.appendIfAny(extra)
         trackers[tracker.identity.address] = tracker
-        return outputs + rankingChanges(at: time)
+        outputs.appendIfAny(rankingChanges(at: time))
+        return outputs
     }
 
     /// Notices silence: links lost after `signal_lost_after` without a valid measurement (cause
@@ -163,6 +167,7 @@ public struct ProximityEngine: Sendable {
                 }
             }
             tracker.approaches = approaches
+            tracker.rankings = PeerTracker.rankings(of: tracker.identity, rules: new)
             // Stage by name.
             let oldName = tracker.stage.flatMap { old.stages?.bands[$0].name }
             tracker.stage = oldName.flatMap { name in new.stages?.bands.firstIndex { $0.name == name } }
@@ -192,6 +197,13 @@ public struct ProximityEngine: Sendable {
         trackers[peer.address]?.state(at: time, rules: rules)
     }
 
+    /// The filtered distance of a ranging peer: the `distanceM` of ``state(of:at:)`` without building
+    /// the whole state (zone and approach lists), for the `range` payload of every measurement.
+    public func filteredDistance(of peer: PeerIdentity) -> Double? {
+        guard let tracker = trackers[peer.address], tracker.link == .ranging else { return nil }
+        return tracker.distance
+    }
+
     /// Every known peer's state, in configuration order: the `state` request's answer.
     public func states(at time: Double) -> [PeerState] {
         order.compactMap { trackers[$0]?.state(at: time, rules: rules) }
@@ -199,13 +211,15 @@ public struct ProximityEngine: Sendable {
 
     /// Every ranking rule's current ranking, for the retained topics after a (re)start.
     public func rankings(at time: Double) -> [Ranking] {
-        rules.rankings.map { ranking($0, at: time) }
+        rules.rankings.indices.map { ranking(at: $0, time: time) }
     }
 
     // MARK: - Outputs
 
-    private mutating func tracker(for peer: PeerIdentity) -> PeerTracker {
-        if let t = trackers[peer.address] { return t }
+    /// The tracker of `peer`, taken out of ``trackers`` until the caller puts it back: while the
+    /// dictionary holds a second reference, every write to the tracker's rule arrays would copy them.
+    private mutating func takeTracker(for peer: PeerIdentity) -> PeerTracker {
+        if let t = trackers.removeValue(forKey: peer.address) { return t }
         order.append(peer.address)
         return PeerTracker(identity: peer, rules: rules)
     }
@@ -243,12 +257,16 @@ public struct ProximityEngine: Sendable {
                                  distanceSigma: tracker.filter.standardDeviation, gateway: gateway)
     }
 
-    private func ranking(_ rule: RankingRule, at time: Double) -> Ranking {
+    /// The ranking of `rules.rankings[index]`; which peers the rule selects, and their base scores,
+    /// come from each tracker's ``PeerTracker/rankings``.
+    private func ranking(at index: Int, time: Double) -> Ranking {
+        let rule = rules.rankings[index]
         var entries: [Ranking.Entry] = []
+        entries.reserveCapacity(order.count)
         for address in order {
-            guard let t = trackers[address], t.link == .ranging, let d = t.distance, rule.peers.matches(t.identity) else { continue }
+            guard let t = trackers[address], t.link == .ranging, let d = t.distance, let base = t.rankings[index] else { continue }
             if let within = rule.within, d > within { continue }
-            var score = rule.baseScore(of: t.identity)
+            var score = base
             if let nearby = rule.nearbyWithin, d <= nearby { score += rule.nearbyBonus }
             if t.facing == true { score += rule.facingBonus }
             entries.append(Ranking.Entry(peer: t.identity, score: score, distanceM: d, facing: t.facing))
@@ -263,14 +281,22 @@ public struct ProximityEngine: Sendable {
 
     private mutating func rankingChanges(at time: Double) -> [ProximityOutput] {
         var outputs: [ProximityOutput] = []
-        for rule in rules.rankings {
-            let ranking = ranking(rule, at: time)
-            let previous = published[rule.name] ?? []
-            if ranking.order != previous {
-                published[rule.name] = ranking.order
+        for index in rules.rankings.indices {
+            let ranking = ranking(at: index, time: time)
+            let previous = published[ranking.rule] ?? []
+            if !ranking.peers.elementsEqual(previous, by: { $0.peer == $1 }) {
+                published[ranking.rule] = ranking.order
                 outputs.append(.ranking(ranking))
             }
         }
         return outputs
+    }
+}
+
+extension Array {
+    /// `+=` that skips the call when there is nothing to add: most measurements produce no events,
+    /// and appending an empty array still goes through the buffer-reallocation path.
+    fileprivate mutating func appendIfAny(_ other: [Element]) {
+        if !other.isEmpty { append(contentsOf: other) }
     }
 }

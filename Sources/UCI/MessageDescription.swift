@@ -3,7 +3,10 @@
 /// Keys are the snake_case names of cli-and-config.md ("decode --json output"); codes are
 /// their FiRa names (or `0xNN`), identifiers integers, byte strings lower-case hex. The CLI
 /// renders this as JSON or text; the codec itself stays free of any output format.
-public indirect enum FieldValue: Hashable, Sendable {
+///
+/// Not `indirect`: lists and objects nest through arrays, which already live on the heap, and an
+/// indirect enum would box every scalar too (one allocation per field of every MQTT payload).
+public enum FieldValue: Hashable, Sendable {
     case int(Int64)
     case double(Double)
     case string(String)

@@ -60,4 +60,25 @@ import Testing
         drive.tick(at: 2.5)
         #expect(drive.rankings.map { $0.peers.map(\.peer) } == [[anna], [bob, anna], [bob]])
     }
+
+    /// Which peers a ranking selects and their base scores are worked out once per peer; a rules reload
+    /// must redo that, by glob, name and address, and a peer whose link comes back keeps the new rules.
+    @Test func reloadedRulesReselectPeersAndBaseScores() throws {
+        var drive = Drive(try unfiltered("rankings: [{name: r, peers: [\"phone-*\"], base_scores: {phone-anna: 5}}]\n"))
+        drive.measure(anna, 3, at: 0)
+        drive.measure(bob, 2, at: 0.1)
+        drive.measure(cart, 1, at: 0.2)
+        #expect(orders(drive).last == ["phone-anna=5", "phone-bob=0"])
+        drive.outputs = drive.engine.replaceRules(try unfiltered("""
+            rankings: [{name: r, peers: [tool-cart, "0x0003"], base_scores: {"0x0003": 7, phone-anna: 50}}]
+
+            """), at: 0.3)
+        #expect(orders(drive) == [["phone-bob=7", "tool-cart=0"]])
+        drive.outputs = []
+        drive.tick(at: 2.5)                 // every link lost: the ranking empties
+        drive.measure(bob, 2, at: 3)        // regained: selected under the new rules, with its new score
+        drive.measure(anna, 1, at: 3.1)     // never selected by the new rules
+        #expect(orders(drive) == [[], ["phone-bob=7"]])
+        #expect(drive.engine.rankings(at: 3.2).map { $0.peers.map(\.peer) } == [[bob]])
+    }
 }

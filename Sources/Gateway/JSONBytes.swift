@@ -1,0 +1,114 @@
+import UCI
+
+/// One-line JSON of the codec's `Field` lists, written straight into bytes: the form every MQTT
+/// payload takes, so the agent's hot path (one `range` message per measurement) builds no
+/// intermediate `String` and grows no string storage scalar by scalar.
+///
+/// The output is byte for byte what ``FieldRendering/json(_:)-([Field])`` has always produced:
+/// `", "` and `": "` separators, keys in the given order, integers in decimal, doubles as Swift's
+/// shortest round-trip `description` (`1.0`, `-0.0`, `1e-05`), non-finite doubles as `null`, and
+/// strings with the RFC 8259 escapes (`\"`, `\\`, `\n`, `\r`, `\t`, `\u00XX` for other control
+/// characters) while every other byte, non-ASCII UTF-8 included, is copied through.
+struct JSONBytes {
+    private(set) var bytes: [UInt8] = []
+
+    /// `capacity`: a guess at the size, so that a typical payload needs a single allocation.
+    init(capacity: Int) { bytes.reserveCapacity(capacity) }
+
+    mutating func appendObject(_ fields: [Field]) {
+        bytes.append(UInt8(ascii: "{"))
+        var first = true
+        for field in fields {
+            if !first { appendSeparator(UInt8(ascii: ",")) }
+            first = false
+            appendString(field.key)
+            appendSeparator(UInt8(ascii: ":"))
+            append(field.value)
+        }
+        bytes.append(UInt8(ascii: "}"))
+    }
+
+    mutating func append(_ value: FieldValue) {
+        switch value {
+        case let .int(v): appendInteger(v)
+        case let .double(v):
+            if v.isFinite { appendASCII(v.description) } else { appendNull() }
+        case let .string(s): appendString(s)
+        case let .bool(b): appendASCII(b ? "true" : "false")
+        case .null: appendNull()
+        case let .list(items):
+            bytes.append(UInt8(ascii: "["))
+            var first = true
+            for item in items {
+                if !first { appendSeparator(UInt8(ascii: ",")) }
+                first = false
+                append(item)
+            }
+            bytes.append(UInt8(ascii: "]"))
+        case let .object(fields): appendObject(fields)
+        }
+    }
+
+    /// A JSON string. Strings without anything to escape (nearly all of them) are copied in one go.
+    mutating func appendString(_ s: String) {
+        bytes.append(UInt8(ascii: "\""))
+        var text = s
+        text.withUTF8 { utf8 in
+            if !utf8.contains(where: Self.needsEscape) {
+                bytes.append(contentsOf: utf8)
+            } else {
+                for byte in utf8 { appendEscaping(byte) }
+            }
+        }
+        bytes.append(UInt8(ascii: "\""))
+    }
+
+    /// `"` and `\`, and the control characters below U+0020. Bytes of multi-byte UTF-8 sequences are
+    /// all 0x80 and above, so a byte-wise test never splits a scalar.
+    private static func needsEscape(_ byte: UInt8) -> Bool {
+        byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\")
+    }
+
+    private mutating func appendEscaping(_ byte: UInt8) {
+        switch byte {
+        case UInt8(ascii: "\""): appendASCII("\\\"")
+        case UInt8(ascii: "\\"): appendASCII("\\\\")
+        case UInt8(ascii: "\n"): appendASCII("\\n")
+        case UInt8(ascii: "\r"): appendASCII("\\r")
+        case UInt8(ascii: "\t"): appendASCII("\\t")
+        case ..<0x20:
+            // `\u00XX` with lower-case hex digits, as the String renderer wrote them.
+            appendASCII("\\u00")
+            for nibble in [byte >> 4, byte & 0xF] {
+                bytes.append(nibble < 10 ? UInt8(ascii: "0") + nibble : UInt8(ascii: "a") + nibble - 10)
+            }
+        default: bytes.append(byte)
+        }
+    }
+
+    /// `", "` or `": "`: the renderer has always put a space after both.
+    private mutating func appendSeparator(_ mark: UInt8) {
+        bytes.append(mark)
+        bytes.append(UInt8(ascii: " "))
+    }
+
+    private mutating func appendNull() { appendASCII("null") }
+
+    /// Decimal digits of `value`, `Int64.min` included (its magnitude fits `UInt64`).
+    private mutating func appendInteger(_ value: Int64) {
+        if value < 0 { bytes.append(UInt8(ascii: "-")) }
+        var magnitude = value.magnitude
+        let start = bytes.count
+        repeat {
+            bytes.append(UInt8(ascii: "0") + UInt8(magnitude % 10))
+            magnitude /= 10
+        } while magnitude > 0
+        bytes[start...].reverse()
+    }
+
+    /// Short ASCII texts (literals, a double's description) are small strings: no allocation.
+    private mutating func appendASCII(_ text: String) {
+        var text = text
+        text.withUTF8 { bytes.append(contentsOf: $0) }
+    }
+}

@@ -1,0 +1,53 @@
+import Proximity
+import UCI
+
+/// Everything the agent writes about one peer address that depends only on the configuration:
+/// payload name, identity for the rules, MAC notation and the topics of its leaves. Worked out once
+/// per address instead of sanitising and concatenating topic strings for every measurement.
+final class PeerRoute: Sendable {
+    let name: String
+    let identity: PeerIdentity
+    /// `m.macAddress.description`, the `mac` field of `range`.
+    let mac: String
+    let range: String
+    let state: String
+    let feedback: String
+    let position: String
+    let event: String
+
+    init(address: MacAddress, directory: PeerDirectory, topics: TopicTree) {
+        let (name, segment) = directory.names(of: address)
+        self.name = name
+        identity = directory.identity(of: address)
+        mac = address.description
+        range = topics.peer(segment, "range")
+        state = topics.peer(segment, "state")
+        feedback = topics.peer(segment, "feedback")
+        position = topics.peer(segment, "position")
+        event = topics.peer(segment, "event")
+    }
+}
+
+/// The agent's memo of ``PeerRoute`` by address. It belongs to one peer list: the agent builds a new
+/// one when SIGHUP changes the configured peers, so a renamed peer never keeps its old topics.
+struct PeerRoutes {
+    let directory: PeerDirectory
+    let topics: TopicTree
+    private var routes: [MacAddress: PeerRoute] = [:]
+    /// Unconfigured addresses seen on air also get a route; past this many the memo starts over
+    /// rather than grow without bound.
+    static let limit = 1024
+
+    init(directory: PeerDirectory, topics: TopicTree) {
+        self.directory = directory
+        self.topics = topics
+    }
+
+    mutating func route(for address: MacAddress) -> PeerRoute {
+        if let route = routes[address] { return route }
+        if routes.count >= Self.limit { routes.removeAll(keepingCapacity: true) }
+        let route = PeerRoute(address: address, directory: directory, topics: topics)
+        routes[address] = route
+        return route
+    }
+}

@@ -15,8 +15,13 @@ public final class SimulatorHost: Sendable {
     /// The current slave path (`/dev/pts/N`); changes after an unplug.
     public var slavePath: String { current.withLock { $0 } }
     public let linkPath: String?
-    /// Every command the device received, decoded, in order: what tests assert on.
+    /// The commands the device received, decoded, oldest first: what tests assert on. Only the
+    /// most recent `commandLogCapacity` are kept.
     public var commandsSeen: [UCICommand] { seen.withLock { $0 } }
+    /// How many received commands `commandsSeen` keeps. Bounded because the host also runs for
+    /// as long as `uwb2mqtt run --simulate` or `uwb2mqtt simulate` does: every re-plug brings
+    /// six more bring-up commands (~1.5 KiB), which an unbounded log kept forever.
+    public let commandLogCapacity: Int
 
     private let current: Mutex<String>
     private let seen = Mutex<[UCICommand]>([])
@@ -32,8 +37,11 @@ public final class SimulatorHost: Sendable {
     /// (`Scenario.startTime(monotonicNow:wallNow:)`): now for `clock: start`, and
     /// `monotonicNow - (wallNow mod duration)` for `clock: wall`, so that simulators in separate
     /// processes agree on the scene time without the device ever reading a clock.
+    ///
+    /// `commandLogCapacity` bounds `commandsSeen` (a negative value counts as 0); the default
+    /// holds ten bring-ups, more than any test looks at.
     public init(scenario: Scenario, linkPath: String? = nil, gatewayPosition: GatewayPosition? = nil,
-                log: @escaping @Sendable (String) -> Void = { _ in }) throws {
+                commandLogCapacity: Int = 64, log: @escaping @Sendable (String) -> Void = { _ in }) throws {
         let monotonicNow = Clocks.monotonic()
         let device = try SimulatedDevice(
             scenario: scenario, startTime: scenario.startTime(monotonicNow: monotonicNow, wallNow: Clocks.wall()),
@@ -41,6 +49,7 @@ public final class SimulatorHost: Sendable {
         let terminal = try PseudoTerminal()
         if let linkPath { try terminal.link(at: linkPath) }
         self.linkPath = linkPath
+        self.commandLogCapacity = max(0, commandLogCapacity)
         self.log = log
         current = Mutex(terminal.slavePath)
         let thread = Thread { [self] in
@@ -101,7 +110,11 @@ public final class SimulatorHost: Sendable {
         mutating func observe(_ bytes: [UInt8]) {
             for case let .message(raw) in observer.feed(bytes) {
                 if case let .command(command)? = try? UCIMessage(decoding: raw) {
-                    host.seen.withLock { $0.append(command) }
+                    let capacity = host.commandLogCapacity
+                    host.seen.withLock { seen in
+                        seen.append(command)
+                        if seen.count > capacity { seen.removeFirst(seen.count - capacity) }
+                    }
                 }
             }
         }

@@ -16,9 +16,10 @@ public final class AgentProcess: Sendable {
     }
 
     /// Starts `uwb2mqtt run --config … --simulate …`; with `shellPrefix` (e.g. `ulimit -f 8;`) the
-    /// agent is exec'd from `/bin/sh -c`, so the PID is still the agent's.
+    /// agent is exec'd from `/bin/sh -c`, so the PID is still the agent's. `environment` is added
+    /// to the inherited one (e.g. a glibc tunable for a memory measurement).
     public init(config: String, scenario: String = "default", directory: TemporaryDirectory, name: String = "agent",
-         shellPrefix: String? = nil) throws {
+         shellPrefix: String? = nil, environment: [String: String] = [:]) throws {
         self.directory = directory
         self.name = name
         let configPath = try directory.write("\(name).yaml", config)
@@ -28,10 +29,12 @@ public final class AgentProcess: Sendable {
         if let shellPrefix {
             let command = shellPrefix + " exec " + ([Self.executable] + arguments).map { "'\($0)'" }.joined(separator: " ")
             process = try ChildProcess(executable: "/bin/sh", arguments: ["-c", command],
-                                       stdoutPath: directory.file("\(name).out"), stderrPath: directory.file("\(name).err"))
+                                       stdoutPath: directory.file("\(name).out"), stderrPath: directory.file("\(name).err"),
+                                       environment: environment)
         } else {
             process = try ChildProcess(executable: Self.executable, arguments: arguments,
-                                       stdoutPath: directory.file("\(name).out"), stderrPath: directory.file("\(name).err"))
+                                       stdoutPath: directory.file("\(name).out"), stderrPath: directory.file("\(name).err"),
+                                       environment: environment)
         }
     }
 
@@ -42,6 +45,8 @@ public final class AgentProcess: Sendable {
     public var openDescriptors: Int { ProcFS.descriptorCount(pid: process.pid) }
     /// Resident set size of the agent in KiB (VmRSS).
     public var residentKiB: Int { ProcFS.residentKiB(pid: process.pid) }
+    /// Threads of the agent (entries of /proc/PID/task).
+    public var threadCount: Int { ProcFS.threadCount(pid: process.pid) }
 
     public func stop() { process.terminate() }
 }
@@ -49,6 +54,10 @@ public final class AgentProcess: Sendable {
 public enum ProcFS {
     public static func descriptorCount(pid: pid_t) -> Int {
         (try? FileManager.default.contentsOfDirectory(atPath: "/proc/\(pid)/fd").count) ?? -1
+    }
+
+    public static func threadCount(pid: pid_t) -> Int {
+        (try? FileManager.default.contentsOfDirectory(atPath: "/proc/\(pid)/task").count) ?? -1
     }
 
     /// What each descriptor points at, for a message when the count changed.

@@ -40,8 +40,10 @@ public final class ChildProcess: Sendable {
     /// never both `waitpid` (the second would fail or, worse, reap a reused PID).
     private let termination = Mutex<Termination?>(nil)
 
-    /// Spawns `executable` (an absolute path) with `arguments`; stdin is `/dev/null`.
-    public init(executable: String, arguments: [String], stdoutPath: String, stderrPath: String) throws(TestSupportError) {
+    /// Spawns `executable` (an absolute path) with `arguments`; stdin is `/dev/null`. The child
+    /// inherits the test's environment, with `environment` added (replacing variables of the same name).
+    public init(executable: String, arguments: [String], stdoutPath: String, stderrPath: String,
+                environment: [String: String] = [:]) throws(TestSupportError) {
         self.executable = executable
         self.arguments = arguments
         self.stdoutPath = stdoutPath
@@ -73,7 +75,14 @@ public final class ChildProcess: Sendable {
         defer { for pointer in argv { free(pointer) } }
 
         var child: pid_t = 0
-        let rc = posix_spawn(&child, executable, &actions, &attributes, argv, environ)
+        let rc: Int32
+        if environment.isEmpty {
+            rc = posix_spawn(&child, executable, &actions, &attributes, argv, environ)
+        } else {
+            let envp = Self.mergedEnvironment(environment).map { strdup($0) } + [nil]
+            defer { for pointer in envp { free(pointer) } }
+            rc = posix_spawn(&child, executable, &actions, &attributes, argv, envp)
+        }
         guard rc == 0 else {
             throw .spawnFailed(executable: executable, reason: String(cString: strerror(rc)))
         }
@@ -82,6 +91,19 @@ public final class ChildProcess: Sendable {
 
     deinit {
         terminate(grace: .seconds(2))
+    }
+
+    /// The test process's environment as `NAME=value` entries, with `overrides` replacing or adding.
+    private static func mergedEnvironment(_ overrides: [String: String]) -> [String] {
+        var entries: [String] = []
+        var pointer = environ
+        while let entry = pointer.pointee {
+            let text = String(cString: entry)
+            let name = text.prefix { $0 != "=" }
+            if overrides[String(name)] == nil { entries.append(text) }
+            pointer += 1
+        }
+        return entries + overrides.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }
     }
 
     /// glibc ≥ 2.34's `posix_spawn_file_actions_addclosefrom_np`, looked up at run time because

@@ -1,0 +1,51 @@
+import DeviceLink
+import Foundation
+import Gateway
+import Simulator
+import Synchronization
+import Testing
+import UCI
+
+/// The simulator host's command log stays bounded across re-plugs: it runs as long as
+/// `uwb2mqtt run --simulate` does, and every re-plug brings a full bring-up again. Unbounded, it
+/// was the ~1.5 KiB per cycle that the unplug soak (issue #8) measured.
+@Suite struct SimulatorCommandLogTests {
+    @Test func theCommandLogKeepsOnlyTheMostRecentCommandsAcrossReplugs() async throws {
+        let directory = NSTemporaryDirectory() + "uwb2mqtt-commandlog-" + UUID().uuidString
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let scenario = Scenario(
+            name: "replugs", seed: 7, device: ScenarioDevice(hasAoA: false, rangingInterval: 0.1), noise: .none,
+            peers: [PeerTrack(address: 1, name: "tag", path: [.init(t: 0, distance: 2)])],
+            faults: [ScenarioFault(at: 0.8, .unplug(duration: 0.1)), ScenarioFault(at: 1.8, .unplug(duration: 0.1))])
+        let host = try SimulatorHost(scenario: scenario, linkPath: directory + "/dwm3001c", commandLogCapacity: 8)
+        defer { host.stop() }
+        var timing = DeviceSession.Timing()
+        timing.backoffInitial = 0.2
+        let configuration = RangingSessionConfiguration(peers: [1])
+        let rangingCount = Mutex(0)
+        let service = DeviceLinkService(port: directory + "/dwm3001c", configuration: configuration, timing: timing) { event in
+            if case .stateChanged(.ranging, _) = event { rangingCount.withLock { $0 += 1 } }
+        }
+        service.start()
+        defer { service.stop() }
+
+        // Three bring-ups of six commands each went through the device: 18 received, 8 kept.
+        await eventually("ranging after the second re-plug", timeout: 15) { rangingCount.withLock { $0 } >= 3 }
+        let bringUp: [UCICommand] = [
+            .coreDeviceReset(resetConfig: 0), .coreGetDeviceInfo, .coreGetCapsInfo,
+            .sessionInit(sessionID: configuration.sessionID, sessionType: .firaRangingSession),
+            .sessionSetAppConfig(sessionHandle: 1, configuration.appConfiguration),
+            .sessionStart(sessionHandle: 1),
+        ]
+        #expect(host.commandLogCapacity == 8)
+        #expect(host.commandsSeen == Array(bringUp.suffix(2)) + bringUp)
+    }
+
+    @Test func aNegativeCapacityKeepsNothing() throws {
+        let host = try SimulatorHost(scenario: .default, commandLogCapacity: -1)
+        defer { host.stop() }
+        #expect(host.commandLogCapacity == 0)
+        #expect(host.commandsSeen.isEmpty)
+    }
+}

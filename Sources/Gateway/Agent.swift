@@ -476,7 +476,7 @@ public final class Agent {
         case let .success(request):
             response = answer(request)
         }
-        durable(topics.response(name), response, retain: false)
+        publisher.response(topic: topics.response(name), payload: Payloads.render(response))
     }
 
     private func answer(_ request: Request) -> [Field] {

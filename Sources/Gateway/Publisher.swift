@@ -3,7 +3,8 @@ import MQTTClient
 /// Publishes through the MQTT client and keeps the delivery promises of mqtt-api.md: events and
 /// retained state that cannot go out are journaled in the `Spool` and published in order when
 /// the broker is back (also after a restart); live data (range, feedback, position, metrics)
-/// keeps only the newest message per topic while offline, and counts what it replaced.
+/// keeps only the newest message per topic while offline, and counts what it replaced. Answers
+/// to requests are QoS 1 but held like live data, never journaled (see `response`).
 ///
 /// Owned by the agent loop; not shared.
 struct Publisher {
@@ -75,10 +76,35 @@ struct Publisher {
                 // fall through: keep it for later
             }
         }
-        if live.updateValue(SpooledMessage(topic: topic, payload: payload, qos: qos, retain: false), forKey: topic) != nil {
+        hold(SpooledMessage(topic: topic, payload: payload, qos: qos, retain: false))
+    }
+
+    /// Publishes the answer to a request (QoS 1): now if the broker can take it, else the newest
+    /// per topic waits like live data.
+    ///
+    /// Not journaled: an answer is for a requester waiting now, not a promise across outages, and
+    /// a journal write costs an fsync. Under a flood of requests (the fault suite's 10,000 a
+    /// second) answers that fell back to the journal took a millisecond each, the agent fell
+    /// further behind with every one and stopped publishing anything else. Answers also take at
+    /// most half of the client's QoS 1 window, so that events and state keep the rest.
+    mutating func response(topic: String, payload: [UInt8]) {
+        let window = client.configuration.maxQueuedMessages / 2
+        if connected && batch == nil && spool.isEmpty && client.outstandingMessageCount < window {
+            do {
+                try client.publish(topic: topic, payload: payload, qos: .atLeastOnce)
+                return
+            } catch {
+                // fall through: keep it for later
+            }
+        }
+        hold(SpooledMessage(topic: topic, payload: payload, qos: 1, retain: false))
+    }
+
+    private mutating func hold(_ message: SpooledMessage) {
+        if live.updateValue(message, forKey: message.topic) != nil {
             liveDropped += 1
         } else {
-            liveOrder.append(topic)
+            liveOrder.append(message.topic)
         }
     }
 
@@ -101,7 +127,11 @@ struct Publisher {
 
     /// A PUBACK: when the whole batch is acknowledged it leaves the journal.
     mutating func acknowledged(_ messageID: Int) -> String? {
-        guard var current = batch, current.pending.remove(messageID) != nil else { return nil }
+        guard var current = batch, current.pending.remove(messageID) != nil else {
+            // Outside a journal batch: answers held while the QoS 1 window was full can go now.
+            if batch == nil && connected && spool.isEmpty && !liveOrder.isEmpty { flushLive() }
+            return nil
+        }
         batch = current
         guard current.pending.isEmpty else { return nil }
         batch = nil
@@ -142,13 +172,21 @@ struct Publisher {
         return nil
     }
 
+    /// Sends the held live data and answers, oldest topic first. One the client refuses (its QoS 1
+    /// window full again) stays held, with everything after it, until the next acknowledgement.
     private mutating func flushLive() {
-        let order = liveOrder
-        liveOrder.removeAll()
-        for topic in order {
-            guard let message = live.removeValue(forKey: topic) else { continue }
-            _ = try? client.publish(topic: message.topic, payload: message.payload,
-                                    qos: message.qos == 0 ? .atMostOnce : .atLeastOnce)
+        while let topic = liveOrder.first {
+            guard let message = live[topic] else { liveOrder.removeFirst(); continue }
+            do {
+                try client.publish(topic: message.topic, payload: message.payload,
+                                   qos: message.qos == 0 ? .atMostOnce : .atLeastOnce)
+            } catch .queueFull {
+                return
+            } catch {
+                // Offline again, or refused: live data is best effort; drop it.
+            }
+            live.removeValue(forKey: topic)
+            liveOrder.removeFirst()
         }
     }
 }

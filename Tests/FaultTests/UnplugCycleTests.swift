@@ -121,7 +121,9 @@ import TestSupport
               + "VmRSS \(baseline.residentKiB) → \(last.residentKiB) KiB (\(growth >= 0 ? "+" : "")\(growth) KiB, bound \(Self.memoryNoiseKiB)); "
               + "VmRSS by cycle \(shown)")
         #expect(last.cycle == Self.cycles)
-        #expect(samples.allSatisfy { $0.descriptors == baseline.descriptors },
+        // A descriptor opened for a moment (a journal rewrite, the rules check) can fall on one
+        // reading; one leaked per cycle raises every reading after it.
+        #expect(samples.suffix(3).map(\.descriptors).min() == baseline.descriptors,
                 "descriptors by cycle \(samples.map(\.descriptors))\nbefore \(targetsBefore)\nafter \(ProcFS.descriptorTargets(pid: agent.process.pid))")
         // libdispatch may start or retire a worker thread between two readings; a thread per
         // reopen would add one per cycle, more than this allows even in the short run.

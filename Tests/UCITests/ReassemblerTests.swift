@@ -147,10 +147,10 @@ import UCI
     }
 }
 
-/// Random garbage in a continuous stream (issue 8: 1 % random garbage bytes): the notifications
-/// that the garbage did not touch are still decoded.
+/// Random garbage in a continuous stream (issue 8: 1 % random garbage bytes): every notification
+/// that the garbage did not touch is still decoded.
 @Suite struct GarbageStressTests {
-    @Test(arguments: [1, 2, 3])
+    @Test(arguments: 1...20)
     func onePercentRandomGarbage(seed: UInt64) {
         var state = (seed &+ 0x5851_F42D_4C95_7F2D) &* 0xD1B5_4A32_D192_ED03
         func random() -> UInt64 {
@@ -167,11 +167,11 @@ import UCI
             let bytes = UCIMessage.notification(.sessionInfo(SessionInfo(
                 sequenceNumber: UInt32(sequence), sessionHandle: 1, currentRangingInterval: 200, measurements: .twoWay([m])))).encoded()
             var touched = false
-            for byte in bytes {
+            for (position, byte) in bytes.enumerated() {
                 // Each position gets a random garbage byte in front of it with probability 1 %.
                 if random() % 100 == 0 {
                     stream.append(UInt8(truncatingIfNeeded: random()))
-                    touched = touched || byte != bytes.first
+                    touched = touched || position > 0
                 }
                 stream.append(byte)
             }
@@ -187,11 +187,13 @@ import UCI
             }
             index += size
         }
+        // The line goes quiet after the last byte, as it does between bursts.
+        for case let .message(raw) in reassembler.flushPartialPacket() {
+            if case let .notification(.sessionInfo(info))? = try? UCIMessage(decoding: raw) { decoded.insert(info.sequenceNumber) }
+        }
         let lost = intact.filter { !decoded.contains($0) }
-        // Not every one: a stray byte that forms a false header whose length reaches into the next
-        // packet can still cost that packet. Measured for these seeds: see the issue note; the
-        // bound keeps losses below 1 % of the intact notifications.
-        print("garbage stress seed \(seed): \(lost.count) of \(intact.count) intact notifications lost")
-        #expect(lost.count * 100 <= intact.count, "\(lost.count) of \(intact.count) intact notifications lost: \(lost.prefix(10))")
+        // Not one: a stray byte that forms a false header whose length reaches over the next
+        // packet must not cost that packet (the validator vouches for the real one inside).
+        #expect(lost.isEmpty, "\(lost.count) of \(intact.count) intact notifications lost: \(lost.prefix(10))")
     }
 }

@@ -40,10 +40,21 @@ struct MemoryResult: Sendable {
     var reachedTarget: Bool
 }
 
+/// Heap allocations (glibc malloc calls, all threads) over a window at one rate.
+struct MallocResult: Sendable {
+    var rate: Int
+    var mallocs: Int
+    /// Range messages the subscriber received in the window (perf's window starts a few
+    /// milliseconds after the count does: a slight overestimate of the measurements).
+    var measurements: Int
+    var perMeasurement: Double { Double(mallocs) / Double(measurements) }
+}
+
 struct GatewayResult: Sendable {
     var name: String
     var phases: [PhaseResult] = []
     var memory: MemoryResult?
+    var mallocs: MallocResult?
     var writeFailures = 0
     var notes: [String] = []
 }
@@ -55,6 +66,8 @@ struct PipelineSettings: Sendable {
     var memoryMeasurements = 1_000_000
     var memoryRate = 10_000
     var memoryTimeout = 150.0
+    var mallocCounter: MallocCounter?
+    var mallocWindow = 3.0
 }
 
 enum GatewayKind: Sendable {
@@ -158,8 +171,22 @@ func runGateway(_ kind: GatewayKind, broker: BenchBroker, settings: PipelineSett
         result.phases.append(phase)
     }
 
-    // Memory: on at the highest rate until the gateway has published `memoryMeasurements` in all.
+    // Allocations: a window of its own at the highest rate, because each counted malloc traps
+    // into the kernel (a uprobe) and would inflate the CPU figures above.
     writer.setRate(measurementsPerSecond: settings.memoryRate)
+    if let counter = settings.mallocCounter {
+        sleepSeconds(1)
+        let window = try counter.start(pid: pid, seconds: settings.mallocWindow)
+        let before = subscriber.count
+        let mallocs = window.finish()
+        let delivered = subscriber.count - before
+        if let mallocs, delivered > 0 {
+            result.mallocs = MallocResult(rate: settings.memoryRate, mallocs: mallocs, measurements: delivered)
+            log("\(kind.name): \(mallocs) mallocs for \(delivered) measurements at \(settings.memoryRate)/s")
+        }
+    }
+
+    // Memory: on at the highest rate until the gateway has published `memoryMeasurements` in all.
     let start = monotonicNanoseconds()
     var after100k: Int?
     var reached = false

@@ -12,6 +12,7 @@ struct BenchReport: Sendable {
     var python: GatewayResult?
     var pythonSkipped: String?
     var pipelineError: String?
+    var mallocSkipped: String?
     var settings = PipelineSettings()
 
     // MARK: table
@@ -57,6 +58,11 @@ struct BenchReport: Sendable {
         out.append(pad("  samples", 20) + lpad(s.map { "\($0.samples)/\($0.expected)" } ?? "—", 14)
                    + lpad(p.map { "\($0.samples)/\($0.expected)" } ?? "—", 13))
         out.append("")
+        let sa = swift.mallocs, pa = py?.mallocs
+        out.append("Heap allocations          uwb2mqtt       python")
+        out.append(pad("  mallocs/meas." + (sa.map { " (\(grouped(Double($0.rate)))/s)" } ?? ""), 20)
+                   + lpad(sa.map { format($0.perMeasurement, 1) } ?? "—", 14) + lpad(pa.map { format($0.perMeasurement, 1) } ?? "—", 13))
+        out.append("")
         out.append("Resident memory (VmRSS)   uwb2mqtt       python   Python/uwb2mqtt")
         let sm = swift.memory, pm = py?.memory
         func kib(_ v: Int?) -> String { v.map { "\(grouped(Double($0))) KiB" } ?? "—" }
@@ -79,6 +85,12 @@ struct BenchReport: Sendable {
         if let m = sm, !m.reachedTarget { notes.append("uwb2mqtt did not reach \(grouped(Double(settings.memoryMeasurements))) measurements in \(format(settings.memoryTimeout, 0)) s") }
         if let m = pm, !m.reachedTarget { notes.append("python did not reach \(grouped(Double(settings.memoryMeasurements))) measurements in \(format(settings.memoryTimeout, 0)) s") }
         if let pythonSkipped { notes.append("Python baseline skipped: \(pythonSkipped)") }
+        if let mallocSkipped {
+            notes.append("mallocs not counted: \(mallocSkipped)")
+        } else {
+            notes.append("mallocs/meas.: calls to glibc malloc in the whole gateway process (perf uprobe, own window), per "
+                         + "measurement; Python takes most small objects from its pymalloc arenas, which this does not count")
+        }
         notes += swift.notes.map { "uwb2mqtt: \($0)" } + (py?.notes.map { "python: \($0)" } ?? [])
         if !notes.isEmpty {
             out.append("")
@@ -125,6 +137,7 @@ struct BenchReport: Sendable {
         fields.append(("python", gateway(python)))
         fields.append(("python_skipped", pythonSkipped.map(str) ?? "null"))
         fields.append(("pipeline_error", pipelineError.map(str) ?? "null"))
+        fields.append(("mallocs_skipped", mallocSkipped.map(str) ?? "null"))
         return obj(fields)
     }
 
@@ -145,7 +158,11 @@ struct BenchReport: Sendable {
                  ("rss_kib_end", num(Double(m.endKiB))), ("measurements", num(Double(m.measurements))), ("seconds", num(m.seconds)),
                  ("reached_target", m.reachedTarget ? "true" : "false")])
         } ?? "null"
-        return obj([("phases", "[" + phases.joined(separator: ", ") + "]"), ("memory", memory),
+        let mallocs = g.mallocs.map { a in
+            obj([("rate_per_s", num(Double(a.rate))), ("mallocs", num(Double(a.mallocs))), ("measurements", num(Double(a.measurements))),
+                 ("per_measurement", num(a.perMeasurement))])
+        } ?? "null"
+        return obj([("phases", "[" + phases.joined(separator: ", ") + "]"), ("memory", memory), ("mallocs", mallocs),
                     ("write_failures", num(Double(g.writeFailures))), ("notes", "[" + g.notes.map(str).joined(separator: ", ") + "]")])
     }
 

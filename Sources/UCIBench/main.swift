@@ -11,8 +11,10 @@
 // 2. Pipeline, latency, memory (Pipeline.swift): the real `uwb2mqtt run` process (release build,
 //    beside this executable) against a private mosquitto, fed by this process through a real
 //    pseudo-terminal (DeviceWriter.swift), counted and timed by a libmosquitto subscriber in this
-//    process (Subscriber.swift); CPU and VmRSS from /proc/<pid>. Then the same workload through
-//    Tests/Bench/python_gateway.py (pyserial + paho-mqtt) as the baseline.
+//    process (Subscriber.swift); CPU and VmRSS from /proc/<pid>; heap allocations per measurement
+//    with a perf uprobe on glibc malloc (MallocCounter.swift; needs perf and root, else skipped).
+//    Then the same workload through Tests/Bench/python_gateway.py (pyserial + paho-mqtt) as the
+//    baseline.
 #if canImport(Glibc)
 @preconcurrency import Glibc
 #endif
@@ -84,6 +86,11 @@ if !decodeOnly {
         let broker = try BenchBroker()
         defer { broker.stop() }
         log("mosquitto on 127.0.0.1:\(broker.port) (pid \(broker.process.pid))")
+        switch MallocCounter.prepare() {
+        case let .success(counter): settings.mallocCounter = counter
+        case let .failure(reason): report.mallocSkipped = reason.description
+        }
+        defer { settings.mallocCounter?.remove() }
         report.swift = try runGateway(.agent(executable: agentPath), broker: broker, settings: settings)
         if let pythonSkipped {
             report.pythonSkipped = pythonSkipped

@@ -9,7 +9,7 @@ import UCI
 @Suite struct PayloadBytesTests {
     static let ts = 1_795_977_000.123
 
-    @Test func rangePayloadBytes() {
+    @Test mutating func rangePayloadBytes() {
         let m = TwoWayRangingMeasurement(macAddress: .short(0x0A01), nlosRaw: 1, distanceRaw: 153,
                                          aoaAzimuth: Q9_7Angle(raw: -1234), aoaAzimuthFOM: 87,
                                          aoaElevation: Q9_7Angle(raw: 321), aoaElevationFOM: 0, rssiRaw: 161)
@@ -23,7 +23,7 @@ import UCI
             """#)
     }
 
-    @Test func feedbackPayloadBytes() throws {
+    @Test mutating func feedbackPayloadBytes() throws {
         let rules = try RulesFile.load(text: RulesFile.exampleYAML, file: "rules.yaml")
         let phone = PeerIdentity(address: .short(0x0B01), name: "phone-anna")
         var engine = ProximityEngine(rules: rules, peers: [phone], deviceHasAoA: true)
@@ -35,13 +35,24 @@ import UCI
             """#)
     }
 
-    private func rangePayload(_ m: TwoWayRangingMeasurement, filtered: Double?, angles: (Double?, Double?),
-                              sequence: UInt32 = 0) -> [UInt8] {
-        Payloads.render(Payloads.range(ts: Self.ts, peer: "tool-cart", measurement: m, session: UInt32.max, sequence: sequence,
-                                       filteredDistance: filtered, angles: angles, mac: "0A:01"))
+    /// The memo gives `Timestamp.rfc3339`'s text for every time, repeated or not, in any order.
+    @Test func timestampMemoNeverServesAStaleTime() {
+        var memo = TimestampMemo()
+        let times: [Double] = [Self.ts, Self.ts, Self.ts + 0.001, Self.ts, 0, -0.0, .nan, .nan, 0, -0.001, .infinity, Self.ts]
+        for t in times { #expect(memo.rfc3339(t) == Timestamp.rfc3339(t), "\(t)") }
     }
 
-    private func feedbackPayload(_ f: Feedback) -> [UInt8] {
-        Payloads.render(ProximityPayloads.feedback(f))
+    /// Shared by the payloads of a test, as the agent shares one: its memo must never leak a stale time.
+    private var timestamps = TimestampMemo()
+
+    private mutating func rangePayload(_ m: TwoWayRangingMeasurement, filtered: Double?, angles: (Double?, Double?),
+                              sequence: UInt32 = 0) -> [UInt8] {
+        Payloads.render(Payloads.range(ts: Self.ts, peer: "tool-cart", measurement: m, session: UInt32.max, sequence: sequence,
+                                       filteredDistance: filtered, angles: angles, mac: "0A:01",
+                                       timestamps: &timestamps))
+    }
+
+    private mutating func feedbackPayload(_ f: Feedback) -> [UInt8] {
+        Payloads.render(ProximityPayloads.feedback(f, timestamps: &timestamps))
     }
 }

@@ -56,6 +56,8 @@ public final class Agent {
     private var lastStateAt: [MacAddress: Double] = [:]
     private var announced: Set<String> = []
     private var recorder: PacketRecorder?
+    /// The `ts` text of the last measurement: shared by the payloads of one notification.
+    private var timestamps = TimestampMemo()
 
     struct Counters {
         var framesReceived = 0
@@ -284,7 +286,7 @@ public final class Agent {
         let distance = ok ? m.distanceCentimeters.map { Double($0) / 100 } : nil
         let payload = Payloads.range(ts: ts, peer: route.name, measurement: m, session: configuration.device.sessionID,
                                      sequence: info.sequenceNumber, filteredDistance: ok ? engine.filteredDistance(of: route.identity) ?? distance : nil,
-                                     angles: (azimuth, elevation), mac: route.mac)
+                                     angles: (azimuth, elevation), mac: route.mac, timestamps: &timestamps)
         publisher.live(topic: route.range, payload: Payloads.render(payload), qos: configuration.mqtt.qosRanges)
         publish(outputs)
         // `state` goes out on every discrete change (above) and otherwise at most every state_interval.
@@ -304,7 +306,7 @@ public final class Agent {
                 durable(peers.route(for: state.peer.address).state, ProximityPayloads.state(state), retain: true)
             case let .feedback(feedback):
                 publisher.live(topic: peers.route(for: feedback.peer.address).feedback,
-                               payload: Payloads.render(ProximityPayloads.feedback(feedback)), qos: 0)
+                               payload: Payloads.render(ProximityPayloads.feedback(feedback, timestamps: &timestamps)), qos: 0)
             case let .position(position):
                 publisher.live(topic: peers.route(for: position.peer.address).position,
                                payload: Payloads.render(ProximityPayloads.position(position)), qos: 0)

@@ -15,8 +15,10 @@ public enum FieldRendering {
 
     /// The same JSON as ``json(_:)-([Field])``, as the bytes an MQTT payload carries.
     public static func jsonBytes(_ fields: [Field]) -> [UInt8] {
-        // ~24 bytes a field covers a `range` payload (14 fields, ~330 bytes) in one allocation.
-        var writer = JSONBytes(capacity: 32 + 24 * fields.count)
+        // ~24 bytes a field covers a `range` payload (14 fields, ~330 bytes) in one allocation; the
+        // 256-byte floor a `feedback` payload (7 fields, but nested attributes and cue, ~220 bytes),
+        // which otherwise grew its buffer once more (#8).
+        var writer = JSONBytes(capacity: max(256, 32 + 24 * fields.count))
         writer.appendObject(fields)
         return writer.bytes
     }

@@ -95,15 +95,24 @@ struct JSONBytes {
     private mutating func appendNull() { appendASCII("null") }
 
     /// Decimal digits of `value`, `Int64.min` included (its magnitude fits `UInt64`).
+    ///
+    /// The digits come out least significant first and are put in order by swapping in place:
+    /// reversing `bytes[start...]` instead copied the slice into a new buffer, a heap allocation
+    /// for every integer of every payload (issue #8).
     private mutating func appendInteger(_ value: Int64) {
         if value < 0 { bytes.append(UInt8(ascii: "-")) }
         var magnitude = value.magnitude
-        let start = bytes.count
+        var low = bytes.count
         repeat {
             bytes.append(UInt8(ascii: "0") + UInt8(magnitude % 10))
             magnitude /= 10
         } while magnitude > 0
-        bytes[start...].reverse()
+        var high = bytes.count - 1
+        while low < high {
+            bytes.swapAt(low, high)
+            low += 1
+            high -= 1
+        }
     }
 
     /// Short ASCII texts (literals, a double's description) are small strings: no allocation.

@@ -41,12 +41,13 @@ public enum Payloads {
     /// `range`: one ranging measurement of one peer. Angles are null unless the device gave a
     /// valid one (FOM above zero); distances null when the measurement failed. `mac` is the
     /// measurement's address notation when the caller has it at hand (the agent keeps it per peer).
-    public static func range(ts: Double, peer: String, measurement m: TwoWayRangingMeasurement, session: UInt32,
-                             sequence: UInt32, filteredDistance: Double?, angles: (azimuth: Double?, elevation: Double?),
-                             mac: String? = nil) -> [Field] {
+    /// `timestamps` renders `ts`: the measurements of one notification share it.
+    static func range(ts: Double, peer: String, measurement m: TwoWayRangingMeasurement, session: UInt32,
+                      sequence: UInt32, filteredDistance: Double?, angles: (azimuth: Double?, elevation: Double?),
+                      mac: String? = nil, timestamps: inout TimestampMemo) -> [Field] {
         let ok = m.status.isSuccess && m.distanceCentimeters != nil
         let raw = ok ? m.distanceCentimeters.map { Double($0) / 100 } : nil
-        return [Field("ts", .string(Timestamp.rfc3339(ts))), Field("peer", .string(peer)),
+        return [Field("ts", .string(timestamps.rfc3339(ts))), Field("peer", .string(peer)),
                 Field("mac", .string(mac ?? m.macAddress.description)), Field("session", .int(Int64(session))),
                 Field("seq", .int(Int64(sequence))),
                 Field("status", .string(m.status.isSuccess ? "ok" : m.status.description)),

@@ -35,8 +35,9 @@ enum ProximityPayloads {
          Field("facing", s.facing.map(FieldValue.bool) ?? .null)]
     }
 
-    static func feedback(_ f: Feedback) -> [Field] {
-        [Field("ts", ts(f.ts)), Field("peer", .string(f.peer.displayName)), Field("stage", f.stage.map(FieldValue.string) ?? .null),
+    /// `timestamps` renders `f.ts`: sent with every measurement, it shares the time of the `range` before it.
+    static func feedback(_ f: Feedback, timestamps: inout TimestampMemo) -> [Field] {
+        [Field("ts", .string(timestamps.rfc3339(f.ts))), Field("peer", .string(f.peer.displayName)), Field("stage", f.stage.map(FieldValue.string) ?? .null),
          Field("attributes", value(f.attributes)), Field("progress", .double(f.progress)),
          Field("facing", f.facing.map(FieldValue.bool) ?? .null), Field("cue", f.cue.map(value) ?? .null)]
     }

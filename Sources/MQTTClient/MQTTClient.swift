@@ -230,8 +230,12 @@ public final class MQTTClient: Sendable {
             var messageID: Int32 = 0
             // Counted before the call: its PUBACK may arrive on the loop thread before it returns.
             if qos != .atMostOnce { box.acknowledgeable.add(1, ordering: .releasing) }
-            let rc = payload.withUnsafeBytes { bytes in
-                mosquitto_publish(mosq, &messageID, topic, Int32(bytes.count), bytes.baseAddress, qos.rawValue, retain)
+            // `withCString` lends a native string's own NUL-terminated storage; passing `topic`
+            // directly as the `char *` argument would copy it into a new array per message (#8).
+            let rc = topic.withCString { cTopic in
+                payload.withUnsafeBytes { bytes in
+                    mosquitto_publish(mosq, &messageID, cTopic, Int32(bytes.count), bytes.baseAddress, qos.rawValue, retain)
+                }
             }
             let queued = rc == MosquittoCode.success || (rc == MosquittoCode.noConnection && qos != .atMostOnce)
             if qos != .atMostOnce && !queued { box.acknowledgeable.subtract(1, ordering: .releasing) }

@@ -4,9 +4,14 @@ import CMosquitto
 /// user data) is a clear `.invalidTopic` error and never a silent drop or a trap.
 enum MQTTTopic {
     /// A topic to publish to: non-empty, UTF-8 without NUL, no `+`/`#` wildcards, ≤ 65535 bytes.
+    ///
+    /// The wildcard test is `mosquitto_pub_topic_check`'s, done on the string's UTF-8 view: this
+    /// runs for every published message, and passing a Swift `String` as a C string argument
+    /// copies it into a new array each time (issue #8). A Swift string is always valid UTF-8, and
+    /// `+` and `#` are single bytes that never occur inside a multi-byte sequence.
     static func validateForPublish(_ topic: String) throws(MQTTError) {
         try validateCommon(topic)
-        if mosquitto_pub_topic_check(topic) != MosquittoCode.success {
+        if topic.utf8.contains(where: { $0 == UInt8(ascii: "+") || $0 == UInt8(ascii: "#") }) {
             throw .invalidTopic(topic: topic, reason: "wildcards + and # are not allowed when publishing")
         }
     }

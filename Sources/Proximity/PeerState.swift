@@ -33,7 +33,7 @@ public struct PeerState: Hashable, Sendable {
     /// angles and progress, which change with every measurement).
     public var discrete: Discrete {
         Discrete(link: link, directionAvailable: directionAvailable, zones: zones, stage: stage,
-                 phases: approaches.map { "\($0.rule)=\($0.phase.rawValue)" }, facing: facing)
+                 phases: approaches.map { Discrete.Phase(rule: $0.rule, phase: $0.phase) }, facing: facing)
     }
 
     public struct Discrete: Hashable, Sendable {
@@ -41,7 +41,13 @@ public struct PeerState: Hashable, Sendable {
         var directionAvailable: Bool
         var zones: [String]
         var stage: String?
-        var phases: [String]
+        var phases: [Phase]
         var facing: Bool?
+
+        /// An approach rule's phase, by rule name so that it carries over a rules reload.
+        struct Phase: Hashable, Sendable {
+            var rule: String
+            var phase: ApproachPhase
+        }
     }
 }

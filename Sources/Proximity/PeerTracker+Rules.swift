@@ -31,7 +31,7 @@ extension PeerTracker {
         guard measured else { return events }
 
         if let stages = rules.stages {
-            events += moveStage(to: stages.band(at: d, from: stage), at: time, rules: rules, reason: nil)
+            events.appendIfAny(moveStage(to: stages.band(at: d, from: stage), at: time, rules: rules, reason: nil))
         }
 
         for (i, rule) in rules.approaches.enumerated() {
@@ -56,7 +56,7 @@ extension PeerTracker {
             approaches[i] = next
         }
 
-        events += updateFacing(at: time, rules: rules)
+        events.appendIfAny(updateFacing(at: time, rules: rules))
         return events
     }
 
@@ -121,7 +121,7 @@ extension PeerTracker {
             }
             zones[i] = track
         }
-        events += moveStage(to: nil, at: time, rules: rules, reason: reason)
+        events.appendIfAny(moveStage(to: nil, at: time, rules: rules, reason: reason))
         for (i, rule) in rules.approaches.enumerated() {
             guard let phase = approaches[i] else { continue }
             if phase == .ready {
@@ -129,7 +129,7 @@ extension PeerTracker {
             }
             approaches[i] = .idle
         }
-        events += updateFacing(at: time, rules: rules, lossReason: reason)
+        events.appendIfAny(updateFacing(at: time, rules: rules, lossReason: reason))
         if bearing != nil {
             bearing = nil
             events.append(event(.directionUnavailable, at: time, from: "available", to: "unavailable", reason: reason))

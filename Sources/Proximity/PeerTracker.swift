@@ -66,17 +66,54 @@ struct PeerTracker: Sendable {
             distanceM: link == .ranging ? distance : nil,
             directionAvailable: bearing != nil, azimuthDeg: bearing?.azimuthDeg, elevationDeg: bearing?.elevationDeg,
             zones: zip(rules.zones, zones).compactMap { rule, track in track?.inside == true ? rule.name : nil },
-            stage: stage.flatMap { i in rules.stages.flatMap { $0.bands.indices.contains(i) ? $0.bands[i].name : nil } },
+            stage: stageName(rules: rules),
             approaches: zip(rules.approaches, approaches).compactMap { rule, phase in
                 guard let phase else { return nil }
-                let progress: Double = switch phase {
-                case .idle: 0
-                case .ready: distance.map(rule.progress(at:)) ?? 0
-                case .completed: 1
-                }
-                return PeerState.ApproachStatus(rule: rule.name, phase: phase, progress: progress)
+                return PeerState.ApproachStatus(rule: rule.name, phase: phase, progress: progress(of: rule, in: phase))
             },
             facing: facing)
+    }
+
+    /// The name of the current stage band: `state`'s `stage`.
+    func stageName(rules: Rules) -> String? {
+        stage.flatMap { i in rules.stages.flatMap { $0.bands.indices.contains(i) ? $0.bands[i].name : nil } }
+    }
+
+    /// An approach's `progress` in `phase`: 0 idle, closeness while ready, 1 completed.
+    private func progress(of rule: ApproachRule, in phase: ApproachPhase) -> Double {
+        switch phase {
+        case .idle: 0
+        case .ready: distance.map(rule.progress(at:)) ?? 0
+        case .completed: 1
+        }
+    }
+
+    /// The progress of the first approach (in rule order) that is not idle: what `feedback` follows.
+    func activeApproachProgress(rules: Rules) -> Double? {
+        for (rule, phase) in zip(rules.approaches, approaches) {
+            if let phase, phase != .idle { return progress(of: rule, in: phase) }
+        }
+        return nil
+    }
+
+    /// Whether `state(at:rules:).discrete` equals `reported`, worked out without building the state:
+    /// the engine asks after every measurement, and the answer is nearly always yes.
+    func discreteMatches(_ reported: PeerState.Discrete, rules: Rules) -> Bool {
+        guard reported.link == link, reported.directionAvailable == (bearing != nil), reported.facing == facing,
+              reported.stage == stageName(rules: rules) else { return false }
+        var zoneIndex = 0
+        for (rule, track) in zip(rules.zones, zones) where track?.inside == true {
+            guard zoneIndex < reported.zones.count, reported.zones[zoneIndex] == rule.name else { return false }
+            zoneIndex += 1
+        }
+        guard zoneIndex == reported.zones.count else { return false }
+        var phaseIndex = 0
+        for (rule, phase) in zip(rules.approaches, approaches) {
+            guard let phase else { continue }
+            guard phaseIndex < reported.phases.count, reported.phases[phaseIndex] == .init(rule: rule.name, phase: phase) else { return false }
+            phaseIndex += 1
+        }
+        return phaseIndex == reported.phases.count
     }
 
     /// An event of this peer at `time`, with the current filtered distance.

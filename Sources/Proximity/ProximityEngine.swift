@@ -24,6 +24,8 @@ public struct ProximityEngine: Sendable {
     private var order: [MacAddress] = []
     /// The last published membership and order of each ranking rule.
     private var published: [String: [PeerIdentity]] = [:]
+    /// Reused storage for ranking the candidates after every measurement (see ``rankingChanges(at:)``).
+    private var rankingScratch: [Ranking.Entry] = []
 
     public init(rules: Rules, peers: [PeerIdentity], gateway: GatewayPose? = nil, deviceHasAoA: Bool) {
         self.rules = rules
@@ -47,7 +49,8 @@ public struct ProximityEngine: Sendable {
     public mutating func ingest(peer: PeerIdentity, sample: RangingSample, at time: Double) -> [ProximityOutput] {
         var tracker = takeTracker(for: peer)
         var events: [ProximityEvent] = []
-        var extra: [ProximityOutput] = []
+        var guidance: Feedback?
+        var estimate: Position?
         if !sample.isValid {
             tracker.lastFailure = time
             if tracker.link == .ranging, let last = tracker.lastValid, time - last >= rules.signalLostAfter - PeerTracker.timeSlack {
@@ -69,15 +72,16 @@ public struct ProximityEngine: Sendable {
             tracker.distance = tracker.filter.update(raw, at: time, nonLineOfSight: sample.nonLineOfSight == true)
             events.appendIfAny(tracker.takeAngle(sample, at: time, rules: rules, deviceHasAoA: deviceHasAoA))
             events.appendIfAny(tracker.evaluate(at: time, rules: rules, measured: true))
-            if let feedback = feedback(of: tracker, at: time) { extra.append(.feedback(feedback)) }
-            if let position = position(of: tracker, at: time) { extra.append(.position(position)) }
+            guidance = feedback(of: tracker, at: time)
+            estimate = position(of: tracker, at: time)
         }
         // One allocation for the usual few outputs (feedback, maybe state or a ranking).
         var outputs: [ProximityOutput] = []
-        outputs.reserveCapacity(events.count + extra.count + 1 + rules.rankings.count)
+        outputs.reserveCapacity(events.count + 3 + rules.rankings.count)
         for event in events { outputs.append(.event(event)) }
         if let state = stateChange(of: &tracker, at: time) { outputs.append(.state(state)) }
-        outputs.appendIfAny(extra)
+        if let guidance { outputs.append(.feedback(guidance)) }
+        if let estimate { outputs.append(.position(estimate)) }
         trackers[tracker.identity.address] = tracker
         outputs.appendIfAny(rankingChanges(at: time))
         return outputs
@@ -94,19 +98,20 @@ public struct ProximityEngine: Sendable {
             if tracker.link == .ranging, let last = tracker.lastValid {
                 if time - last >= rules.signalLostAfter - PeerTracker.timeSlack {
                     let errors = (tracker.lastFailure ?? -.infinity) > last
-                    events += tracker.lose(errors ? .measurementErrors : .timeout, at: time, rules: rules)
+                    events.appendIfAny(tracker.lose(errors ? .measurementErrors : .timeout, at: time, rules: rules))
                 } else {
                     let expired = tracker.expireAngle(at: time, rules: rules)
-                    events += expired
-                    events += tracker.evaluate(at: time, rules: rules, measured: false)
-                    if !expired.isEmpty { events += tracker.updateFacing(at: time, rules: rules) }
+                    events.appendIfAny(expired)
+                    events.appendIfAny(tracker.evaluate(at: time, rules: rules, measured: false))
+                    if !expired.isEmpty { events.appendIfAny(tracker.updateFacing(at: time, rules: rules)) }
                 }
             }
-            outputs += events.map(ProximityOutput.event)
+            for event in events { outputs.append(.event(event)) }
             if let state = stateChange(of: &tracker, at: time) { outputs.append(.state(state)) }
             trackers[address] = tracker
         }
-        return outputs + rankingChanges(at: time)
+        outputs.appendIfAny(rankingChanges(at: time))
+        return outputs
     }
 
     /// The device link reports that ranging stopped: for one peer, or for all when `peer` is nil.
@@ -224,19 +229,25 @@ public struct ProximityEngine: Sendable {
         return PeerTracker(identity: peer, rules: rules)
     }
 
+    /// The state of `tracker` when a discrete field changed since it was last reported. The check
+    /// runs on every measurement and builds nothing; the state (with its name lists) only on change.
     private func stateChange(of tracker: inout PeerTracker, at time: Double) -> PeerState? {
+        let unchanged = tracker.reported.map { tracker.discreteMatches($0, rules: rules) } ?? false
+        assert(unchanged == (tracker.state(at: time, rules: rules).discrete == tracker.reported),
+               "discreteMatches disagrees with PeerState.discrete")
+        if unchanged { return nil }
         let state = tracker.state(at: time, rules: rules)
-        guard state.discrete != tracker.reported else { return nil }
         tracker.reported = state.discrete
         return state
     }
 
     private func feedback(of tracker: PeerTracker, at time: Double) -> Feedback? {
         guard let d = tracker.distance else { return nil }
-        let state = tracker.state(at: time, rules: rules)
-        let activeApproach = state.approaches.first { $0.phase != .idle }
-        guard state.stage != nil || activeApproach != nil || tracker.facing != nil else { return nil }
-        var progress = activeApproach?.progress ?? 0
+        // What `state(at:rules:)` would say, without building its zone and approach lists.
+        let stage = tracker.stageName(rules: rules)
+        let activeApproach = tracker.activeApproachProgress(rules: rules)
+        guard stage != nil || activeApproach != nil || tracker.facing != nil else { return nil }
+        var progress = activeApproach ?? 0
         var attributes = RuleValue.object([])
         if let index = tracker.stage, let stages = rules.stages {
             attributes = stages.bands[index].attributes
@@ -245,7 +256,7 @@ public struct ProximityEngine: Sendable {
                 progress = outer > inner ? min(1, max(0, (outer - d) / (outer - inner))) : 1
             }
         }
-        return Feedback(ts: time, peer: tracker.identity, stage: state.stage, attributes: attributes, progress: progress,
+        return Feedback(ts: time, peer: tracker.identity, stage: stage, attributes: attributes, progress: progress,
                         facing: tracker.facing, cue: tracker.facing == true ? rules.facing?.cues.holding : nil)
     }
 
@@ -260,8 +271,15 @@ public struct ProximityEngine: Sendable {
     /// The ranking of `rules.rankings[index]`; which peers the rule selects, and their base scores,
     /// come from each tracker's ``PeerTracker/rankings``.
     private func ranking(at index: Int, time: Double) -> Ranking {
-        let rule = rules.rankings[index]
         var entries: [Ranking.Entry] = []
+        rank(index, into: &entries)
+        return Ranking(ts: time, rule: rules.rankings[index].name, peers: entries)
+    }
+
+    /// The entries of `rules.rankings[index]`, best first, into `entries` (emptied first).
+    private func rank(_ index: Int, into entries: inout [Ranking.Entry]) {
+        let rule = rules.rankings[index]
+        entries.removeAll(keepingCapacity: true)
         entries.reserveCapacity(order.count)
         for address in order {
             guard let t = trackers[address], t.link == .ranging, let d = t.distance, let base = t.rankings[index] else { continue }
@@ -276,27 +294,26 @@ public struct ProximityEngine: Sendable {
             if a.distanceM != b.distanceM { return a.distanceM < b.distanceM }
             return a.peer.displayName < b.peer.displayName
         }
-        return Ranking(ts: time, rule: rule.name, peers: entries)
     }
 
+    /// The rankings whose membership or order changed since last published. Runs after every
+    /// measurement and nearly always finds no change: the entries are ranked in ``rankingScratch``,
+    /// whose buffer is reused, and a `Ranking` (with its own copy) is made only for a change.
     private mutating func rankingChanges(at time: Double) -> [ProximityOutput] {
         var outputs: [ProximityOutput] = []
+        var entries = rankingScratch
+        rankingScratch = []
         for index in rules.rankings.indices {
-            let ranking = ranking(at: index, time: time)
-            let previous = published[ranking.rule] ?? []
-            if !ranking.peers.elementsEqual(previous, by: { $0.peer == $1 }) {
-                published[ranking.rule] = ranking.order
+            rank(index, into: &entries)
+            let rule = rules.rankings[index].name
+            if !entries.elementsEqual(published[rule] ?? [], by: { $0.peer == $1 }) {
+                let ranking = Ranking(ts: time, rule: rule, peers: entries)
+                published[rule] = ranking.order
                 outputs.append(.ranking(ranking))
             }
         }
+        rankingScratch = entries
         return outputs
     }
 }
 
-extension Array {
-    /// `+=` that skips the call when there is nothing to add: most measurements produce no events,
-    /// and appending an empty array still goes through the buffer-reallocation path.
-    fileprivate mutating func appendIfAny(_ other: [Element]) {
-        if !other.isEmpty { append(contentsOf: other) }
-    }
-}

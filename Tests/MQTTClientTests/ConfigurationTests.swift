@@ -92,6 +92,15 @@ import Testing
             guard case .invalidTopic(let topic, _) = error as? MQTTError else { return false }
             return topic == "a/#"
         }
+        // A wildcard anywhere, also next to multi-byte UTF-8, is refused before libmosquitto sees it.
+        for topic in ["+", "a/+/b", "küche/#", "ä+ö"] {
+            #expect { try client.publish(topic: topic, payload: "x") } throws: { error in
+                guard case .invalidTopic(let refused, let reason) = error as? MQTTError else { return false }
+                return refused == topic && reason.contains("wildcards")
+            }
+        }
+        // A valid non-ASCII topic passes the checks and reaches libmosquitto: not connected, not invalid.
+        #expect(throws: MQTTError.notConnected) { try client.publish(topic: "küche/温度", payload: "x") }
         #expect { try client.publish(topic: "", payload: "x") } throws: { error in
             guard case .invalidTopic = error as? MQTTError else { return false }
             return true

@@ -1,0 +1,58 @@
+import Testing
+@testable import Gateway
+import Proximity
+import UCI
+
+/// The exact bytes of the payloads the agent publishes for every measurement (`range`, and
+/// `feedback` while a peer is in a stage): subscribers parse them, and the hot path that renders
+/// them is tuned for allocations (issue #8), so any change of a byte must be deliberate.
+@Suite struct PayloadBytesTests {
+    static let ts = 1_795_977_000.123
+
+    @Test mutating func rangePayloadBytes() {
+        let m = TwoWayRangingMeasurement(macAddress: .short(0x0A01), nlosRaw: 1, distanceRaw: 153,
+                                         aoaAzimuth: Q9_7Angle(raw: -1234), aoaAzimuthFOM: 87,
+                                         aoaElevation: Q9_7Angle(raw: 321), aoaElevationFOM: 0, rssiRaw: 161)
+        let payload = rangePayload(m, filtered: 1.52349, angles: (m.aoaAzimuth.degrees, nil))
+        #expect(String(decoding: payload, as: UTF8.self) == #"""
+            {"ts": "2026-11-29T18:30:00.123Z", "peer": "tool-cart", "mac": "0A:01", "session": 4294967295, "seq": 0, "status": "ok", "distance_m": 1.523, "raw_distance_m": 1.53, "nlos": true, "azimuth_deg": -9.640625, "elevation_deg": null, "azimuth_fom": 87, "elevation_fom": null, "rssi_dbm": -80.5}
+            """#)
+        let failed = TwoWayRangingMeasurement(macAddress: .short(0x0A01), status: .rangingRxTimeout, nlosRaw: 0xFF, distanceRaw: 0xFFFF)
+        #expect(String(decoding: rangePayload(failed, filtered: nil, angles: (nil, nil), sequence: 123_456), as: UTF8.self) == #"""
+            {"ts": "2026-11-29T18:30:00.123Z", "peer": "tool-cart", "mac": "0A:01", "session": 4294967295, "seq": 123456, "status": "RANGING_RX_TIMEOUT", "distance_m": null, "raw_distance_m": null, "nlos": null, "azimuth_deg": null, "elevation_deg": null, "azimuth_fom": null, "elevation_fom": null, "rssi_dbm": null}
+            """#)
+    }
+
+    @Test mutating func feedbackPayloadBytes() throws {
+        let rules = try RulesFile.load(text: RulesFile.exampleYAML, file: "rules.yaml")
+        let phone = PeerIdentity(address: .short(0x0B01), name: "phone-anna")
+        var engine = ProximityEngine(rules: rules, peers: [phone], deviceHasAoA: true)
+        let sample = RangingSample(distanceMeters: 0.5, azimuthDeg: 3.25, azimuthFOM: 90, elevationDeg: nil, elevationFOM: 0)
+        let outputs = engine.ingest(peer: phone, sample: sample, at: Self.ts)
+        let feedback = try #require(outputs.lazy.compactMap { if case let .feedback(f) = $0 { f } else { nil } }.first)
+        #expect(String(decoding: feedbackPayload(feedback), as: UTF8.self) == #"""
+            {"ts": "2026-11-29T18:30:00.123Z", "peer": "phone-anna", "stage": "reach", "attributes": {"facing_tolerance_deg": 15, "shows_distance": false}, "progress": 0.2083333333333333, "facing": true, "cue": {"haptic": "pulse"}}
+            """#)
+    }
+
+    /// The memo gives `Timestamp.rfc3339`'s text for every time, repeated or not, in any order.
+    @Test func timestampMemoNeverServesAStaleTime() {
+        var memo = TimestampMemo()
+        let times: [Double] = [Self.ts, Self.ts, Self.ts + 0.001, Self.ts, 0, -0.0, .nan, .nan, 0, -0.001, .infinity, Self.ts]
+        for t in times { #expect(memo.rfc3339(t) == Timestamp.rfc3339(t), "\(t)") }
+    }
+
+    /// Shared by the payloads of a test, as the agent shares one: its memo must never leak a stale time.
+    private var timestamps = TimestampMemo()
+
+    private mutating func rangePayload(_ m: TwoWayRangingMeasurement, filtered: Double?, angles: (Double?, Double?),
+                              sequence: UInt32 = 0) -> [UInt8] {
+        Payloads.render(Payloads.range(ts: Self.ts, peer: "tool-cart", measurement: m, session: UInt32.max, sequence: sequence,
+                                       filteredDistance: filtered, angles: angles, mac: "0A:01",
+                                       timestamps: &timestamps))
+    }
+
+    private mutating func feedbackPayload(_ f: Feedback) -> [UInt8] {
+        Payloads.render(ProximityPayloads.feedback(f, timestamps: &timestamps))
+    }
+}

@@ -128,8 +128,16 @@ struct Publisher {
     /// A PUBACK: when the whole batch is acknowledged it leaves the journal.
     mutating func acknowledged(_ messageID: Int) -> String? {
         guard var current = batch, current.pending.remove(messageID) != nil else {
-            // Outside a journal batch: answers held while the QoS 1 window was full can go now.
-            if batch == nil && connected && spool.isEmpty && !liveOrder.isEmpty { flushLive() }
+            // Outside a journal batch, an acknowledgement reopens the QoS 1 window. What waited
+            // for it goes now: the journal, when an event or state found the window full while
+            // connected (without this it waited for the next reconnect, and held all live data
+            // with it), else the answers held meanwhile.
+            guard batch == nil, connected else { return nil }
+            if !spool.isEmpty {
+                _ = deliverNextBatch()   // a window still full is retried at the next acknowledgement
+            } else if !liveOrder.isEmpty {
+                flushLive()
+            }
             return nil
         }
         batch = current
@@ -172,11 +180,14 @@ struct Publisher {
         return nil
     }
 
-    /// Sends the held live data and answers, oldest topic first. One the client refuses (its QoS 1
-    /// window full again) stays held, with everything after it, until the next acknowledgement.
+    /// Sends the held live data and answers, oldest topic first. An answer that finds half the
+    /// QoS 1 window taken (see `response`) or the client refusing stays held, with everything
+    /// after it, until the next acknowledgement.
     private mutating func flushLive() {
+        let window = client.configuration.maxQueuedMessages / 2
         while let topic = liveOrder.first {
             guard let message = live[topic] else { liveOrder.removeFirst(); continue }
+            if message.qos != 0 && client.outstandingMessageCount >= window { return }
             do {
                 try client.publish(topic: message.topic, payload: message.payload,
                                    qos: message.qos == 0 ? .atMostOnce : .atLeastOnce)

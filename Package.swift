@@ -64,7 +64,7 @@ let package = Package(
         .target(name: "SiteFusion"),
 
         .testTarget(name: "UCITests", dependencies: ["UCI"]),
-        .testTarget(name: "GatewayTests", dependencies: ["Gateway", "Proximity", "UCI", "Simulator", "YAMLCoding", "Recording"]),
+        .testTarget(name: "GatewayTests", dependencies: ["Gateway", "Proximity", "UCI", "Simulator", "YAMLCoding", "Recording", "MQTTClient", "TestSupport"]),
         .testTarget(name: "DeviceSessionTests", dependencies: ["DeviceLink", "UCI"]),
         .testTarget(name: "SpoolTests", dependencies: ["MQTTClient"]),
         .testTarget(name: "DeviceLinkTests", dependencies: ["DeviceLink", "UCI", "CPty"]),

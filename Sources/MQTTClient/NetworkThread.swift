@@ -7,32 +7,32 @@ import Dispatch
 import Foundation
 import Synchronization
 
-/// The client's own network thread: connects, runs `mosquitto_loop`, and reconnects with back-off,
-/// for as long as the client lives.
+/// The client's own network thread: connects, serves the connection, and reconnects with
+/// back-off, for as long as the client lives.
 ///
 /// Why not libmosquitto's `mosquitto_loop_start`:
-/// * **Coalesced writes.** Every packet libmosquitto writes goes out as its own TCP segment
-///   (TCP_NODELAY), and on a gateway that publishes a burst of messages per UWB notification the
-///   per-segment cost (the TCP stack, on loopback also the broker's receive path, and a broker
-///   wake-up) was the largest single cost of the agent (`make bench` profile, issue #8). Here
-///   every `mosquitto_loop` call runs with TCP_CORK set, so whatever one call writes leaves as
-///   few full segments as possible, and the cork is removed as soon as the call returns: nothing
-///   is held back while the thread waits.
+/// * **Coalesced writes.** Its thread is woken once per publish and writes every packet as its
+///   own TCP segment (TCP_NODELAY). On a gateway that publishes a burst of messages per UWB
+///   notification, those per-segment costs (the TCP stack, on loopback also the broker's receive
+///   path, and a broker wake-up per segment) were the largest single cost of the agent (`make
+///   bench` profile, issue #8). Here a burst (`MQTTClient.batch`) wakes the thread once, and it
+///   writes what is queued under TCP_CORK, removed as soon as the write returns: nothing is held
+///   back while the thread waits.
 /// * **It never gives up.** `loop_forever` returns, and so ends its thread, after a TLS, DNS or
 ///   authentication failure (design notes §2.4), and after a failed TLS handshake without calling
 ///   `on_disconnect`. This thread reports every failed attempt itself when libmosquitto did not,
 ///   and retries with the back-off of cli-and-config.md (min, 2·min, 4·min … max).
 ///
-/// Threading: the thread is the only caller of `mosquitto_connect`, `mosquitto_reconnect` and
-/// `mosquitto_loop`, and every libmosquitto callback runs on it. The client calls
+/// Threading: the thread is the only caller of `mosquitto_connect`, `mosquitto_reconnect` and the
+/// `mosquitto_loop*` functions, and every libmosquitto callback runs on it. The client calls
 /// `mosquitto_publish`, `subscribe` and `disconnect` from other threads, which libmosquitto allows
-/// once `mosquitto_threaded_set(mosq, true)` is on (its packet queue has its own mutexes, and a
-/// queued packet wakes `mosquitto_loop`'s select through libmosquitto's socket pair). The thread
-/// never takes the client's lock, so the client may hold it while waiting for the thread to end.
+/// once `mosquitto_threaded_set(mosq, true)` is on (its queues have their own mutexes), and then
+/// `wake()`. The thread never takes the client's lock, so the client may hold it while waiting
+/// for the thread to end.
 final class NetworkThread: Sendable {
     /// The `mosquitto *` handle. Safe to share: libmosquitto in threaded mode is called from this
-    /// thread and, for the calls listed above, from the client under its lock; the handle is
-    /// destroyed only after `join` has seen this thread end.
+    /// thread and, for the calls listed above, from the client under its lock; the client
+    /// destroys the handle only after `stop` has seen this thread end.
     private struct Handle: @unchecked Sendable { let mosq: OpaquePointer }
 
     private let handle: Handle

@@ -85,14 +85,6 @@ public final class MQTTClient: Sendable {
         }
         do {
             try Self.configure(mosq, configuration, reasons)
-        } catch {
-            mosquitto_destroy(mosq)
-            Unmanaged<MosquittoCallbackBox>.fromOpaque(userdata).release()
-            rawContinuation.finish()
-            output.finish()
-            throw error
-        }
-        do {
             self.network = try NetworkThread(mosq: mosq, box: box, configuration: configuration)
         } catch {
             mosquitto_destroy(mosq)

@@ -257,6 +257,7 @@ public final class MQTTClient: Sendable {
     /// network thread is woken once and writes them under one TCP cork, instead of being woken and
     /// sending a segment per message. For a burst that belongs together (the messages produced by
     /// one UWB notification); order and delivery are those of separate publishes. Nestable.
+    @discardableResult
     public func batch<T, E: Error>(_ body: () throws(E) -> T) throws(E) -> T {
         state.withLock { $0.batchDepth += 1 }
         defer {

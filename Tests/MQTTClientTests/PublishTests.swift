@@ -35,4 +35,34 @@ import TestSupport
         #expect(await client.disconnect() == 0)
         try await log.waitFor(.disconnected(.requested))
     }
+
+    /// A batch (what the agent publishes for one UWB notification) is written together once it
+    /// ends: every message arrives, in the order published, QoS 0 and 1 mixed; nested batches
+    /// wait for the outermost one.
+    @Test func aBatchArrivesWholeAndInOrder() async throws {
+        let broker = try await MosquittoBroker.start()
+        defer { broker.stop() }
+        let subscriber = try await MQTTTestSubscriber.start(broker: broker, topics: ["b/#"])
+        defer { subscriber.stop() }
+        let (client, log) = try makeClient(broker.url)
+        try client.start()
+        try await log.waitForConnected()
+
+        var acknowledged: [Int] = []
+        try client.batch { () throws(MQTTError) in
+            for index in 0..<50 {
+                try client.publish(topic: "b/seq", payload: "\(index)")
+                if index % 10 == 9 {
+                    acknowledged.append(try client.publish(topic: "b/seq", payload: Array("\(index)!".utf8), qos: .atLeastOnce))
+                }
+            }
+            try client.batch { () throws(MQTTError) in try client.publish(topic: "b/seq", payload: "inner") }
+        }
+        let expected = (0..<50).flatMap { $0 % 10 == 9 ? ["\($0)", "\($0)!"] : ["\($0)"] } + ["inner"]
+        let received = try await subscriber.waitForMessages(topic: "b/seq", count: expected.count)
+        #expect(received.map(\.payload) == expected)
+        for id in acknowledged { try await log.waitFor(.published(messageID: id)) }
+        #expect(client.outstandingMessageCount == 0)
+        await client.disconnect()
+    }
 }

@@ -107,7 +107,7 @@ public final class MQTTClient: Sendable {
 
     deinit {
         // A client dropped without `disconnect()`: end cleanly (no will), then free the handle and
-        // only then the userdata box the loop thread was using.
+        // only then the userdata box the network thread was using.
         let ended = state.withLock { s in close(&s) }
         box.continuation.finish()
         // A network thread that did not end still uses the box (and the handle): leave both.

@@ -220,7 +220,7 @@ public final class MQTTClient: Sendable {
             let limit = configuration.maxQueuedMessages
             if qos != .atMostOnce && s.outstanding.count >= limit { throw .queueFull(limit: limit) }
             var messageID: Int32 = 0
-            // Counted before the call: its PUBACK may arrive on the loop thread before it returns.
+            // Counted before the call: its PUBACK may arrive on the network thread before it returns.
             if qos != .atMostOnce { box.acknowledgeable.add(1, ordering: .releasing) }
             // `withCString` lends a native string's own NUL-terminated storage; passing `topic`
             // directly as the `char *` argument would copy it into a new array per message (#8).

@@ -8,7 +8,7 @@ import CMosquitto
 /// The client's event pump turns these into `MQTTEvent`s and does all bookkeeping.
 enum MosquittoRawEvent: Sendable {
     case connack(code: Int32, flags: Int32)
-    /// `errno` as seen on the loop thread when the callback ran (MOSQ_ERR_ERRNO means "see errno").
+    /// `errno` as seen on the network thread when the callback ran (MOSQ_ERR_ERRNO means "see errno").
     case disconnect(code: Int32, errno: Int32)
     case publishAcknowledged(messageID: Int32, reasonCode: Int32)
     case message(MQTTMessage)
@@ -19,10 +19,10 @@ enum MosquittoRawEvent: Sendable {
 
 /// The object behind libmosquitto's `userdata` pointer.
 ///
-/// It is passed with `Unmanaged.passRetained` and released only after `mosquitto_loop_stop` and
-/// `mosquitto_destroy`, so the loop thread never sees a dangling pointer. It holds one `let` of a
-/// Sendable type (an `AsyncStream` continuation is thread-safe), so it is Sendable without
-/// `@unchecked`.
+/// It is passed with `Unmanaged.passRetained` and released only after the network thread has
+/// ended and `mosquitto_destroy`, so that thread never sees a dangling pointer. Its members are
+/// Sendable (an `AsyncStream` continuation is thread-safe, the counters are atomics), so it is
+/// Sendable without `@unchecked`.
 final class MosquittoCallbackBox: Sendable {
     let continuation: AsyncStream<MosquittoRawEvent>.Continuation
     /// QoS ≥ 1 messages published and not yet acknowledged. libmosquitto calls `on_publish` for

@@ -68,8 +68,9 @@ fuzz: deps
 # Measured figures, one table (also .build/bench.json), ~6 minutes: UCI decode on one core (pinned
 # to CPU $(BENCH_CPU) while it runs), then the release `uwb2mqtt run` process fed through a real
 # pseudo-terminal at 100 / 1,000 / 10,000 measurements/s against a private mosquitto (CPU per
-# measurement, latency, VmRSS over 1,000,000 measurements), then the same workload through the
-# Python baseline Tests/Bench/python_gateway.py. BENCH_FLAGS=--quick: short windows, ~1.5 minutes.
+# measurement, latency, heap allocations per measurement with a perf uprobe when perf and root
+# are there, VmRSS over 1,000,000 measurements), then the same workload through the Python
+# baseline Tests/Bench/python_gateway.py. BENCH_FLAGS=--quick: short windows, ~1.5 minutes.
 BENCH_CPU   ?= 1
 BENCH_FLAGS ?=
 PY_BENCH_PKGS := pyserial==3.5 paho-mqtt==2.1.0

@@ -3,7 +3,11 @@
 /// replay stamps events with recorded times, not the clock's.
 public enum Timestamp {
     public static func rfc3339(_ secondsSinceEpoch: Double) -> String {
-        let totalMilliseconds = Int64((secondsSinceEpoch * 1000).isFinite ? (secondsSinceEpoch * 1000) : 0)
+        // Clamped to ±100,000,000 days (ECMAScript's date range): beyond ±9.2e18 ms the conversion
+        // to Int64 would trap, and no clock or recording gets anywhere near either bound.
+        let limit = 8.64e15
+        let scaled = secondsSinceEpoch * 1000
+        let totalMilliseconds = Int64(scaled.isFinite ? min(max(scaled, -limit), limit) : 0)
         let milliseconds = Int(((totalMilliseconds % 1000) + 1000) % 1000)
         let seconds = (totalMilliseconds - Int64(milliseconds)) / 1000
         let days = Int(floorDivide(seconds, 86_400))

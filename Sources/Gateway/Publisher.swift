@@ -88,8 +88,7 @@ struct Publisher {
     /// further behind with every one and stopped publishing anything else. Answers also take at
     /// most half of the client's QoS 1 window, so that events and state keep the rest.
     mutating func response(topic: String, payload: [UInt8]) {
-        let window = client.configuration.maxQueuedMessages / 2
-        if connected && batch == nil && spool.isEmpty && client.outstandingMessageCount < window {
+        if connected && batch == nil && spool.isEmpty && client.outstandingMessageCount < answerWindow {
             do {
                 try client.publish(topic: topic, payload: payload, qos: .atLeastOnce)
                 return
@@ -99,6 +98,9 @@ struct Publisher {
         }
         hold(SpooledMessage(topic: topic, payload: payload, qos: 1, retain: false))
     }
+
+    /// The part of the client's QoS 1 window answers may take.
+    private var answerWindow: Int { client.configuration.maxQueuedMessages / 2 }
 
     private mutating func hold(_ message: SpooledMessage) {
         if live.updateValue(message, forKey: message.topic) != nil {
@@ -184,10 +186,9 @@ struct Publisher {
     /// QoS 1 window taken (see `response`) or the client refusing stays held, with everything
     /// after it, until the next acknowledgement.
     private mutating func flushLive() {
-        let window = client.configuration.maxQueuedMessages / 2
         while let topic = liveOrder.first {
             guard let message = live[topic] else { liveOrder.removeFirst(); continue }
-            if message.qos != 0 && client.outstandingMessageCount >= window { return }
+            if message.qos != 0 && client.outstandingMessageCount >= answerWindow { return }
             do {
                 try client.publish(topic: message.topic, payload: message.payload,
                                    qos: message.qos == 0 ? .atMostOnce : .atLeastOnce)

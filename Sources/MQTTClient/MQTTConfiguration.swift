@@ -24,7 +24,7 @@ public struct MQTTConfiguration: Sendable, Equatable, CustomStringConvertible, C
     public var will: MQTTWill?
     /// Reconnect delays, in whole seconds: after a lost or failed connection (refused, credentials,
     /// TLS, DNS) the client waits min, 2·min, 4·min … capped at max, starting again at min after a
-    /// CONNACK (`RestartBackoff`).
+    /// CONNACK (`ReconnectBackoff`).
     public var reconnectDelayMinSeconds: Int = 1
     public var reconnectDelayMaxSeconds: Int = 60
     /// QoS ≥ 1 messages libmosquitto sends before waiting for acknowledgements (MQTT "send maximum").

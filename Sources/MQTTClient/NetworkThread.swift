@@ -115,7 +115,7 @@ final class NetworkThread: Sendable {
                 box.continuation.yield(.disconnect(code: rc == MosquittoCode.success ? MosquittoCode.noConnection : rc,
                                                    errno: threadErrno))
             }
-            let delay = RestartBackoff.delaySeconds(attempt: failures, min: configuration.reconnectDelayMinSeconds,
+            let delay = ReconnectBackoff.delaySeconds(attempt: failures, min: configuration.reconnectDelayMinSeconds,
                                                     max: configuration.reconnectDelayMaxSeconds)
             failures += 1
             _ = wakeup.wait(timeout: .now() + .seconds(delay))

@@ -23,6 +23,12 @@ let package = Package(
 
         // libc calls the Glibc module hides (feature-gated: posix_openpt, ptsname_r, pipe2).
         .target(name: "CPty"),
+        // The Linux event descriptors the event loop polls (eventfd, signalfd), not in Glibc's module map.
+        .target(name: "CLinuxEvents"),
+
+        // One thread's event loop: descriptors, timers in deadline order, signals, work posted
+        // from other threads, in one poll. The agent's runtime.
+        .target(name: "EventLoop", dependencies: ["CLinuxEvents"]),
 
         // Pure core: the FiRa UCI codec. Standard library only.
         .target(name: "UCI"),
@@ -72,6 +78,7 @@ let package = Package(
         .testTarget(name: "SimulatorTests", dependencies: ["Simulator", "UCI"]),
         .testTarget(name: "DeviceLinkIntegrationTests", dependencies: ["DeviceLink", "Gateway", "Simulator", "UCI"]),
         .testTarget(name: "MQTTClientTests", dependencies: ["MQTTClient", "TestSupport"]),
+        .testTarget(name: "EventLoopTests", dependencies: ["EventLoop"]),
         .testTarget(name: "AgentTests", dependencies: ["TestSupport", "MQTTClient"]),
         .testTarget(name: "RecordingTests", dependencies: ["Recording", "Gateway", "UCI"]),
         .testTarget(name: "SiteFusionTests", dependencies: ["SiteFusion"]),

@@ -1,0 +1,28 @@
+// See include/clinuxevents.h.
+#include <errno.h>
+#include <sys/eventfd.h>
+#include <sys/signalfd.h>
+#include <unistd.h>
+#include "clinuxevents.h"
+
+int clinux_eventfd(void) { return eventfd(0, EFD_NONBLOCK | EFD_CLOEXEC); }
+
+int clinux_eventfd_signal(int fd) {
+    uint64_t one = 1;
+    return write(fd, &one, sizeof one) == sizeof one ? 0 : -1;
+}
+
+int clinux_eventfd_drain(int fd) {
+    uint64_t value;
+    if (read(fd, &value, sizeof value) == sizeof value) return 0;
+    return errno == EAGAIN ? 0 : -1;
+}
+
+int clinux_signalfd(const sigset_t *mask) { return signalfd(-1, mask, SFD_NONBLOCK | SFD_CLOEXEC); }
+
+int clinux_signalfd_next(int fd) {
+    struct signalfd_siginfo info;
+    ssize_t n = read(fd, &info, sizeof info);
+    if (n == sizeof info) return (int)info.ssi_signo;
+    return (n < 0 && errno == EAGAIN) ? 0 : -1;
+}

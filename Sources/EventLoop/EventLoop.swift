@@ -1,0 +1,231 @@
+#if canImport(Glibc)
+@preconcurrency import Glibc
+#endif
+import CLinuxEvents
+
+/// One thread's event loop: file descriptors, timers in deadline order and work posted from other
+/// threads, all waited for in one `poll`, the way gpsd, chrony and mosquitto run on small boards.
+///
+/// Why: the agent used to hand each UWB notification from a device thread through an AsyncStream
+/// and the cooperative pool to an MQTT network thread — about six context switches and a futex
+/// storm per notification, and an agent that cost as much CPU as a Python script. Here everything
+/// the agent owns is touched by the thread that runs the loop and by nothing else, so nothing is
+/// locked and a notification is read, decided on and published in one wake-up.
+///
+/// The loop is not `Sendable`: it and every handler registered on it belong to the thread that
+/// calls `run`. Other threads reach it only through `remote` (a `RemoteQueue`), whose work runs
+/// on the loop.
+///
+/// Re-entrancy: a handler may register, unregister, schedule and cancel, and may run the loop
+/// itself (`run(until:deadline:)`, as a shutdown that waits for acknowledgements does); what a
+/// nested run changed is seen by the outer iteration, which skips sources that went away.
+public final class EventLoop {
+    public typealias IOHandler = (_ revents: Int16) -> Void
+
+    /// A watched descriptor, for `setEvents` and `unwatch`.
+    public struct Watch: Hashable, Sendable {
+        fileprivate let id: Int
+    }
+
+    /// A scheduled timer, for `cancel`.
+    public struct Timer: Hashable, Sendable {
+        fileprivate let id: Int
+    }
+
+    private struct Source {
+        let fd: Int32
+        var events: Int16
+        let handler: IOHandler
+    }
+
+    private var nextID = 1
+    private var sources: [Int: Source] = [:]
+    /// The poll set, rebuilt only when a descriptor is added or removed; `setEvents` edits it in place.
+    private var pollSet: [pollfd] = []
+    private var pollIDs: [Int] = []
+    private var pollIndex: [Int: Int] = [:]
+    private var pollSetStale = false
+
+    private var timers = TimerQueue()
+    private var timerHandlers: [Int: () -> Void] = [:]
+    /// Work to run before the next wait, in order (`soon`).
+    private var soonQueue: [() -> Void] = []
+    /// Called before every wait, after everything due ran: where buffered output is flushed once
+    /// per wake-up rather than once per message.
+    private var beforeWaitHooks: [() -> Void] = []
+
+    /// Work other threads hand to the loop; its wake-up descriptor is one of the watched ones.
+    public let remote: RemoteQueue
+
+    /// CLOCK_MONOTONIC seconds at the last wake-up: one reading shared by everything that wake-up runs.
+    public private(set) var now: Double
+
+    public init() throws(EventLoopError) {
+        remote = try RemoteQueue()
+        now = Clocks.monotonic()
+        let remote = self.remote
+        _ = watch(remote.descriptor, events: Int16(POLLIN)) { _ in
+            for work in remote.take() { work() }
+        }
+    }
+
+    // MARK: Descriptors
+
+    /// Calls `handler` on the loop with the descriptor's `revents` whenever `poll` reports one of
+    /// `events` (or an error or hang-up, which poll always reports).
+    public func watch(_ fd: Int32, events: Int16, _ handler: @escaping IOHandler) -> Watch {
+        let id = takeID()
+        sources[id] = Source(fd: fd, events: events, handler: handler)
+        pollSetStale = true
+        return Watch(id: id)
+    }
+
+    /// Changes what a watched descriptor waits for (e.g. POLLOUT only while output is queued).
+    public func setEvents(_ watch: Watch, _ events: Int16) {
+        guard sources[watch.id] != nil, sources[watch.id]!.events != events else { return }
+        sources[watch.id]!.events = events
+        if let index = pollIndex[watch.id] { pollSet[index].events = events }
+    }
+
+    /// Stops watching; the descriptor is the caller's to close.
+    public func unwatch(_ watch: Watch) {
+        guard sources.removeValue(forKey: watch.id) != nil else { return }
+        pollSetStale = true
+    }
+
+    // MARK: Timers
+
+    /// Runs `handler` once, on the loop, when CLOCK_MONOTONIC reaches `deadline`.
+    @discardableResult
+    public func schedule(at deadline: Double, _ handler: @escaping () -> Void) -> Timer {
+        let id = takeID()
+        timerHandlers[id] = handler
+        timers.insert(deadline: deadline, id: id)
+        return Timer(id: id)
+    }
+
+    @discardableResult
+    public func schedule(after seconds: Double, _ handler: @escaping () -> Void) -> Timer {
+        schedule(at: Clocks.monotonic() + max(0, seconds), handler)
+    }
+
+    /// Cancels a timer that has not fired; harmless for one that has.
+    public func cancel(_ timer: Timer) {
+        timerHandlers.removeValue(forKey: timer.id)
+    }
+
+    // MARK: Work
+
+    /// Runs `work` on the loop before its next wait: for a handler that must not re-enter the code
+    /// that called it.
+    public func soon(_ work: @escaping () -> Void) {
+        soonQueue.append(work)
+    }
+
+    /// Adds a hook that runs before every wait.
+    public func beforeWait(_ hook: @escaping () -> Void) {
+        beforeWaitHooks.append(hook)
+    }
+
+    // MARK: Running
+
+    /// Runs until `condition` holds (checked after every wake-up) or `deadline` (monotonic) passes.
+    /// Output queued on the way (what the before-wait hooks write) is flushed before it returns.
+    /// Returns whether the condition held.
+    @discardableResult
+    public func run(until condition: () -> Bool, deadline: Double = .infinity) -> Bool {
+        defer { for hook in beforeWaitHooks { hook() } }
+        while !condition() {
+            if Clocks.monotonic() >= deadline { return false }
+            runOnce(maximumWait: deadline, unless: condition)
+        }
+        return true
+    }
+
+    /// One wake-up: runs what is due, flushes, waits for a descriptor, the next timer or
+    /// `maximumWait` (a monotonic deadline), then dispatches what the wait reported. The wait is
+    /// skipped when `condition` already holds after the flush (a flush can end a connection that
+    /// a caller of `run(until:)` waits for).
+    public func runOnce(maximumWait: Double = .infinity, unless condition: () -> Bool = { false }) {
+        runDue()
+        for hook in beforeWaitHooks { hook() }
+        if condition() { return }
+        // Cancelled timers at the front would only cause an empty wake-up.
+        while let id = timers.earliestID, timerHandlers[id] == nil { _ = timers.removeEarliest() }
+        // Work queued by the hooks (rare) runs at once rather than after a sleep.
+        let wakeAt = soonQueue.isEmpty ? min(timers.earliest ?? .infinity, maximumWait) : now
+        rebuildPollSetIfNeeded()
+        let timeout = Self.pollTimeout(until: wakeAt, now: Clocks.monotonic())
+        let ready = pollSet.withUnsafeMutableBufferPointer { poll($0.baseAddress, nfds_t($0.count), timeout) }
+        now = Clocks.monotonic()
+        guard ready > 0 else { return }
+        // Dispatch by id: a handler may have removed (or, through a nested run, replaced) another
+        // source since the wait began; its stale readiness is skipped.
+        var remaining = Int(ready)
+        var index = 0
+        let count = pollSet.count
+        while remaining > 0 && index < count && index < pollSet.count && index < pollIDs.count {
+            let revents = pollSet[index].revents
+            if revents != 0 {
+                remaining -= 1
+                pollSet[index].revents = 0
+                if let source = sources[pollIDs[index]] { source.handler(revents) }
+            }
+            index += 1
+        }
+    }
+
+    /// Runs the `soon` queue and the timers whose deadline has come.
+    private func runDue() {
+        while !soonQueue.isEmpty {
+            let work = soonQueue
+            soonQueue.removeAll(keepingCapacity: true)
+            for item in work { item() }
+        }
+        while let deadline = timers.earliest, deadline <= now {
+            let id = timers.removeEarliest()
+            if let handler = timerHandlers.removeValue(forKey: id) { handler() }
+            while !soonQueue.isEmpty {
+                let work = soonQueue
+                soonQueue.removeAll(keepingCapacity: true)
+                for item in work { item() }
+            }
+        }
+    }
+
+    private func rebuildPollSetIfNeeded() {
+        guard pollSetStale else { return }
+        pollSetStale = false
+        pollSet.removeAll(keepingCapacity: true)
+        pollIDs.removeAll(keepingCapacity: true)
+        pollIndex.removeAll(keepingCapacity: true)
+        for (id, source) in sources.sorted(by: { $0.key < $1.key }) {
+            pollIndex[id] = pollSet.count
+            pollSet.append(pollfd(fd: source.fd, events: source.events, revents: 0))
+            pollIDs.append(id)
+        }
+    }
+
+    /// Milliseconds for poll: rounded up, so a timer never fires (and finds itself not yet due)
+    /// a fraction of a millisecond early.
+    static func pollTimeout(until deadline: Double, now: Double) -> Int32 {
+        guard deadline.isFinite else { return -1 }
+        let milliseconds = ((deadline - now) * 1000).rounded(.up)
+        if milliseconds <= 0 { return 0 }
+        return Int32(min(milliseconds, Double(Int32.max)))
+    }
+
+    private func takeID() -> Int {
+        defer { nextID += 1 }
+        return nextID
+    }
+}
+
+/// Why an event loop could not be made.
+public struct EventLoopError: Error, CustomStringConvertible, Sendable {
+    public let description: String
+
+    init(_ operation: String, errno code: Int32) {
+        description = "\(operation): \(String(cString: strerror(code)))"
+    }
+}

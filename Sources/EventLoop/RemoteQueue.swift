@@ -1,0 +1,43 @@
+#if canImport(Glibc)
+@preconcurrency import Glibc
+#endif
+import CLinuxEvents
+import Synchronization
+
+/// How another thread hands work to an event loop: the work is queued under a lock and the loop
+/// is woken through an eventfd it polls. The only part of a loop that is `Sendable`.
+///
+/// For the few threads the agent has besides its loop (a blocking broker connect, a test driving
+/// a loop on its own thread); never on the per-measurement path.
+public final class RemoteQueue: Sendable {
+    private let queue = Mutex<[@Sendable () -> Void]>([])
+    let descriptor: Int32
+
+    init() throws(EventLoopError) {
+        descriptor = clinux_eventfd()
+        guard descriptor >= 0 else { throw EventLoopError("eventfd", errno: errno) }
+    }
+
+    deinit {
+        close(descriptor)
+    }
+
+    /// Queues `work` to run on the loop's thread, in the order posted, and wakes the loop.
+    public func post(_ work: @escaping @Sendable () -> Void) {
+        let first = queue.withLock { queue in
+            queue.append(work)
+            return queue.count == 1
+        }
+        // One wake-up per batch of posts: the loop takes the whole queue at once.
+        if first { _ = clinux_eventfd_signal(descriptor) }
+    }
+
+    /// The queued work, oldest first; resets the wake-up. On the loop's thread.
+    func take() -> [@Sendable () -> Void] {
+        _ = clinux_eventfd_drain(descriptor)
+        return queue.withLock { queue in
+            defer { queue.removeAll() }
+            return queue
+        }
+    }
+}

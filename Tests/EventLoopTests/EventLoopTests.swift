@@ -1,0 +1,71 @@
+#if canImport(Glibc)
+@preconcurrency import Glibc
+#endif
+@testable import EventLoop
+import Testing
+
+/// The loop's own promises: timers in deadline order, descriptors, work from other threads.
+@Suite struct EventLoopTests {
+    @Test func timersFireInDeadlineOrderAndCancelledOnesNever() throws {
+        let loop = try EventLoop()
+        var fired: [String] = []
+        let start = loop.now
+        loop.schedule(at: start + 0.03) { fired.append("c") }
+        loop.schedule(at: start + 0.01) { fired.append("a") }
+        let cancelled = loop.schedule(at: start + 0.015) { fired.append("never") }
+        loop.schedule(at: start + 0.02) { fired.append("b") }
+        loop.cancel(cancelled)
+        loop.run(until: { fired.count == 3 }, deadline: start + 5)
+        #expect(fired == ["a", "b", "c"])
+        #expect(Clocks.monotonic() >= start + 0.03)
+    }
+
+    @Test func aReadableDescriptorCallsItsHandlerAndUnwatchStopsIt() throws {
+        let loop = try EventLoop()
+        var fds: [Int32] = [-1, -1]
+        #expect(pipe(&fds) == 0)
+        defer { close(fds[0]); close(fds[1]) }
+        var received: [UInt8] = []
+        let watch = loop.watch(fds[0], events: Int16(POLLIN)) { _ in
+            var byte: UInt8 = 0
+            if read(fds[0], &byte, 1) == 1 { received.append(byte) }
+        }
+        var byte: UInt8 = 7
+        _ = write(fds[1], &byte, 1)
+        loop.run(until: { received == [7] }, deadline: loop.now + 5)
+        #expect(received == [7])
+        loop.unwatch(watch)
+        byte = 8
+        _ = write(fds[1], &byte, 1)
+        loop.runOnce(maximumWait: Clocks.monotonic() + 0.05)
+        #expect(received == [7])
+    }
+
+    @Test func workFromAnotherThreadRunsOnTheLoopInOrder() throws {
+        let thread = try EventLoopThread()
+        defer { thread.stop() }
+        let order = thread.run { _ in [Int]() }
+        #expect(order.isEmpty)
+        final class Box: @unchecked Sendable { var values: [Int] = [] }
+        let box = Box()
+        for value in 0..<100 {
+            try thread.sync { _ in box.values.append(value) }
+        }
+        #expect(thread.run { _ in box.values } == Array(0..<100))
+    }
+
+    @Test func soonRunsBeforeTheNextWaitAndBeforeWaitHooksRunEachWakeUp() throws {
+        let loop = try EventLoop()
+        var log: [String] = []
+        loop.beforeWait { log.append("flush") }
+        loop.soon { log.append("soon") }
+        loop.runOnce(maximumWait: loop.now)
+        #expect(log == ["soon", "flush"])
+    }
+
+    @Test func pollTimeoutRoundsUpSoATimerIsNeverEarly() {
+        #expect(EventLoop.pollTimeout(until: .infinity, now: 0) == -1)
+        #expect(EventLoop.pollTimeout(until: 1.0001, now: 1) == 1)
+        #expect(EventLoop.pollTimeout(until: 0.5, now: 1) == 0)
+    }
+}

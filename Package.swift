@@ -35,17 +35,17 @@ let package = Package(
 
         // I/O: byte transports (serial, pseudo-terminal, TCP), port discovery, and the UCI
         // session state machine that brings the device up and keeps it ranging.
-        .target(name: "DeviceLink", dependencies: ["UCI", "CLibSerialPort", "CPty"]),
+        .target(name: "DeviceLink", dependencies: ["UCI", "EventLoop", "CLibSerialPort", "CPty"]),
 
-        // I/O: libmosquitto wrapped for Swift 6 (callbacks → AsyncStream, bounded QoS 1 queue,
-        // typed errors) and the store-and-forward spool.
-        .target(name: "MQTTClient", dependencies: ["CMosquitto", "CPty"]),
+        // I/O: libmosquitto driven from the event loop (bounded QoS 1 queue, typed errors) and the
+        // store-and-forward spool.
+        .target(name: "MQTTClient", dependencies: ["CMosquitto", "EventLoop"]),
 
         // YAML decoding over libyaml: config, rules and simulator scenario files.
         .target(name: "YAMLCoding", dependencies: ["CYAML"]),
 
         // Glue: config, the agent loop, topics and payloads, and the subcommands.
-        .target(name: "Gateway", dependencies: ["UCI", "DeviceLink", "MQTTClient", "YAMLCoding", "Simulator", "Proximity", "Recording", "SiteFusion", "CLibSerialPort", "CMosquitto"]),
+        .target(name: "Gateway", dependencies: ["UCI", "DeviceLink", "MQTTClient", "YAMLCoding", "Simulator", "Proximity", "Recording", "SiteFusion", "EventLoop", "CLibSerialPort", "CMosquitto"]),
 
         // Test-only helpers: child processes, a real mosquitto broker, subscriber, test CA.
         .target(name: "TestSupport", dependencies: []),
@@ -54,7 +54,7 @@ let package = Package(
         .executableTarget(name: "uwb2mqtt", dependencies: ["Gateway"]),
 
         // `make bench`: UCI decode throughput, and the real agent process measured end to end (CPU, latency, memory) beside a Python baseline.
-        .executableTarget(name: "UCIBench", dependencies: ["UCI", "DeviceLink", "Simulator", "Proximity", "TestSupport", "CMosquitto"]),
+        .executableTarget(name: "UCIBench", dependencies: ["UCI", "DeviceLink", "EventLoop", "Simulator", "Proximity", "TestSupport", "CMosquitto"]),
 
         // A simulated DWM3001C (device side of UCI) driven by a scenario. Pure core, no I/O.
         .target(name: "Simulator", dependencies: ["UCI"]),
@@ -70,21 +70,21 @@ let package = Package(
         .target(name: "SiteFusion"),
 
         .testTarget(name: "UCITests", dependencies: ["UCI"]),
-        .testTarget(name: "GatewayTests", dependencies: ["Gateway", "Proximity", "UCI", "Simulator", "YAMLCoding", "Recording", "MQTTClient", "TestSupport"]),
+        .testTarget(name: "GatewayTests", dependencies: ["Gateway", "EventLoop", "Proximity", "UCI", "Simulator", "YAMLCoding", "Recording", "MQTTClient", "TestSupport"]),
         .testTarget(name: "DeviceSessionTests", dependencies: ["DeviceLink", "UCI"]),
         .testTarget(name: "SpoolTests", dependencies: ["MQTTClient"]),
         .testTarget(name: "DeviceLinkTests", dependencies: ["DeviceLink", "UCI", "CPty"]),
         .testTarget(name: "YAMLCodingTests", dependencies: ["YAMLCoding"]),
         .testTarget(name: "SimulatorTests", dependencies: ["Simulator", "UCI"]),
-        .testTarget(name: "DeviceLinkIntegrationTests", dependencies: ["DeviceLink", "Gateway", "Simulator", "UCI"]),
-        .testTarget(name: "MQTTClientTests", dependencies: ["MQTTClient", "TestSupport"]),
+        .testTarget(name: "DeviceLinkIntegrationTests", dependencies: ["DeviceLink", "EventLoop", "Gateway", "Simulator", "UCI"]),
+        .testTarget(name: "MQTTClientTests", dependencies: ["MQTTClient", "EventLoop", "TestSupport"]),
         .testTarget(name: "EventLoopTests", dependencies: ["EventLoop"]),
-        .testTarget(name: "AgentTests", dependencies: ["TestSupport", "MQTTClient"]),
+        .testTarget(name: "AgentTests", dependencies: ["TestSupport", "MQTTClient", "EventLoop"]),
         .testTarget(name: "RecordingTests", dependencies: ["Recording", "Gateway", "UCI"]),
         .testTarget(name: "SiteFusionTests", dependencies: ["SiteFusion"]),
         .testTarget(name: "OperationsTests", dependencies: ["Gateway", "TestSupport", "DeviceLink", "MQTTClient", "Simulator"]),
         .testTarget(name: "ProximityTests", dependencies: ["Proximity", "UCI", "YAMLCoding"]),
-        .testTarget(name: "FaultTests", dependencies: ["TestSupport", "MQTTClient", "DeviceLink", "Gateway", "Simulator", "UCI"]),
+        .testTarget(name: "FaultTests", dependencies: ["TestSupport", "EventLoop", "MQTTClient", "DeviceLink", "Gateway", "Simulator", "UCI"]),
     ],
     swiftLanguageModes: [.v6]
 )

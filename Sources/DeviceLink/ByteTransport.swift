@@ -21,6 +21,14 @@ public protocol ByteTransport: AnyObject, Sendable, CustomStringConvertible {
     /// `.closed` after `close()`. Never blocks longer than `timeout` (plus scheduling slack).
     func read(maximum: Int, timeout: Duration) throws(TransportError) -> [UInt8]
 
+    /// The descriptor an event loop polls for input (-1 once closed).
+    var fileDescriptor: Int32 { get }
+
+    /// Reads what is available now, without waiting, into `buffer`; returns the byte count (0:
+    /// nothing to read). `revents` is what poll reported, so that a hang-up with nothing left to
+    /// read is `.disconnected` rather than an endless stream of empty reads.
+    func readAvailable(into buffer: UnsafeMutableRawBufferPointer, revents: Int16) throws(TransportError) -> Int
+
     /// Releases the device. Idempotent. A read or write in progress on another thread returns
     /// promptly with `.closed`.
     func close()

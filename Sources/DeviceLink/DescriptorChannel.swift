@@ -105,6 +105,35 @@ final class DescriptorChannel: Sendable {
         }
     }
 
+    /// One non-blocking read for an event loop that saw the descriptor ready (see
+    /// `ByteTransport.readAvailable`).
+    func readAvailable(into buffer: UnsafeMutableRawBufferPointer, revents: Int16) throws(TransportError) -> Int {
+        guard buffer.count > 0 else { return 0 }
+        let (fd, _) = try enter()
+        defer { leave() }
+        while true {
+            let n = Glibc.read(fd, buffer.baseAddress, buffer.count)
+            let code = errno
+            if n > 0 { return n }
+            if n == 0 {
+                throw .disconnected(kind == .socket
+                    ? "\(label): the peer closed the connection"
+                    : "\(label): device hung up (unplugged or reset)")
+            }
+            switch code {
+            case EINTR:
+                continue
+            case EAGAIN, EWOULDBLOCK:
+                if revents & Int16(POLLHUP | POLLERR) != 0 {
+                    throw .disconnected("\(label): device hung up (unplugged or reset)")
+                }
+                return 0
+            default:
+                throw failure(code, doing: "read")
+            }
+        }
+    }
+
     // MARK: Writing
 
     func write(_ bytes: [UInt8]) throws(TransportError) {

@@ -1,15 +1,17 @@
-import Foundation
-import Synchronization
+#if canImport(Glibc)
+import Glibc
+#endif
+import EventLoop
 import UCI
 
-/// The device link at work: owns the transport and a dedicated thread that reads bytes,
-/// reassembles and decodes UCI messages, and drives `DeviceSession`, writing the commands it
-/// asks for. Everything it learns goes out through `onEvent`; requests come in through `send`.
+/// The device link at work, on the agent's event loop: owns the transport, the reassembler and
+/// `DeviceSession`, reads what the device sends when the loop says it is readable, and writes the
+/// commands the session asks for. Everything it learns goes to `onEvent`, on the loop's thread.
 ///
-/// The thread is the single owner of the transport, the reassembler and the session; other
-/// threads only touch the inbox (a Mutex) and the stop flag (an Atomic), so the class is
-/// Sendable without unchecked escapes.
-public final class DeviceLinkService: Sendable {
+/// No thread of its own: a notification is read, decoded and handed on in the wake-up that
+/// reported it, and an idle link sleeps until the session's next deadline (a retry, a command
+/// timeout, the ranging watchdog) or the 100 ms after which the firmware drops a partial packet.
+public final class DeviceLinkService {
     /// What the agent learns from the device link.
     public enum Event: Sendable {
         case stateChanged(DeviceLinkState, port: String)
@@ -26,181 +28,206 @@ public final class DeviceLinkService: Sendable {
     /// Where the device is: a path or `tcp://…` opened as given, or `auto` for the first port
     /// that looks like a DWM3001C (USB 1915:520F), confirmed by its UCI answers.
     public let port: String
+    private unowned let loop: EventLoop
     private let options: TransportOptions
-    private let onEvent: @Sendable (Event) -> Void
-    private let inbox = Mutex<[DeviceSession.Event]>([])
-    private let stopping = Atomic<Bool>(false)
-    private let finished = DispatchSemaphore(value: 0)
-    private let initial: (RangingSessionConfiguration, DeviceSession.Timing)
-    private let started = Atomic<Bool>(false)
+    private let onEvent: (Event) -> Void
+    private var session: DeviceSession
+    private var transport: (any ByteTransport)?
+    private var transportName = ""
+    private var watch: EventLoop.Watch?
+    private var reassembler = Reassembler()
+    private var lastByteAt = 0.0
+    private var autoIndex = 0
+    /// Reused for every read: no allocation per notification.
+    private var readBuffer = [UInt8](repeating: 0, count: 4096)
+    private var pendingEvents: [Reassembler.Event] = []
+    /// The timer for the session's next deadline, and that deadline.
+    private var sessionTimer: (timer: EventLoop.Timer, at: Double)?
+    private var partialPacketTimer: EventLoop.Timer?
+    private var running = false
 
-    public init(port: String, configuration: RangingSessionConfiguration, options: TransportOptions = TransportOptions(),
-                timing: DeviceSession.Timing = DeviceSession.Timing(), onEvent: @escaping @Sendable (Event) -> Void) {
+    public init(loop: EventLoop, port: String, configuration: RangingSessionConfiguration, options: TransportOptions = TransportOptions(),
+                timing: DeviceSession.Timing = DeviceSession.Timing(), onEvent: @escaping (Event) -> Void) {
+        self.loop = loop
         self.port = port
         self.options = options
         self.onEvent = onEvent
-        initial = (configuration, timing)
+        session = DeviceSession(configuration: configuration, timing: timing)
     }
 
-    /// Starts the link's thread. It keeps trying to reach the device until `stop()`.
+    /// Starts reaching for the device; it keeps trying until `stop()`.
     public func start() {
-        guard !started.exchange(true, ordering: .relaxed) else { return }
-        let thread = Thread { [self] in
-            var loop = Loop(service: self, session: DeviceSession(configuration: initial.0, timing: initial.1))
-            loop.run()
-            finished.signal()
-        }
-        thread.name = "uwb2mqtt-device"
-        thread.start()
+        guard !running else { return }
+        running = true
+        handle(.tick)
     }
 
-    /// Hands a request to the link: start/stop/reset the session, or a new configuration.
+    /// Hands a request to the session: start/stop/reset, or a new configuration. It is handled
+    /// before the loop next waits, not inside the caller (which may be this link's own event).
     public func send(_ event: DeviceSession.Event) {
-        inbox.withLock { $0.append(event) }
+        loop.soon { [weak self] in
+            guard let self, running else { return }
+            handle(event)
+        }
     }
 
-    /// Stops the thread and closes the device; returns when it is done (at most ~1 s).
+    /// Closes the device and stops every timer.
     public func stop() {
-        guard started.load(ordering: .relaxed) else { return }
-        guard !stopping.exchange(true, ordering: .relaxed) else { return }
-        _ = finished.wait(timeout: .now() + 5)
+        guard running else { return }
+        running = false
+        closeTransport()
+        if let sessionTimer { loop.cancel(sessionTimer.timer) }
+        sessionTimer = nil
+        if let partialPacketTimer { loop.cancel(partialPacketTimer) }
+        partialPacketTimer = nil
     }
 
-    /// The link's thread: transport, reassembler and session live here and nowhere else.
-    private struct Loop {
-        let service: DeviceLinkService
-        var session: DeviceSession
-        var transport: (any ByteTransport)?
-        var transportName = ""
-        var reassembler = Reassembler()
-        var lastByteAt = 0.0
-        var autoIndex = 0
+    /// The session's state (for tests and `doctor`).
+    public var state: DeviceLinkState { session.state }
 
-        init(service: DeviceLinkService, session: DeviceSession) {
-            self.service = service
-            self.session = session
+    // MARK: Session
+
+    private func handle(_ event: DeviceSession.Event) {
+        perform(session.handle(event, now: loop.now))
+        armSessionTimer()
+    }
+
+    /// Keeps one timer at the session's next deadline. A deadline that moved later (the ranging
+    /// watchdog, pushed back by every notification) leaves the earlier timer in place: it fires,
+    /// finds nothing due and re-arms, once per watchdog period rather than once per notification.
+    private func armSessionTimer() {
+        guard running, let deadline = session.nextDeadline else { return }
+        if let current = sessionTimer {
+            if current.at <= deadline { return }
+            loop.cancel(current.timer)
         }
-
-        mutating func run() {
-            perform(session.handle(.tick, now: Clocks.monotonic()))
-            while !service.stopping.load(ordering: .relaxed) {
-                for event in service.inbox.withLock({ inbox in defer { inbox.removeAll() }; return inbox }) {
-                    perform(session.handle(event, now: Clocks.monotonic()))
-                }
-                if let transport {
-                    do {
-                        // A notification ends the wait at once; the timeout only paces the
-                        // idle loop (requests in the inbox, command timeouts) and, while part of
-                        // a packet waits, ends when its 100 ms are up. 100 ms rather than 20:
-                        // five times fewer wake-ups of an idle gateway (make bench at 100/s).
-                        var wait = 100
-                        if reassembler.hasPartialPacket {
-                            wait = min(wait, max(1, Int(((0.1 - (Clocks.monotonic() - lastByteAt)) * 1000).rounded(.up)) + 1))
-                        }
-                        let bytes = try transport.read(maximum: 4096, timeout: .milliseconds(wait))
-                        let now = Clocks.monotonic()
-                        if !bytes.isEmpty {
-                            lastByteAt = now
-                            receive(bytes)
-                        } else if reassembler.hasPartialPacket, now - lastByteAt > 0.1 {
-                            // The firmware drops an incomplete packet after 100 ms; so do we.
-                            for event in reassembler.flushPartialPacket() { report(event) }
-                        }
-                    } catch {
-                        disconnect(error.description)
-                    }
-                } else {
-                    // Nothing to read from: wait a little for requests or the next retry time.
-                    usleep(100_000)
-                }
-                perform(session.handle(.tick, now: Clocks.monotonic()))
-            }
-            transport?.close()
-            transport = nil
+        let timer = loop.schedule(at: deadline) { [unowned self] in
+            sessionTimer = nil
+            handle(.tick)
         }
+        sessionTimer = (timer, deadline)
+    }
 
-        mutating func receive(_ bytes: [UInt8]) {
-            for event in reassembler.feed(bytes) { report(event) }
-        }
-
-        mutating func report(_ event: Reassembler.Event) {
-            let wall = Clocks.wall()
-            switch event {
-            case let .message(raw):
+    private func perform(_ actions: [DeviceSession.Action]) {
+        for action in actions {
+            switch action {
+            case .open:
+                open()
+            case .close:
+                closeTransport()
+            case let .send(command):
                 do {
-                    let message = try UCIMessage(decoding: raw)
-                    if case let .notification(.sessionInfo(info)) = message, info.sessionHandle == session.sessionHandle {
-                        service.onEvent(.measurements(info, receivedAt: wall, raw: raw))
-                    } else {
-                        service.onEvent(.frame(raw, receivedAt: wall, valid: true))
-                    }
-                    perform(session.handle(.received(message), now: Clocks.monotonic()))
+                    try transport?.write(command.raw.encoded())
                 } catch {
-                    service.onEvent(.frame(raw, receivedAt: wall, valid: false))
-                    service.onEvent(.log(.warning, "malformed \(raw.name) from the device: \(error.description)"))
+                    disconnect(error.description)
                 }
-            case let .discarded(discard):
-                service.onEvent(.log(.warning, "\(discard)"))
+            case let .stateChanged(state):
+                onEvent(.stateChanged(state, port: transportName.isEmpty ? port : transportName))
+            case let .deviceIdentified(info, capabilities):
+                onEvent(.deviceIdentified(info, capabilities: capabilities))
+            case .measurements:
+                break // reported with its receive time in `report`
+            case let .sessionStopped(reason):
+                onEvent(.sessionStopped(reason))
+            case let .log(level, text):
+                onEvent(.log(level, text))
             }
         }
+    }
 
-        mutating func disconnect(_ reason: String) {
-            transport?.close()
-            transport = nil
+    // MARK: Transport
+
+    private func open() {
+        var name = port
+        if port.lowercased() == "auto" {
+            let candidates = (try? autoCandidates()) ?? []
+            guard !candidates.isEmpty else {
+                return handle(.openFailed("no DWM3001C found (USB 1915:520F); is the board plugged in by its J20 USB port?", absent: true))
+            }
+            // Each failed initialisation moves on to the next candidate (the CLI firmware shares the USB id).
+            name = candidates[autoIndex % candidates.count].path
+            autoIndex += 1
+        }
+        do {
+            let opened = try openTransport(port: name, options: options)
+            transport = opened
+            transportName = name
             reassembler = Reassembler()
-            perform(session.handle(.disconnected(reason), now: Clocks.monotonic()))
+            watch = loop.watch(opened.fileDescriptor, events: Int16(POLLIN)) { [unowned self] revents in readable(revents) }
+            handle(.opened(port: name))
+        } catch {
+            let absent: Bool = if case .notFound = error { true } else { false }
+            handle(.openFailed(error.description, absent: absent))
         }
+    }
 
-        mutating func open() {
-            var name = service.port
-            if service.port.lowercased() == "auto" {
-                let candidates = (try? autoCandidates()) ?? []
-                guard !candidates.isEmpty else {
-                    perform(session.handle(.openFailed("no DWM3001C found (USB 1915:520F); is the board plugged in by its J20 USB port?", absent: true),
-                                           now: Clocks.monotonic()))
-                    return
-                }
-                // Each failed initialisation moves on to the next candidate (the CLI firmware shares the USB id).
-                name = candidates[autoIndex % candidates.count].path
-                autoIndex += 1
+    private func closeTransport() {
+        if let watch { loop.unwatch(watch) }
+        watch = nil
+        transport?.close()
+        transport = nil
+    }
+
+    private func disconnect(_ reason: String) {
+        closeTransport()
+        reassembler = Reassembler()
+        handle(.disconnected(reason))
+    }
+
+    /// The device descriptor is readable (or hung up): read what is there, once.
+    private func readable(_ revents: Int16) {
+        guard let transport else { return }
+        let result = readBuffer.withUnsafeMutableBytes { buffer in
+            Result { () throws(TransportError) in try transport.readAvailable(into: buffer, revents: revents) }
+        }
+        let count: Int
+        switch result {
+        case let .success(read): count = read
+        case let .failure(error): return disconnect(error.description)
+        }
+        guard count > 0 else { return }
+        lastByteAt = loop.now
+        // Collected first, handled after: handling one may reset the reassembler (a disconnect),
+        // which must not happen while it is still feeding. The list is reused, not reallocated.
+        reassembler.feed(readBuffer[0..<count]) { pendingEvents.append($0) }
+        var index = 0
+        while index < pendingEvents.count {
+            let event = pendingEvents[index]
+            index += 1
+            report(event)
+        }
+        pendingEvents.removeAll(keepingCapacity: true)
+        // The firmware drops an incomplete packet after 100 ms; so do we.
+        if let partialPacketTimer { loop.cancel(partialPacketTimer) }
+        partialPacketTimer = nil
+        if reassembler.hasPartialPacket {
+            partialPacketTimer = loop.schedule(at: lastByteAt + 0.1) { [unowned self] in
+                partialPacketTimer = nil
+                for event in reassembler.flushPartialPacket() { report(event) }
+                armSessionTimer()
             }
+        }
+        armSessionTimer()
+    }
+
+    private func report(_ event: Reassembler.Event) {
+        let wall = Clocks.wall()
+        switch event {
+        case let .message(raw):
             do {
-                transport = try openTransport(port: name, options: service.options)
-                transportName = name
-                reassembler = Reassembler()
-                perform(session.handle(.opened(port: name), now: Clocks.monotonic()))
-            } catch {
-                let absent: Bool = if case .notFound = error { true } else { false }
-                perform(session.handle(.openFailed(error.description, absent: absent), now: Clocks.monotonic()))
-            }
-        }
-
-        mutating func perform(_ actions: [DeviceSession.Action]) {
-            for action in actions {
-                switch action {
-                case .open:
-                    open()
-                case .close:
-                    transport?.close()
-                    transport = nil
-                case let .send(command):
-                    do {
-                        try transport?.write(command.raw.encoded())
-                    } catch {
-                        disconnect(error.description)
-                    }
-                case let .stateChanged(state):
-                    service.onEvent(.stateChanged(state, port: transportName.isEmpty ? service.port : transportName))
-                case let .deviceIdentified(info, capabilities):
-                    service.onEvent(.deviceIdentified(info, capabilities: capabilities))
-                case .measurements:
-                    break // reported with its receive time in `report`
-                case let .sessionStopped(reason):
-                    service.onEvent(.sessionStopped(reason))
-                case let .log(level, text):
-                    service.onEvent(.log(level, text))
+                let message = try UCIMessage(decoding: raw)
+                if case let .notification(.sessionInfo(info)) = message, info.sessionHandle == session.sessionHandle {
+                    onEvent(.measurements(info, receivedAt: wall, raw: raw))
+                } else {
+                    onEvent(.frame(raw, receivedAt: wall, valid: true))
                 }
+                perform(session.handle(.received(message), now: loop.now))
+            } catch {
+                onEvent(.frame(raw, receivedAt: wall, valid: false))
+                onEvent(.log(.warning, "malformed \(raw.name) from the device: \(error.description)"))
             }
+        case let .discarded(discard):
+            onEvent(.log(.warning, "\(discard)"))
         }
     }
 }

@@ -97,6 +97,19 @@ public struct DeviceSession: Sendable {
     /// No ranging data for this long while ranging means the device went quiet: start over.
     var rangingWatchdog: Double { max(3, 10 * Double(configuration.rangingIntervalMilliseconds) / 1000) }
 
+    /// When `handle(.tick)` next has something to do (a retry, a command timeout, the end of a
+    /// back-off, the ranging watchdog); nil while only an input can move the session on. The
+    /// link sleeps until then instead of ticking at a fixed rate.
+    public var nextDeadline: Double? {
+        switch phase {
+        case let .closed(retryAt): retryAt
+        case let .command(_, _, sentAt, _): sentAt + timing.commandTimeout
+        case let .backoff(until): until
+        case .ranging: lastNotificationAt + rangingWatchdog
+        case .opening, .idle: nil
+        }
+    }
+
     public mutating func handle(_ event: Event, now: Double) -> [Action] {
         var actions: [Action] = []
         switch event {

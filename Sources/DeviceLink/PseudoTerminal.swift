@@ -73,6 +73,12 @@ public final class PseudoTerminal: ByteTransport {
 
     /// Closes the master: every client of the slave sees a hangup, like a USB unplug. Links made
     /// by `link(at:)` that still point at this slave are removed, as udev removes its links.
+    public var fileDescriptor: Int32 { channel.fileDescriptor }
+
+    public func readAvailable(into buffer: UnsafeMutableRawBufferPointer, revents: Int16) throws(TransportError) -> Int {
+        try channel.readAvailable(into: buffer, revents: revents)
+    }
+
     public func close() {
         channel.close()
         let made = links.withLock { made in

@@ -44,6 +44,12 @@ public final class TCPTransport: ByteTransport {
         try channel.read(maximum: maximum, timeout: timeout)
     }
 
+    public var fileDescriptor: Int32 { channel.fileDescriptor }
+
+    public func readAvailable(into buffer: UnsafeMutableRawBufferPointer, revents: Int16) throws(TransportError) -> Int {
+        try channel.readAvailable(into: buffer, revents: revents)
+    }
+
     public func close() {
         channel.close()
     }

@@ -1,4 +1,5 @@
 import DeviceLink
+import EventLoop
 import Foundation
 import MQTTClient
 import Proximity
@@ -8,20 +9,14 @@ import UCI
 @preconcurrency import Glibc
 #endif
 
-/// `uwb2mqtt run`: the agent loop that wires the device link to the publisher.
+/// `uwb2mqtt run`: the agent, on one event loop that wires the device link to the publisher.
 ///
-/// Everything that happens — device events, MQTT events, timer ticks, signals — arrives as an
-/// `Input` on one AsyncStream, and this loop is the only owner of the agent's state: the C
-/// callbacks and threads only hand data over. It never exits because the device or the broker
-/// is missing or goes away; both retry with back-off and say why, once per change of reason.
+/// Everything that happens — device events, MQTT events, timers, signals — is handled on the
+/// thread that runs the loop, which is the only owner of the agent's state: a notification is
+/// read, decided on and published in one wake-up, and what it published leaves in one flush.
+/// It never exits because the device or the broker is missing or goes away; both retry with
+/// back-off and say why, once per change of reason.
 public final class Agent {
-    enum Input: Sendable {
-        case device(DeviceLinkService.Event)
-        case mqtt(MQTTEvent)
-        case tick
-        case signal(Int32)
-    }
-
     private(set) var configuration: AgentConfiguration
     let topics: TopicTree
     let logger: Logger
@@ -41,18 +36,19 @@ public final class Agent {
     private var capabilities: [ConfigTLV] = []
     private var counters = Counters()
     private var startedAt = Clocks.monotonic()
-    private var nextMetricsAt = 0.0
     private var brokerConnectedOnce = false
     private var lastBrokerProblem: String?
     private var rangingReached = 0
     private var homeAssistant: HomeAssistantDiscovery?
     private let systemd = SystemdNotifier()
-    private var nextWatchdogAt = 0.0
+    private var loop: EventLoop!
+    private var stopRequested = false
+    /// The proximity engine's tick, armed while a peer ranges (it has timeouts to notice).
+    private var engineTickArmed = false
 
     // Proximity: the engine, the active rules and where they came from.
     private var engine: ProximityEngine
     private var rulesWatch: FileWatch
-    private var nextRulesCheckAt = 0.0
     private var lastStateAt: [MacAddress: Double] = [:]
     private var announced: Set<String> = []
     private var recorder: PacketRecorder?
@@ -86,9 +82,22 @@ public final class Agent {
         rulesWatch = FileWatch(path: configuration.rules)
     }
 
-    /// Runs until SIGINT or SIGTERM; returns the exit status (1 for a configuration problem found
-    /// at start, 0 after a clean shutdown).
-    public func run() async -> Int32 {
+    /// Runs until SIGINT or SIGTERM on the calling thread; returns the exit status (1 for a
+    /// configuration problem found at start, 0 after a clean shutdown).
+    public func run() -> Int32 {
+        // The signals first, before any thread exists: every thread started later inherits the
+        // blocked mask, so SIGTERM, SIGINT and SIGHUP reach the loop and nothing else.
+        let signals: SignalDescriptor
+        do {
+            loop = try EventLoop()
+            signals = try SignalDescriptor([SIGINT, SIGTERM, SIGHUP], on: loop) { [unowned self] number in handleSignal(number) }
+        } catch {
+            logger.error("cannot set up the event loop: \(error)")
+            return 1
+        }
+        // A file-size limit (ulimit -f) must make journal writes fail with EFBIG, which the
+        // journal reports, rather than kill the agent with SIGXFSZ.
+        signal(SIGXFSZ, SIG_IGN)
         let mqtt = configuration.mqtt
         let clientConfiguration: MQTTConfiguration
         do {
@@ -104,7 +113,7 @@ public final class Agent {
         let client: MQTTClient
         let spool: Spool
         do {
-            client = try MQTTClient(configuration: clientConfiguration)
+            client = try MQTTClient(configuration: clientConfiguration, loop: loop) { [unowned self] in handleMQTT($0) }
             spool = try Spool(directory: mqtt.spoolDir, maximumBytes: mqtt.spoolMaxBytes.bytes)
         } catch {
             logger.error("\(error)")
@@ -121,8 +130,6 @@ public final class Agent {
         }
         if !spool.isEmpty { logger.info("\(spool.count) journaled messages wait for the broker") }
         publisher = Publisher(client: client, spool: spool)
-
-        let (inputs, continuation) = AsyncStream.makeStream(of: Input.self)
 
         var simulator: SimulatorHost?
         var simulatorDirectory: String?
@@ -142,28 +149,14 @@ public final class Agent {
             }
         }
 
-        service = DeviceLinkService(port: devicePort, configuration: configuration.device.session,
-                                    options: TransportOptions(baudRate: configuration.device.baud)) { event in
-            continuation.yield(.device(event))
+        service = DeviceLinkService(loop: loop, port: devicePort, configuration: configuration.device.session,
+                                    options: TransportOptions(baudRate: configuration.device.baud)) { [unowned self] event in
+            handleDevice(event)
         }
-        let forwarder = Task {
-            for await event in client.events { continuation.yield(.mqtt(event)) }
-        }
-        let ticker = Task {
-            while !Task.isCancelled {
-                try? await Task.sleep(for: .milliseconds(100))
-                continuation.yield(.tick)
-            }
-        }
-        let signals = SignalWaiter([SIGINT, SIGTERM, SIGHUP]) { continuation.yield(.signal($0)) }
-        // A file-size limit (ulimit -f) must make journal writes fail with EFBIG, which the
-        // journal reports, rather than kill the agent with SIGXFSZ.
-        signal(SIGXFSZ, SIG_IGN)
 
         loadRules(initial: true)
         logger.info("uwb2mqtt \(AgentVersion.agent) starting: gateway \(topics.gateway), device \(devicePort), broker \(clientConfiguration.broker)")
         startedAt = Clocks.monotonic()
-        nextMetricsAt = startedAt + mqtt.metricsInterval.seconds
         do {
             try client.subscribe(topic: topics.requestFilter, qos: .atLeastOnce)
             if let homeAssistant {
@@ -176,51 +169,40 @@ public final class Agent {
             return 1
         }
         service.start()
+        scheduleMetrics()
+        scheduleWatchdog()
+        scheduleRulesCheck()
         _ = systemd.ready(status: "ranging device \(devicePort), broker \(clientConfiguration.broker)")
 
-        for await input in inputs {
-            if case let .signal(number) = input {
-                if number == SIGHUP {
-                    _ = systemd.reloading()
-                    logger.info("SIGHUP: reloading \(configuration.source) and \(configuration.rules)")
-                    reloadConfiguration()
-                    loadRules(initial: false)
-                    _ = systemd.ready()
-                    continue
-                }
-                logger.info("stopping (signal \(number))")
-                break
-            }
-            // What one input publishes (a notification's ranges, feedback, state, events) leaves
-            // in one write to the broker rather than one TCP segment each (make bench, #8).
-            publisher.client.batch { handle(input) }
-        }
+        loop.run(until: { [unowned self] in stopRequested })
 
         _ = systemd.stopping()
-        // Clean shutdown: `offline` with ts, then DISCONNECT (no will), then the device.
+        // The device first (no new measurements while shutting down), then `offline` with ts and
+        // DISCONNECT (no will).
+        service.stop()
         try? publisher.direct(topic: topics.status, payload: Payloads.render(Payloads.status(
             online: false, ts: Clocks.wall(), position: configuration.gateway.position,
             headingDegrees: configuration.gateway.headingDegrees)), retain: true)
-        let undelivered = await client.disconnect(timeout: .seconds(3))
+        let undelivered = client.disconnect(timeout: .seconds(3))
         if undelivered > 0 { logger.warning("\(undelivered) messages were not acknowledged by the broker before shutdown") }
-        ticker.cancel()
-        forwarder.cancel()
-        service.stop()
         recorder?.close()
         simulator?.stop()
         if let simulatorDirectory { try? FileManager.default.removeItem(atPath: simulatorDirectory) }
         withExtendedLifetime(signals) {}
-        continuation.finish()
         return 0
     }
 
-    private func handle(_ input: Input) {
-        switch input {
-        case let .device(event): handleDevice(event)
-        case let .mqtt(event): handleMQTT(event)
-        case .tick: tick()
-        case .signal: break
+    private func handleSignal(_ number: Int32) {
+        guard number == SIGHUP else {
+            logger.info("stopping (signal \(number))")
+            stopRequested = true
+            return
         }
+        _ = systemd.reloading()
+        logger.info("SIGHUP: reloading \(configuration.source) and \(configuration.rules)")
+        reloadConfiguration()
+        loadRules(initial: false)
+        _ = systemd.ready()
     }
 
     // MARK: device
@@ -289,6 +271,7 @@ public final class Agent {
                                      angles: (azimuth, elevation), mac: route.mac, timestamps: &timestamps)
         publisher.live(topic: route.range, payload: Payloads.render(payload), qos: configuration.mqtt.qosRanges)
         publish(outputs)
+        armEngineTick()
         // `state` goes out on every discrete change (above) and otherwise at most every state_interval.
         // The full state is built only when it is due; publishing `outputs` does not change the engine.
         if ts - (lastStateAt[m.macAddress] ?? -.infinity) >= configuration.mqtt.stateInterval.seconds,
@@ -511,23 +494,47 @@ public final class Agent {
 
     // MARK: timers
 
-    private func tick() {
-        let now = Clocks.monotonic()
-        // The watchdog is fed from the loop itself: if this loop stalls, systemd restarts us.
-        if let interval = systemd.watchdogInterval, now >= nextWatchdogAt {
-            _ = systemd.watchdog()
-            nextWatchdogAt = now + Double(interval.components.seconds) + Double(interval.components.attoseconds) / 1e18
+    /// The engine's tick (signal loss, dwell times, angles that age), every 100 ms while a peer
+    /// ranges; not at all while none does, so that an idle agent sleeps.
+    private func armEngineTick() {
+        guard !engineTickArmed, engine.needsTicks else { return }
+        engineTickArmed = true
+        loop.schedule(after: 0.1) { [unowned self] in
+            engineTickArmed = false
+            publish(engine.tick(at: Clocks.wall()))
+            armEngineTick()
         }
-        publish(engine.tick(at: Clocks.wall()))
-        if now >= nextRulesCheckAt {
-            nextRulesCheckAt = now + 1
+    }
+
+    /// Fed from the loop itself: if the loop stalls, systemd restarts the agent.
+    private func scheduleWatchdog() {
+        guard let interval = systemd.watchdogInterval else { return }
+        _ = systemd.watchdog()
+        loop.schedule(after: Double(interval.components.seconds) + Double(interval.components.attoseconds) / 1e18) { [unowned self] in
+            scheduleWatchdog()
+        }
+    }
+
+    /// The rules file is checked once a second (size, mtime, inode), as before any edit is seen.
+    private func scheduleRulesCheck() {
+        loop.schedule(after: 1) { [unowned self] in
             if rulesWatch.changed() {
                 logger.info("\(configuration.rules) changed on disk")
                 loadRules(initial: false)
             }
+            scheduleRulesCheck()
         }
-        guard now >= nextMetricsAt else { return }
-        nextMetricsAt = now + configuration.mqtt.metricsInterval.seconds
+    }
+
+    private func scheduleMetrics() {
+        loop.schedule(after: configuration.mqtt.metricsInterval.seconds) { [unowned self] in
+            publishMetrics()
+            scheduleMetrics()
+        }
+    }
+
+    private func publishMetrics() {
+        let now = Clocks.monotonic()
         let fields: [Field] = [
             Field("ts", .string(Timestamp.rfc3339(Clocks.wall()))), Field("uptime_s", .int(Int64(now - startedAt))),
             Field("frames_rx", .int(Int64(counters.framesReceived))), Field("frames_invalid", .int(Int64(counters.framesInvalid))),

@@ -1,6 +1,7 @@
 #if canImport(Glibc)
 @preconcurrency import Glibc
 #endif
+import EventLoop
 import DeviceLink
 import Foundation
 import MQTTClient
@@ -458,35 +459,38 @@ public enum DoctorCommand {
         settings.keepaliveSeconds = Int(configuration.mqtt.keepalive.seconds)
         let who = configuration.mqtt.username.map { "as \($0)" } ?? "anonymously"
 
+        let fixed = settings
+        let outcome = await onDedicatedThread { brokerOutcome(fixed, timeout: timeout) }
+        return verdict(for: outcome, url: url, who: who, configuration: configuration, timeout: timeout)
+    }
+
+    /// Connects once on an event loop of its own and reports how the first attempt ended.
+    static func brokerOutcome(_ settings: MQTTConfiguration, timeout: Duration) -> BrokerOutcome {
+        let loop: EventLoop
+        do {
+            loop = try EventLoop()
+        } catch {
+            return .failed(.invalidConfiguration("\(error)"))
+        }
+        var outcome: BrokerOutcome?
         let client: MQTTClient
         do {
-            client = try MQTTClient(configuration: settings)
+            client = try MQTTClient(configuration: settings, loop: loop) { event in
+                switch event {
+                case .connected: outcome = outcome ?? .connected
+                case let .disconnected(.failed(error)): outcome = outcome ?? .failed(error)
+                default: break
+                }
+            }
             try client.start()
         } catch {
-            return verdict(for: .failed(error), url: url, who: who, configuration: configuration)
+            return .failed(error)
         }
-        let outcome = await withTaskGroup(of: BrokerOutcome.self) { group in
-            group.addTask {
-                for await event in client.events {
-                    switch event {
-                    case .connected: return .connected
-                    case .disconnected(.failed(let error)): return .failed(error)
-                    default: continue
-                    }
-                }
-                return .timedOut
-            }
-            group.addTask {
-                // The deadline of the check, not a synchronisation: the connect outcome ends the race.
-                try? await Task.sleep(for: timeout)
-                return .timedOut
-            }
-            let first = await group.next() ?? .timedOut
-            group.cancelAll()
-            return first
-        }
-        await client.disconnect(timeout: .milliseconds(500))
-        return verdict(for: outcome, url: url, who: who, configuration: configuration, timeout: timeout)
+        // The deadline of the check, not a synchronisation: the connect outcome ends the wait.
+        let seconds = Double(timeout.components.seconds) + Double(timeout.components.attoseconds) / 1e18
+        loop.run(until: { outcome != nil }, deadline: Clocks.monotonic() + seconds)
+        client.disconnect(timeout: .milliseconds(500))
+        return outcome ?? .timedOut
     }
 
     static func verdict(for outcome: BrokerOutcome, url: String, who: String, configuration: AgentConfiguration,

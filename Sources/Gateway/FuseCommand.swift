@@ -36,14 +36,6 @@ public enum FuseCommand {
             logger.error("\(error)")
             return 1
         }
-        let service = FuseService(configuration: configuration, logger: logger)
-        let status = Atomic<Int32>(0)
-        let done = DispatchSemaphore(value: 0)
-        Task {
-            status.store(await service.run(), ordering: .relaxed)
-            done.signal()
-        }
-        done.wait()
-        return status.load(ordering: .relaxed)
+        return FuseService(configuration: configuration, logger: logger).run()
     }
 }

@@ -1,3 +1,4 @@
+import EventLoop
 import DeviceLink
 import Foundation
 import MQTTClient
@@ -16,17 +17,13 @@ import UCI
 /// hold it (`online` with its instance id) publishes; the others watch, and take over when its
 /// last will says it is gone. Like the agent, one loop owns all state; callbacks only hand over.
 public final class FuseService {
-    enum Input: Sendable {
-        case mqtt(MQTTEvent)
-        case tick
-        case signal(Int32)
-    }
-
     let configuration: FuseConfiguration
     let logger: Logger
     let instanceID = String(UInt64.random(in: 1...UInt64.max), radix: 16)
     private var tracker: FusionTracker
     private var client: MQTTClient!
+    private var loop: EventLoop!
+    private var stopRequested = false
     private var active = false
     private var activeInstance: String?
     private var decideAt: Double?
@@ -45,10 +42,14 @@ public final class FuseService {
     var siteRoot: String { "\(base)/site/\(site)" }
     var statusTopic: String { siteRoot + "/status" }
 
-    public func run() async -> Int32 {
+    /// Runs on the calling thread's event loop until SIGINT or SIGTERM; returns the exit status.
+    public func run() -> Int32 {
         let mqtt = configuration.mqtt
         let settings: MQTTConfiguration
+        let signals: SignalDescriptor
         do {
+            loop = try EventLoop()
+            signals = try SignalDescriptor([SIGINT, SIGTERM], on: loop) { [unowned self] _ in stopRequested = true }
             settings = try BrokerConnection(
                 url: mqtt.url, clientID: mqtt.clientID ?? "uwb2mqtt-fuse-\(site)-\(instanceID.prefix(6))", username: mqtt.username,
                 passwordFile: mqtt.passwordFile, caFile: mqtt.caFile, certFile: mqtt.certFile, keyFile: mqtt.keyFile,
@@ -56,7 +57,7 @@ public final class FuseService {
                 will: MQTTWill(topic: statusTopic, payload: Array(#"{"state":"offline","instance":"\#(instanceID)"}"#.utf8),
                                qos: .atLeastOnce, retain: true)
             ).configuration(logger: logger)
-            client = try MQTTClient(configuration: settings)
+            client = try MQTTClient(configuration: settings, loop: loop) { [unowned self] in handle($0) }
             try client.subscribe(topic: "\(base)/+/status", qos: .atLeastOnce)
             try client.subscribe(topic: "\(base)/+/peer/+/range", qos: .atMostOnce)
             try client.subscribe(topic: statusTopic, qos: .atLeastOnce)
@@ -65,28 +66,20 @@ public final class FuseService {
             logger.error("fuse: \(error)")
             return 1
         }
-        let (inputs, continuation) = AsyncStream.makeStream(of: Input.self)
-        let events = client.events
-        let forwarder = Task { for await event in events { continuation.yield(.mqtt(event)) } }
-        let ticker = Task {
-            while !Task.isCancelled {
-                try? await Task.sleep(for: .milliseconds(100))
-                continuation.yield(.tick)
-            }
-        }
-        let signals = SignalWaiter([SIGINT, SIGTERM]) { continuation.yield(.signal($0)) }
         logger.info("uwb2mqtt fuse \(AgentVersion.agent): site \(site) (instance \(instanceID)), broker \(settings.broker)")
-        for await input in inputs {
-            if case .signal = input { break }
-            handle(input)
-        }
+        scheduleTick()
+        loop.run(until: { [unowned self] in stopRequested })
         if active { _ = try? client.publish(topic: statusTopic, payload: status(online: false), qos: .atLeastOnce, retain: true) }
-        _ = await client.disconnect(timeout: .seconds(3))
-        ticker.cancel()
-        forwarder.cancel()
+        _ = client.disconnect(timeout: .seconds(3))
         withExtendedLifetime(signals) {}
-        continuation.finish()
         return 0
+    }
+
+    private func scheduleTick() {
+        loop.schedule(after: 0.1) { [unowned self] in
+            tick()
+            scheduleTick()
+        }
     }
 
     private func status(online: Bool) -> [UInt8] {
@@ -94,28 +87,28 @@ public final class FuseService {
                          Field("version", .string(AgentVersion.agent)), Field("instance", .string(instanceID))])
     }
 
-    private func handle(_ input: Input) {
-        switch input {
-        case .mqtt(.connected):
+    private func handle(_ event: MQTTEvent) {
+        switch event {
+        case .connected:
             logger.info("connected to the broker")
             // Wait a moment for a retained site status: another instance may hold the site.
             if !active { decideAt = Clocks.monotonic() + 1 } else { becomeActive() }
-        case let .mqtt(.disconnected(reason)):
+        case let .disconnected(reason):
             if case .requested = reason { return }
             logger.warning("broker connection: \(reason); retrying with back-off")
-        case let .mqtt(.message(message)):
+        case let .message(message):
             receive(message)
-        case .mqtt:
-            break
-        case .tick:
-            if let due = decideAt, Clocks.monotonic() >= due {
-                decideAt = nil
-                if activeInstance == nil { becomeActive() } else { logger.info("standing by: instance \(activeInstance!) holds site \(site)") }
-            }
-            publish(tracker.tick(at: Clocks.wall()))
-        case .signal:
+        default:
             break
         }
+    }
+
+    private func tick() {
+        if let due = decideAt, Clocks.monotonic() >= due {
+            decideAt = nil
+            if activeInstance == nil { becomeActive() } else { logger.info("standing by: instance \(activeInstance!) holds site \(site)") }
+        }
+        publish(tracker.tick(at: Clocks.wall()))
     }
 
     private func becomeActive() {

@@ -1,3 +1,4 @@
+import EventLoop
 import DeviceLink
 import Foundation
 import Recording

@@ -1,3 +1,4 @@
+import EventLoop
 import DeviceLink
 import Dispatch
 import Foundation
@@ -46,6 +47,18 @@ public enum RecordCommand {
             return 2
         }
         let logger = Logger()
+        // The loop and its signals before the simulator's thread exists, so that it inherits the
+        // blocked mask and Ctrl-C reaches the loop.
+        let loop: EventLoop
+        var stopRequested = false
+        let signals: SignalDescriptor
+        do {
+            loop = try EventLoop()
+            signals = try SignalDescriptor([SIGINT, SIGTERM], on: loop) { _ in stopRequested = true }
+        } catch {
+            logger.error("cannot set up the event loop: \(error)")
+            return 1
+        }
         var configuration: AgentConfiguration
         var simulator: SimulatorHost?
         do {
@@ -72,27 +85,28 @@ public enum RecordCommand {
             logger.error("cannot record to \(out): \(error)")
             return 1
         }
-        let box = RecorderBox(recorder)
-        let reached = Atomic<Bool>(false)
-        let service = DeviceLinkService(port: configuration.device.port, configuration: configuration.device.session,
+        var reached = false
+        let service = DeviceLinkService(loop: loop, port: configuration.device.port, configuration: configuration.device.session,
                                         options: TransportOptions(baudRate: configuration.device.baud)) { event in
             switch event {
-            case let .frame(raw, receivedAt, _), let .measurements(_, receivedAt, raw): box.record(raw, receivedAt)
+            case let .frame(raw, receivedAt, _), let .measurements(_, receivedAt, raw):
+                do { try recorder.record(raw, receivedAt: receivedAt) } catch {
+                    logger.error("recording stopped: \(error)")
+                    stopRequested = true
+                }
             case let .stateChanged(state, _):
-                if state == .initializing || state == .ranging { reached.store(true, ordering: .relaxed) }
+                if state == .initializing || state == .ranging { reached = true }
                 logger.info("device \(state)")
             case let .log(level, text): logger.log(level, text)
             default: break
             }
         }
         service.start()
-        let stop = DispatchSemaphore(value: 0)
-        let signals = SignalWaiter([SIGINT, SIGTERM]) { _ in stop.signal() }
         var status: Int32 = 0
-        if stop.wait(timeout: .now() + 10) == .timedOut {
-            if reached.load(ordering: .relaxed) {
+        if !loop.run(until: { stopRequested }, deadline: Clocks.monotonic() + 10) {
+            if reached {
                 logger.info("recording to \(out); Ctrl-C stops")
-                stop.wait()
+                loop.run(until: { stopRequested })
             } else {
                 logger.error("the device did not answer within 10 s; nothing recorded")
                 status = 3
@@ -100,32 +114,10 @@ public enum RecordCommand {
         }
         service.stop()
         withExtendedLifetime(signals) {}
-        logger.info("recorded \(box.finish()) packets to \(out)")
+        let packets = recorder.packets
+        recorder.close()
+        logger.info("recorded \(packets) packets to \(out)")
         return status
-    }
-}
-
-/// The recorder behind a lock: the device link's thread writes, the main thread closes.
-private final class RecorderBox: Sendable {
-    private let recorder: Mutex<PacketRecorder?>
-
-    init(_ recorder: sending PacketRecorder) { self.recorder = Mutex(recorder) }
-
-    func record(_ raw: UCI.RawMessage, _ receivedAt: Double) {
-        recorder.withLock { current in
-            do { try current?.record(raw, receivedAt: receivedAt) } catch {
-                CommandLineTool.printError("uwb2mqtt: recording stopped: \(error)")
-                current?.close()
-                current = nil
-            }
-        }
-    }
-
-    func finish() -> Int {
-        recorder.withLock { current in
-            defer { current?.close(); current = nil }
-            return current?.packets ?? 0
-        }
     }
 }
 

@@ -69,15 +69,7 @@ public enum RunCommand {
             logger.error("\(error)")
             return 1
         }
-        let agent = Agent(configuration: configuration, scenario: scenario, logger: Logger(threshold: configuration.logLevel))
-        let status = Atomic<Int32>(0)
-        let done = DispatchSemaphore(value: 0)
-        Task {
-            status.store(await agent.run(), ordering: .relaxed)
-            done.signal()
-        }
-        done.wait()
-        return status.load(ordering: .relaxed)
+        return Agent(configuration: configuration, scenario: scenario, logger: Logger(threshold: configuration.logLevel)).run()
     }
 
     static func defaults(for scenario: Scenario) -> AgentConfiguration {

@@ -2,134 +2,133 @@
 @preconcurrency import Glibc
 #endif
 import CMosquitto
-import Synchronization
+import EventLoop
+import Foundation
 
-/// An MQTT 3.1.1/5 client over libmosquitto 2.0.x, for an agent that must keep publishing through
-/// broker outages without growing without bound.
+/// An MQTT 3.1.1/5 client over libmosquitto 2.0.x, driven from the caller's event loop, for an
+/// agent that must keep publishing through broker outages without growing without bound.
 ///
-/// Design (why it is `Sendable` without `@unchecked`):
-/// * The client runs its own network thread (`NetworkThread`: connect, `mosquitto_loop` with
-///   coalesced writes, reconnect with back-off); libmosquitto's callbacks run there and only
-///   yield copies of their arguments into an internal `AsyncStream` (`MosquittoCallbacks`).
-/// * One event-pump task consumes that stream in order, does all bookkeeping (connected flag,
-///   outstanding QoS 1 message ids, re-subscribing after a reconnect) and forwards `MQTTEvent`s.
-/// * Every call into libmosquitto from Swift is made while holding `state` (a `Mutex`), which also
-///   owns the `mosquitto *` handle, so destroy can never race a publish. The network thread never
-///   takes this lock, so holding it across a libmosquitto call (or waiting for the network thread
-///   to end in `disconnect`) cannot deadlock.
+/// Design:
+/// * **On the loop.** The client is owned by the thread that runs its `EventLoop`; the broker
+///   socket is one of the loop's descriptors and libmosquitto's `mosquitto_loop_read`,
+///   `_write` and `_misc` are called from there. Publishing only queues a packet (threaded mode,
+///   so libmosquitto does not write at once); everything queued during one wake-up of the loop
+///   leaves in one write under TCP_CORK just before the loop waits again. So a UWB notification's
+///   ranges, feedback and events cost one flush, and no thread is woken to send them.
+/// * **Blocking work off the loop.** `mosquitto_connect` resolves the host name and connects TCP
+///   synchronously, which may take seconds; it runs on a short-lived helper thread whose only
+///   output is its result, posted back to the loop. The TLS handshake and CONNECT/CONNACK then
+///   happen on the loop (libmosquitto makes the socket non-blocking after the TCP connect).
+/// * **Never gives up.** Every failed or lost connection — refused, DNS, TLS, credentials — is
+///   reported once as `.disconnected` and retried with the back-off of cli-and-config.md
+///   (min, 2·min, 4·min … max), from the start again after a CONNACK.
+/// * **Events** go to `onEvent` on the loop's thread, outside libmosquitto's callbacks, so the
+///   handler may publish or subscribe.
 ///
 /// Lifecycle: `init` validates and configures (will, credentials, TLS, protocol, limits), `start`
-/// starts the network thread, which connects; `disconnect` flushes and ends.
-/// A disconnected client cannot be restarted; make a new one.
-public final class MQTTClient: Sendable {
-    /// Events in the order they happened. One consumer; ends after `disconnect()`.
-    public let events: AsyncStream<MQTTEvent>
+/// connects, `disconnect` flushes and ends. A disconnected client cannot be restarted.
+public final class MQTTClient {
     public let configuration: MQTTConfiguration
 
-    private let state: Mutex<State>
-    private let box: MosquittoCallbackBox
-    private let output: AsyncStream<MQTTEvent>.Continuation
+    private unowned let loop: EventLoop
+    private let onEvent: (MQTTEvent) -> Void
     private let reasons: MosquittoReasons
-    private let network: NetworkThread
+    private let box: MosquittoCallbackBox
+    private var mosq: OpaquePointer?
 
     private enum Phase {
-        case configured, started, closed
+        /// Configured, `start` not called yet.
+        case configured
+        /// Waiting for the next attempt (back-off).
+        case waiting
+        /// A helper thread is in `mosquitto_connect`: the handle is not touched except to publish.
+        case connecting
+        /// The socket is one of the loop's descriptors (TLS, CONNACK, then the session).
+        case serving(socket: Int32, watch: EventLoop.Watch)
+        case closed
     }
 
-    private struct State {
-        var mosq: OpaquePointer?
-        var phase = Phase.configured
-        /// Set by `disconnect()` before DISCONNECT is sent, so the resulting callback reads as `.requested`.
-        var stopping = false
-        var connected = false
-        /// QoS ≥ 1 message ids accepted by `publish` and not yet acknowledged.
-        var outstanding: Set<Int32> = []
-        /// Remembered subscriptions, re-sent after every CONNACK.
-        var subscriptions: [(filter: String, qos: MQTTQoS)] = []
-        /// SUBSCRIBE message id → filter, to name the filter in `.subscribed`.
-        var pendingSubscriptions: [Int32: String] = [:]
-        /// A refused CONNACK, reported with the disconnect that follows it.
-        var refusal: MQTTError?
-        /// libmosquitto's last warning/error line since the last CONNACK, and its first OpenSSL
-        /// line (the root cause of a TLS failure; later lines are consequences).
-        var lastLogLine: String?
-        var openSSLLine: String?
-        /// Open `batch` calls, and whether one of them queued something the network thread must
-        /// be woken for when the last one ends.
-        var batchDepth = 0
-        var wakeDeferred = false
-    }
+    private var phase = Phase.configured
+    /// Set by `disconnect()` before DISCONNECT is sent, so the resulting callback reads as `.requested`.
+    private var stopping = false
+    /// True between a CONNACK that accepted the connection and the next disconnect.
+    public private(set) var isConnected = false
+    /// QoS ≥ 1 message ids accepted by `publish` and not yet acknowledged.
+    private var outstanding: Set<Int32> = []
+    /// Remembered subscriptions, re-sent after every CONNACK.
+    private var subscriptions: [(filter: String, qos: MQTTQoS)] = []
+    /// SUBSCRIBE message id → filter, to name the filter in `.subscribed`.
+    private var pendingSubscriptions: [Int32: String] = [:]
+    /// A refused CONNACK, reported with the disconnect that follows it.
+    private var refusal: MQTTError?
+    /// libmosquitto's last warning/error line of this attempt, and its first OpenSSL line (the
+    /// root cause of a TLS failure; later lines are consequences).
+    private var lastLogLine: String?
+    private var openSSLLine: String?
+    /// Whether libmosquitto itself reported the end of the current attempt, and whether the
+    /// broker accepted it (which restarts the back-off).
+    private var attemptReportedDisconnect = false
+    private var attemptAccepted = false
+    /// After the first attempt the host is known to libmosquitto: later ones use `mosquitto_reconnect`.
+    private var hostSet = false
+    private var failures = 0
+    private var keepaliveTimer: EventLoop.Timer?
+    /// A connect thread outlived `disconnect`: the handle and the box stay allocated for it.
+    private var handleAbandoned = false
+    private var retryTimer: EventLoop.Timer?
 
-    /// Validates `configuration` and prepares a libmosquitto client; nothing touches the network
-    /// until `start()`.
-    public init(configuration: MQTTConfiguration) throws(MQTTError) {
+    /// Validates `configuration` and prepares a libmosquitto client for `loop`; nothing touches
+    /// the network until `start()`. `onEvent` is called on the loop's thread.
+    public init(configuration: MQTTConfiguration, loop: EventLoop, onEvent: @escaping (MQTTEvent) -> Void) throws(MQTTError) {
         try configuration.validate()
         _ = MosquittoLibrary.initialized
         self.configuration = configuration
+        self.loop = loop
+        self.onEvent = onEvent
         self.reasons = MosquittoReasons(configuration: configuration)
-
-        let (raw, rawContinuation) = AsyncStream.makeStream(of: MosquittoRawEvent.self)
-        let (events, output) = AsyncStream.makeStream(of: MQTTEvent.self)
-        self.events = events
-        self.output = output
-        let box = MosquittoCallbackBox(continuation: rawContinuation)
+        let box = MosquittoCallbackBox()
         self.box = box
-
         let userdata = Unmanaged.passRetained(box).toOpaque()
         guard let mosq = mosquitto_new(configuration.clientID, true, userdata) else {
             Unmanaged<MosquittoCallbackBox>.fromOpaque(userdata).release()
-            rawContinuation.finish()
-            output.finish()
-            throw .library(operation: "mosquitto_new", code: MosquittoCode.errno,
-                           message: String(cString: strerror(errno)))
+            throw .library(operation: "mosquitto_new", code: MosquittoCode.errno, message: String(cString: strerror(errno)))
         }
         do {
             try Self.configure(mosq, configuration, reasons)
-            self.network = try NetworkThread(mosq: mosq, box: box, configuration: configuration)
         } catch {
             mosquitto_destroy(mosq)
             Unmanaged<MosquittoCallbackBox>.fromOpaque(userdata).release()
-            rawContinuation.finish()
-            output.finish()
             throw error
         }
-        self.state = Mutex(State(mosq: mosq))
-
-        // The pump holds the client weakly: releasing the client ends the stream (deinit) and the pump.
-        Task.detached { [weak self, output] in
-            for await event in raw {
-                guard let self else { break }
-                self.handle(event)
-            }
-            output.finish()
-        }
+        // Threaded mode: a publish queues its packet instead of writing it at once, so that the
+        // loop writes what one wake-up produced together (and libmosquitto's mutexes guard the
+        // queues a blocking connect on the helper thread also touches).
+        mosquitto_threaded_set(mosq, true)
+        self.mosq = mosq
+        loop.beforeWait { [weak self] in self?.flush() }
     }
 
     deinit {
-        // A client dropped without `disconnect()`: end cleanly (no will), then free the handle and
-        // only then the userdata box the network thread was using.
-        let ended = state.withLock { s in close(&s) }
-        box.continuation.finish()
-        // A network thread that did not end still uses the box (and the handle): leave both.
-        if ended { Unmanaged.passUnretained(box).release() }
+        // A client dropped without `disconnect()`: a best-effort DISCONNECT (no will), then free
+        // the handle, unless a helper thread is still connecting with it (it is then left to it).
+        if case let .serving(_, watch) = phase {
+            loop.unwatch(watch)
+            if let mosq {
+                mosquitto_disconnect(mosq)
+                _ = mosquitto_loop_write(mosq, 1)
+            }
+        }
+        if case .connecting = phase { return }
+        destroyHandle()
     }
 
-    /// Sends DISCONNECT if connected, ends the network thread and frees the handle; the caller
-    /// holds the lock. Returns false when the thread did not end in time (stuck in a connect to a
-    /// host that does not answer): the handle is then left to it rather than freed under it.
-    private func close(_ s: inout State) -> Bool {
-        guard let mosq = s.mosq else { return true }
-        s.stopping = true
-        var ended = true
-        if s.phase == .started {
-            mosquitto_disconnect(mosq)
-            ended = network.stop(timeout: .seconds(10))
-        }
-        if ended { mosquitto_destroy(mosq) }
-        s.mosq = nil
-        s.phase = .closed
-        s.connected = false
-        return ended
+    /// Frees libmosquitto's client and then the callback box, once. Not while a connect thread
+    /// may still use them (`handleAbandoned`): they are then left to it.
+    private func destroyHandle() {
+        guard let mosq, !handleAbandoned else { return }
+        mosquitto_destroy(mosq)
+        self.mosq = nil
+        Unmanaged.passUnretained(box).release()
     }
 
     /// libmosquitto's version, e.g. "2.0.11".
@@ -138,55 +137,65 @@ public final class MQTTClient: Sendable {
         return MosquittoLibrary.version
     }
 
-    /// True between a CONNACK that accepted the connection and the next disconnect, as last
-    /// reported by libmosquitto's thread (it can lag reality by the time one event takes).
-    public var isConnected: Bool { state.withLock { $0.connected } }
-
     /// QoS ≥ 1 messages accepted by `publish` and not yet acknowledged by the broker.
-    public var outstandingMessageCount: Int { state.withLock { $0.outstanding.count } }
+    public var outstandingMessageCount: Int { outstanding.count }
 
     // MARK: - Connecting
 
-    /// Starts the network thread, which connects. Returns at once; `.connected` or
-    /// `.disconnected(.failed(...))` follow on `events`. A broker that is down or refuses is retried
-    /// with back-off until `disconnect()`.
+    /// Connects, and keeps connecting after every failure with back-off until `disconnect()`.
+    /// Returns at once; `.connected` or `.disconnected(.failed(...))` follow on `onEvent`.
     ///
     /// Throws only for misuse: called twice, or after `disconnect()`. Everything else, including
-    /// an unusable certificate file or a failed TLS handshake, is a failed attempt reported on
-    /// `events` and retried (cli-and-config.md: `run` never gives up on the broker).
+    /// an unusable certificate file or a failed TLS handshake, is a failed attempt reported as an
+    /// event and retried (cli-and-config.md: `run` never gives up on the broker).
     public func start() throws(MQTTError) {
-        try state.withLock { s throws(MQTTError) in
-            guard s.mosq != nil, s.phase != .closed else { throw .closed }
-            guard s.phase == .configured else { throw .alreadyStarted }
-            s.phase = .started
-            network.start()
+        switch phase {
+        case .configured: attempt()
+        case .closed: throw .closed
+        default: throw .alreadyStarted
         }
     }
 
-    /// Ends the session cleanly: waits up to `timeout` for outstanding QoS ≥ 1 messages to be
-    /// acknowledged (while the loop keeps reconnecting if needed), sends DISCONNECT (so the broker
-    /// does not publish the will), stops the network thread and frees libmosquitto's client.
-    /// Afterwards `events` ends and every call throws `.closed`.
+    /// Ends the session cleanly: runs the loop up to `timeout` for outstanding QoS ≥ 1 messages
+    /// to be acknowledged (reconnecting meanwhile if needed), sends DISCONNECT (so the broker does
+    /// not publish the will) and frees libmosquitto's client. Afterwards every call throws `.closed`.
     ///
     /// - Returns: how many QoS ≥ 1 messages were still unacknowledged (0 = all delivered). The
     ///   caller's spool should keep those.
     @discardableResult
-    public func disconnect(timeout: Duration = .seconds(5)) async -> Int {
-        let deadline = ContinuousClock.now + timeout
-        while true {
-            let (pending, running) = state.withLock { ($0.outstanding.count, $0.phase == .started) }
-            if pending == 0 || !running || ContinuousClock.now >= deadline { break }
-            // Polling a counter the pump updates; the wait is bounded by `timeout`.
-            try? await Task.sleep(for: .milliseconds(10))
+    public func disconnect(timeout: Duration = .seconds(5)) -> Int {
+        if case .closed = phase { return outstanding.count }
+        let deadline = Clocks.monotonic() + timeout.seconds
+        if case .configured = phase {} else {
+            loop.run(until: { [unowned self] in outstanding.isEmpty }, deadline: deadline)
         }
-        let undelivered = state.withLock { s -> Int in
-            guard s.mosq != nil else { return 0 }
-            // The network thread sends DISCONNECT, reports it and ends; this waits for it.
-            _ = close(&s)
-            return s.outstanding.count
+        stopping = true
+        if let retryTimer { loop.cancel(retryTimer) }
+        switch phase {
+        case .serving:
+            // DISCONNECT is written by the next flush; libmosquitto closes the socket after it and
+            // reports the end, which `endConnection` turns into `.disconnected(.requested)`.
+            if let mosq { mosquitto_disconnect(mosq) }
+            loop.run(until: { [unowned self] in if case .serving = phase { false } else { true } },
+                     deadline: max(deadline, Clocks.monotonic() + 1))
+            if case let .serving(_, watch) = phase { loop.unwatch(watch) }
+        case .connecting:
+            // A connect to a host that does not answer can take long; it is given up to 10 s.
+            loop.run(until: { [unowned self] in if case .connecting = phase { false } else { true } },
+                     deadline: Clocks.monotonic() + 10)
+        default:
+            break
         }
-        box.continuation.finish()
-        return undelivered
+        if case .connecting = phase {
+            handleAbandoned = true   // the connect thread still uses the handle: leave it (and the box) to it
+            phase = .closed
+            return outstanding.count
+        }
+        if let keepaliveTimer { loop.cancel(keepaliveTimer) }
+        destroyHandle()
+        phase = .closed
+        isConnected = false
+        return outstanding.count
     }
 
     /// Closes the TCP connection abruptly, without DISCONNECT, as a network failure would: the
@@ -194,17 +203,120 @@ public final class MQTTClient: Sendable {
     ///
     /// For tests (to prove the will is set) and for a watchdog that suspects a half-open connection.
     public func abortConnection() {
-        state.withLock { s in
-            guard let mosq = s.mosq else { return }
-            let socket = mosquitto_socket(mosq)
-            // shutdown, not close: the descriptor stays libmosquitto's, its next read sees EOF.
-            if socket >= 0 { shutdown(socket, Int32(SHUT_RDWR)) }
+        // shutdown, not close: the descriptor stays libmosquitto's, its next read sees EOF.
+        if case let .serving(socket, _) = phase { shutdown(socket, Int32(SHUT_RDWR)) }
+    }
+
+    /// One connection attempt: the blocking part on a helper thread, the rest on the loop.
+    private func attempt() {
+        guard let mosq, !stopping else { return }
+        phase = .connecting
+        attemptReportedDisconnect = false
+        attemptAccepted = false
+        let handle = MosquittoHandle(mosq: mosq)
+        let weakSelf = WeakClient(self)
+        let remote = loop.remote
+        let reconnect = hostSet
+        let broker = configuration.broker
+        let keepalive = Int32(configuration.keepaliveSeconds)
+        let thread = Thread {
+            let rc = reconnect
+                ? mosquitto_reconnect(handle.mosq)
+                : mosquitto_connect(handle.mosq, broker.host, Int32(broker.port), keepalive)
+            let code = errno
+            remote.post { weakSelf.client?.attemptFinished(rc, errno: code) }
+        }
+        thread.name = "mqtt connect"
+        thread.start()
+    }
+
+    private func attemptFinished(_ rc: Int32, errno threadErrno: Int32) {
+        guard case .connecting = phase, let mosq else { return }
+        if rc != MosquittoCode.invalid { hostSet = true }
+        let socket = mosquitto_socket(mosq)
+        guard rc == MosquittoCode.success, socket >= 0, !stopping else {
+            phase = .waiting
+            takeCallbacks()
+            endAttempt(code: rc == MosquittoCode.success ? MosquittoCode.noConnection : rc, errno: threadErrno)
+            return
+        }
+        let watch = loop.watch(socket, events: Int16(POLLIN)) { [unowned self] revents in socketReady(revents) }
+        phase = .serving(socket: socket, watch: watch)
+        scheduleKeepalive()
+        takeCallbacks()
+    }
+
+    /// The socket is readable (or failed): one read per wake-up, as `mosquitto_loop` does; what is
+    /// left stays readable for the next poll, so a flood stays in the kernel's buffers.
+    private func socketReady(_ revents: Int16) {
+        guard case let .serving(socket, _) = phase, let mosq else { return }
+        if revents & Int16(POLLIN | POLLERR | POLLHUP) != 0 {
+            let rc = mosquitto_loop_read(mosq, 1)
+            takeCallbacks()
+            if rc != MosquittoCode.success || mosquitto_socket(mosq) != socket {
+                return endConnection(rc, errno: errno)
+            }
+        }
+        if revents & Int16(POLLOUT) != 0 { flush() }
+    }
+
+    /// Writes everything queued, under one TCP cork (one segment where it fits). Called before
+    /// every wait of the loop; waits for POLLOUT only while the socket is full.
+    private func flush() {
+        guard case let .serving(socket, watch) = phase, let mosq else { return }
+        guard mosquitto_want_write(mosq) else { return }
+        Self.setCork(socket, true)
+        let rc = mosquitto_loop_write(mosq, 1)
+        let code = errno
+        let same = mosquitto_socket(mosq) == socket
+        if same { Self.setCork(socket, false) }
+        takeCallbacks()
+        if rc != MosquittoCode.success || !same { return endConnection(rc, errno: code) }
+        loop.setEvents(watch, Int16(POLLIN) | (mosquitto_want_write(mosq) ? Int16(POLLOUT) : 0))
+    }
+
+    /// Keepalive: PINGREQ when due, and a connection whose PINGRESP never came is closed.
+    /// libmosquitto measures the interval itself; checking four times per keepalive is enough.
+    private func scheduleKeepalive() {
+        if let keepaliveTimer { loop.cancel(keepaliveTimer) }
+        let interval = configuration.keepaliveSeconds > 0 ? Double(configuration.keepaliveSeconds) / 4 : 5
+        keepaliveTimer = loop.schedule(after: interval) { [unowned self] in
+            keepaliveTimer = nil
+            guard case let .serving(socket, _) = phase, let mosq else { return }
+            let rc = mosquitto_loop_misc(mosq)
+            takeCallbacks()
+            if rc != MosquittoCode.success || mosquitto_socket(mosq) != socket { return endConnection(rc, errno: errno) }
+            scheduleKeepalive()
+        }
+    }
+
+    /// The connection ended (lost, refused, or closed after our DISCONNECT).
+    private func endConnection(_ rc: Int32, errno code: Int32) {
+        guard case let .serving(_, watch) = phase else { return }
+        loop.unwatch(watch)
+        if let keepaliveTimer { loop.cancel(keepaliveTimer) }
+        keepaliveTimer = nil
+        phase = .waiting
+        endAttempt(code: rc == MosquittoCode.success ? MosquittoCode.noConnection : rc, errno: code)
+    }
+
+    /// Reports the end of an attempt (unless libmosquitto did) and schedules the next one.
+    private func endAttempt(code: Int32, errno threadErrno: Int32) {
+        if !attemptReportedDisconnect { handle(.disconnect(code: code, errno: threadErrno)) }
+        guard !stopping else { return }
+        if attemptAccepted { failures = 0 }
+        let delay = ReconnectBackoff.delaySeconds(attempt: failures, min: configuration.reconnectDelayMinSeconds,
+                                                max: configuration.reconnectDelayMaxSeconds)
+        failures += 1
+        retryTimer = loop.schedule(after: Double(delay)) { [unowned self] in
+            retryTimer = nil
+            if case .waiting = phase { attempt() }
         }
     }
 
     // MARK: - Publishing and subscribing
 
-    /// Publishes `payload` to `topic`.
+    /// Publishes `payload` to `topic`; it is written before the loop next waits.
     ///
     /// - QoS 0 while offline throws `.notConnected` (nothing is kept).
     /// - QoS ≥ 1 is accepted while offline and sent after the reconnect (libmosquitto queues it),
@@ -215,66 +327,39 @@ public final class MQTTClient: Sendable {
     public func publish(topic: String, payload: [UInt8], qos: MQTTQoS = .atMostOnce, retain: Bool = false) throws(MQTTError) -> Int {
         try MQTTTopic.validateForPublish(topic)
         guard payload.count <= 268_435_455 else { throw .payloadTooLarge(bytes: payload.count) }
-        return try state.withLock { s throws(MQTTError) -> Int in
-            guard let mosq = s.mosq, !s.stopping else { throw .closed }
-            let limit = configuration.maxQueuedMessages
-            if qos != .atMostOnce && s.outstanding.count >= limit { throw .queueFull(limit: limit) }
-            var messageID: Int32 = 0
-            // Counted before the call: its PUBACK may arrive on the network thread before it returns.
-            if qos != .atMostOnce { box.acknowledgeable.add(1, ordering: .releasing) }
-            // `withCString` lends a native string's own NUL-terminated storage; passing `topic`
-            // directly as the `char *` argument would copy it into a new array per message (#8).
-            let rc = topic.withCString { cTopic in
-                payload.withUnsafeBytes { bytes in
-                    mosquitto_publish(mosq, &messageID, cTopic, Int32(bytes.count), bytes.baseAddress, qos.rawValue, retain)
-                }
-            }
-            let queued = rc == MosquittoCode.success || (rc == MosquittoCode.noConnection && qos != .atMostOnce)
-            if qos != .atMostOnce && !queued { box.acknowledgeable.subtract(1, ordering: .releasing) }
-            switch rc {
-            case MosquittoCode.success:
-                break
-            case MosquittoCode.noConnection where qos != .atMostOnce:
-                // Measured (design notes §2.7): NO_CONN for QoS ≥ 1 still queues the message in
-                // libmosquitto and sends it after the reconnect; retrying would duplicate it.
-                break
-            case MosquittoCode.noConnection:
-                throw .notConnected
-            case MosquittoCode.payloadSize, MosquittoCode.oversizePacket:
-                throw .payloadTooLarge(bytes: payload.count)
-            case MosquittoCode.malformedUTF8:
-                throw .invalidTopic(topic: topic, reason: "it is not valid UTF-8")
-            default:
-                throw reasons.call("publish to \(topic)", code: rc)
-            }
-            if qos != .atMostOnce { s.outstanding.insert(messageID) }
-            wakeNetwork(&s)
-            return Int(messageID)
-        }
-    }
-
-    /// Runs `body`, in which publishes are queued as usual but sent together when it returns: the
-    /// network thread is woken once and writes them under one TCP cork, instead of being woken and
-    /// sending a segment per message. For a burst that belongs together (the messages produced by
-    /// one UWB notification); order and delivery are those of separate publishes. Nestable.
-    @discardableResult
-    public func batch<T, E: Error>(_ body: () throws(E) -> T) throws(E) -> T {
-        state.withLock { $0.batchDepth += 1 }
-        defer {
-            state.withLock { s in
-                s.batchDepth -= 1
-                if s.batchDepth == 0 && s.wakeDeferred {
-                    s.wakeDeferred = false
-                    network.wake()
-                }
+        guard let mosq, !stopping else { throw .closed }
+        if qos == .atMostOnce && !isConnected { throw .notConnected }
+        let limit = configuration.maxQueuedMessages
+        if qos != .atMostOnce && outstanding.count >= limit { throw .queueFull(limit: limit) }
+        var messageID: Int32 = 0
+        if qos != .atMostOnce { box.acknowledgeable.add(1, ordering: .relaxed) }
+        // `withCString` lends a native string's own NUL-terminated storage; passing `topic`
+        // directly as the `char *` argument would copy it into a new array per message.
+        let rc = topic.withCString { cTopic in
+            payload.withUnsafeBytes { bytes in
+                mosquitto_publish(mosq, &messageID, cTopic, Int32(bytes.count), bytes.baseAddress, qos.rawValue, retain)
             }
         }
-        return try body()
-    }
-
-    /// After queueing a packet: wake the network thread now, or when the open batch ends.
-    private func wakeNetwork(_ s: inout State) {
-        if s.batchDepth > 0 { s.wakeDeferred = true } else { network.wake() }
+        let queued = rc == MosquittoCode.success || (rc == MosquittoCode.noConnection && qos != .atMostOnce)
+        if qos != .atMostOnce && !queued { box.acknowledgeable.subtract(1, ordering: .relaxed) }
+        switch rc {
+        case MosquittoCode.success:
+            break
+        case MosquittoCode.noConnection where qos != .atMostOnce:
+            // Measured (design notes §2.7): NO_CONN for QoS ≥ 1 still queues the message in
+            // libmosquitto and sends it after the reconnect; retrying would duplicate it.
+            break
+        case MosquittoCode.noConnection:
+            throw .notConnected
+        case MosquittoCode.payloadSize, MosquittoCode.oversizePacket:
+            throw .payloadTooLarge(bytes: payload.count)
+        case MosquittoCode.malformedUTF8:
+            throw .invalidTopic(topic: topic, reason: "it is not valid UTF-8")
+        default:
+            throw reasons.call("publish to \(topic)", code: rc)
+        }
+        if qos != .atMostOnce { outstanding.insert(messageID) }
+        return Int(messageID)
     }
 
     /// Publishes UTF-8 `text`.
@@ -288,28 +373,18 @@ public final class MQTTClient: Sendable {
     /// reports each SUBACK. Subscribing again to the same filter replaces its QoS.
     public func subscribe(topic filter: String, qos: MQTTQoS = .atLeastOnce) throws(MQTTError) {
         try MQTTTopic.validateFilter(filter)
-        try state.withLock { s throws(MQTTError) in
-            guard s.mosq != nil, !s.stopping else { throw .closed }
-            s.subscriptions.removeAll { $0.filter == filter }
-            s.subscriptions.append((filter, qos))
-            if s.connected {
-                Self.sendSubscribe(filter, qos, &s)
-                wakeNetwork(&s)
-            }
-        }
+        guard mosq != nil, !stopping else { throw .closed }
+        subscriptions.removeAll { $0.filter == filter }
+        subscriptions.append((filter, qos))
+        if isConnected { sendSubscribe(filter, qos) }
     }
 
     /// Forgets `filter` and unsubscribes from it if connected.
     public func unsubscribe(topic filter: String) throws(MQTTError) {
         try MQTTTopic.validateFilter(filter)
-        try state.withLock { s throws(MQTTError) in
-            guard let mosq = s.mosq, !s.stopping else { throw .closed }
-            s.subscriptions.removeAll { $0.filter == filter }
-            if s.connected {
-                _ = mosquitto_unsubscribe(mosq, nil, filter)
-                wakeNetwork(&s)
-            }
-        }
+        guard let mosq, !stopping else { throw .closed }
+        subscriptions.removeAll { $0.filter == filter }
+        if isConnected { _ = mosquitto_unsubscribe(mosq, nil, filter) }
     }
 
     // MARK: - Internals
@@ -363,72 +438,96 @@ public final class MQTTClient: Sendable {
         }
     }
 
-    /// Sends one SUBSCRIBE; the caller holds the lock. A failure here (e.g. the connection just
-    /// dropped) is harmless: the next CONNACK subscribes again.
-    private static func sendSubscribe(_ filter: String, _ qos: MQTTQoS, _ s: inout State) {
-        guard let mosq = s.mosq else { return }
+    /// Sends one SUBSCRIBE. A failure here (e.g. the connection just dropped) is harmless: the
+    /// next CONNACK subscribes again.
+    private func sendSubscribe(_ filter: String, _ qos: MQTTQoS) {
+        guard let mosq else { return }
         var messageID: Int32 = 0
         if mosquitto_subscribe(mosq, &messageID, filter, qos.rawValue) == MosquittoCode.success {
-            s.pendingSubscriptions[messageID] = filter
+            pendingSubscriptions[messageID] = filter
         }
     }
 
-    /// The event pump's step: bookkeeping under the lock, then the public event.
+    /// Handles what libmosquitto's callbacks reported during the last call into it.
+    private func takeCallbacks() {
+        for event in box.take() { handle(event) }
+    }
+
+    /// Bookkeeping for one callback report, then the public event.
     private func handle(_ event: MosquittoRawEvent) {
         switch event {
         case let .connack(code, flags):
             guard code == 0 else {
-                let refusal = reasons.connackRefusal(code: code)
-                state.withLock { $0.refusal = refusal }
+                refusal = reasons.connackRefusal(code: code)
                 return
             }
-            state.withLock { s in
-                s.connected = true
-                s.refusal = nil
-                s.lastLogLine = nil
-                s.openSSLLine = nil
-                for subscription in s.subscriptions {
-                    Self.sendSubscribe(subscription.filter, subscription.qos, &s)
-                }
-                wakeNetwork(&s)
-            }
-            output.yield(.connected(sessionPresent: flags & 1 != 0))
+            isConnected = true
+            attemptAccepted = true
+            refusal = nil
+            lastLogLine = nil
+            openSSLLine = nil
+            for subscription in subscriptions { sendSubscribe(subscription.filter, subscription.qos) }
+            onEvent(.connected(sessionPresent: flags & 1 != 0))
 
         case let .disconnect(code, threadErrno):
-            let reason = state.withLock { s -> MQTTDisconnectReason in
-                s.connected = false
-                defer { s.refusal = nil; s.lastLogLine = nil; s.openSSLLine = nil }
-                if s.stopping && code == MosquittoCode.success { return .requested }
-                return .failed(s.refusal ?? reasons.disconnect(code: code, errno: threadErrno,
-                                                               lastLogLine: s.openSSLLine ?? s.lastLogLine))
-            }
-            output.yield(.disconnected(reason))
+            attemptReportedDisconnect = true
+            isConnected = false
+            let reason: MQTTDisconnectReason = stopping && code == MosquittoCode.success
+                ? .requested
+                : .failed(refusal ?? reasons.disconnect(code: code, errno: threadErrno, lastLogLine: openSSLLine ?? lastLogLine))
+            refusal = nil
+            lastLogLine = nil
+            openSSLLine = nil
+            onEvent(.disconnected(reason))
 
         case let .publishAcknowledged(messageID, reasonCode):
-            let known = state.withLock { $0.outstanding.remove(messageID) != nil }
-            guard known else { return }   // QoS 0 publishes are reported too; they were never counted
-            box.acknowledgeable.subtract(1, ordering: .releasing)
+            // QoS 0 publishes are reported too while QoS 1 ones are pending; they were never counted.
+            guard outstanding.remove(messageID) != nil else { return }
+            box.acknowledgeable.subtract(1, ordering: .relaxed)
             if reasonCode >= 0x80 {
-                output.yield(.publishFailed(messageID: Int(messageID),
-                                            reason: String(cString: mosquitto_reason_string(reasonCode))))
+                onEvent(.publishFailed(messageID: Int(messageID), reason: String(cString: mosquitto_reason_string(reasonCode))))
             } else {
-                output.yield(.published(messageID: Int(messageID)))
+                onEvent(.published(messageID: Int(messageID)))
             }
 
         case let .message(message):
-            output.yield(.message(message))
+            onEvent(.message(message))
 
         case let .subscribeAcknowledged(messageID, granted):
-            guard let filter = state.withLock({ $0.pendingSubscriptions.removeValue(forKey: messageID) }) else { return }
+            guard let filter = pendingSubscriptions.removeValue(forKey: messageID) else { return }
             let qos = granted.first.flatMap { MQTTQoS(rawValue: $0) }   // 0x80 = refused → nil
-            output.yield(.subscribed(topic: filter, grantedQoS: qos))
+            onEvent(.subscribed(topic: filter, grantedQoS: qos))
 
         case let .log(line):
             // Kept for the next disconnect's reason: OpenSSL's line explains a TLS failure.
-            state.withLock { s in
-                s.lastLogLine = line
-                if line.hasPrefix("OpenSSL Error") && s.openSSLLine == nil { s.openSSLLine = line }
-            }
+            lastLogLine = line
+            if line.hasPrefix("OpenSSL Error") && openSSLLine == nil { openSSLLine = line }
         }
+    }
+
+    /// TCP_CORK on or off. Turning it off sends what it held at once.
+    private static func setCork(_ socket: Int32, _ on: Bool) {
+        var value: Int32 = on ? 1 : 0
+        _ = setsockopt(socket, Int32(IPPROTO_TCP), TCP_CORK, &value, socklen_t(MemoryLayout<Int32>.size))
+    }
+}
+
+/// The `mosquitto *` handle lent to the connect thread. Safe to share: while that thread runs,
+/// the loop calls only `mosquitto_publish` on it, which libmosquitto's threaded mode guards, and
+/// the handle is not destroyed until the thread has reported back.
+private struct MosquittoHandle: @unchecked Sendable {
+    let mosq: OpaquePointer
+}
+
+/// The client as the connect thread's result finds it: weak, so a client released meanwhile is
+/// not kept alive; read only on the loop's thread, where the result is delivered.
+private final class WeakClient: @unchecked Sendable {
+    weak var client: MQTTClient?
+    init(_ client: MQTTClient) { self.client = client }
+}
+
+extension Duration {
+    var seconds: Double {
+        Double(components.seconds) + Double(components.attoseconds) / 1e18
     }
 }

@@ -4,11 +4,11 @@ import Synchronization
 #endif
 import CMosquitto
 
-/// What a libmosquitto callback reports, copied out of C memory so it can cross threads.
-/// The client's event pump turns these into `MQTTEvent`s and does all bookkeeping.
+/// What a libmosquitto callback reports, copied out of C memory. The client takes these after
+/// each call into libmosquitto and does all bookkeeping then, outside the callback.
 enum MosquittoRawEvent: Sendable {
     case connack(code: Int32, flags: Int32)
-    /// `errno` as seen on the network thread when the callback ran (MOSQ_ERR_ERRNO means "see errno").
+    /// `errno` as seen when the callback ran (MOSQ_ERR_ERRNO means "see errno").
     case disconnect(code: Int32, errno: Int32)
     case publishAcknowledged(messageID: Int32, reasonCode: Int32)
     case message(MQTTMessage)
@@ -19,23 +19,30 @@ enum MosquittoRawEvent: Sendable {
 
 /// The object behind libmosquitto's `userdata` pointer.
 ///
-/// It is passed with `Unmanaged.passRetained` and released only after the network thread has
-/// ended and `mosquitto_destroy`, so that thread never sees a dangling pointer. Its members are
-/// Sendable (an `AsyncStream` continuation is thread-safe, the counters are atomics), so it is
-/// Sendable without `@unchecked`.
+/// Callbacks run on the loop's thread (inside `mosquitto_loop_read` and friends), except the log
+/// callback, which can also run on the thread of a blocking connect; so what they report is
+/// queued under a lock. It is passed with `Unmanaged.passRetained` and released only after
+/// `mosquitto_destroy`, so no callback ever sees a dangling pointer.
 final class MosquittoCallbackBox: Sendable {
-    let continuation: AsyncStream<MosquittoRawEvent>.Continuation
+    private let pending = Mutex<[MosquittoRawEvent]>([])
     /// QoS ≥ 1 messages published and not yet acknowledged. libmosquitto calls `on_publish` for
-    /// every QoS 0 send too; while this is zero those calls carry nothing the client counts, and
-    /// skipping them spares a stream hop and a wake-up per live message (make bench).
+    /// every QoS 0 send too; while this is zero those calls carry nothing the client counts and
+    /// are not queued at all (one fewer allocation per live message).
     let acknowledgeable = Atomic<Int>(0)
-    /// Counted on the network thread, which reads them to tell whether libmosquitto already
-    /// reported the end of an attempt (`on_disconnect`) and whether the broker accepted it.
-    let disconnectCallbacks = Atomic<Int>(0)
-    let acceptedConnacks = Atomic<Int>(0)
 
-    init(continuation: AsyncStream<MosquittoRawEvent>.Continuation) {
-        self.continuation = continuation
+    init() {}
+
+    func report(_ event: MosquittoRawEvent) {
+        pending.withLock { $0.append(event) }
+    }
+
+    /// What the callbacks reported since the last call, oldest first.
+    func take() -> [MosquittoRawEvent] {
+        pending.withLock { events in
+            guard !events.isEmpty else { return [] }
+            defer { events.removeAll(keepingCapacity: true) }
+            return events
+        }
     }
 
     /// The box behind a `userdata` pointer; nil only if libmosquitto passes none (it always does).
@@ -46,9 +53,9 @@ final class MosquittoCallbackBox: Sendable {
 }
 
 /// Installs the callbacks. They are plain global functions in a file that is not `main.swift`:
-/// closures in top-level code are inferred `@MainActor` and crash with SIGILL when libmosquitto's
-/// thread calls them (design notes §2.2). Each one only copies its arguments and yields them into
-/// the stream; none blocks, touches client state or calls back into libmosquitto.
+/// closures in top-level code are inferred `@MainActor` and crash with SIGILL when called from
+/// another thread (design notes §2.2). Each one only copies its arguments and queues them; none
+/// blocks, touches client state or calls back into libmosquitto.
 enum MosquittoCallbacks {
     static func install(on mosq: OpaquePointer) {
         mosquitto_connect_v5_callback_set(mosq, mosquittoOnConnect)
@@ -63,22 +70,20 @@ enum MosquittoCallbacks {
 private func mosquittoOnConnect(_ mosq: OpaquePointer?, _ userdata: UnsafeMutableRawPointer?, _ code: Int32,
                                 _ flags: Int32, _ properties: OpaquePointer?) {
     guard let box = MosquittoCallbackBox.from(userdata) else { return }
-    if code == 0 { box.acceptedConnacks.add(1, ordering: .releasing) }
-    box.continuation.yield(.connack(code: code, flags: flags))
+    box.report(.connack(code: code, flags: flags))
 }
 
 private func mosquittoOnDisconnect(_ mosq: OpaquePointer?, _ userdata: UnsafeMutableRawPointer?, _ code: Int32,
                                    _ properties: OpaquePointer?) {
     let threadErrno = errno
     guard let box = MosquittoCallbackBox.from(userdata) else { return }
-    box.disconnectCallbacks.add(1, ordering: .releasing)
-    box.continuation.yield(.disconnect(code: code, errno: threadErrno))
+    box.report(.disconnect(code: code, errno: threadErrno))
 }
 
 private func mosquittoOnPublish(_ mosq: OpaquePointer?, _ userdata: UnsafeMutableRawPointer?, _ messageID: Int32,
                                 _ reasonCode: Int32, _ properties: OpaquePointer?) {
     guard let box = MosquittoCallbackBox.from(userdata), box.acknowledgeable.load(ordering: .acquiring) > 0 else { return }
-    box.continuation.yield(.publishAcknowledged(messageID: messageID, reasonCode: reasonCode))
+    box.report(.publishAcknowledged(messageID: messageID, reasonCode: reasonCode))
 }
 
 private func mosquittoOnMessage(_ mosq: OpaquePointer?, _ userdata: UnsafeMutableRawPointer?,
@@ -90,13 +95,13 @@ private func mosquittoOnMessage(_ mosq: OpaquePointer?, _ userdata: UnsafeMutabl
     }
     let received = MQTTMessage(topic: String(cString: topic), payload: payload,
                                qos: MQTTQoS(rawValue: message.qos) ?? .atMostOnce, retained: message.retain)
-    MosquittoCallbackBox.from(userdata)?.continuation.yield(.message(received))
+    MosquittoCallbackBox.from(userdata)?.report(.message(received))
 }
 
 private func mosquittoOnSubscribe(_ mosq: OpaquePointer?, _ userdata: UnsafeMutableRawPointer?, _ messageID: Int32,
                                   _ count: Int32, _ granted: UnsafePointer<Int32>?, _ properties: OpaquePointer?) {
     let grantedQoS = granted.map { Array(UnsafeBufferPointer(start: $0, count: Int(max(count, 0)))) } ?? []
-    MosquittoCallbackBox.from(userdata)?.continuation.yield(
+    MosquittoCallbackBox.from(userdata)?.report(
         .subscribeAcknowledged(messageID: messageID, granted: grantedQoS))
 }
 
@@ -104,5 +109,5 @@ private func mosquittoOnLog(_ mosq: OpaquePointer?, _ userdata: UnsafeMutableRaw
                             _ text: UnsafePointer<CChar>?) {
     // Only warnings and errors: debug lines would flood the stream on every packet.
     guard level & (MOSQ_LOG_ERR | MOSQ_LOG_WARNING) != 0, let text else { return }
-    MosquittoCallbackBox.from(userdata)?.continuation.yield(.log(String(cString: text)))
+    MosquittoCallbackBox.from(userdata)?.report(.log(String(cString: text)))
 }

@@ -87,6 +87,12 @@ public struct ProximityEngine: Sendable {
         return outputs
     }
 
+    /// Whether `tick` can change anything: only a ranging peer has timeouts, dwell times and
+    /// angles that age. While none ranges, the agent stops ticking (an idle agent sleeps).
+    public var needsTicks: Bool {
+        trackers.values.contains { $0.link == .ranging }
+    }
+
     /// Notices silence: links lost after `signal_lost_after` without a valid measurement (cause
     /// `measurement_errors` when failed measurements arrived meanwhile, else `timeout`), angles older
     /// than `max_age`, and zone dwells whose time has come (the event's `ts` is then the tick's time).

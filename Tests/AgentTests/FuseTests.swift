@@ -1,4 +1,5 @@
 import Foundation
+import EventLoop
 import MQTTClient
 import Testing
 import TestSupport
@@ -34,7 +35,7 @@ import Glibc
 
     /// Publishes the gateways' retained statuses and, every 100 ms, each gateway's range to a tag
     /// walking along `path(t)` (site frame, tag at 1 m height).
-    func feed(_ client: MQTTClient, seconds: Double, path: (Double) -> (Double, Double)) async throws {
+    func feed(_ client: Feeder, seconds: Double, path: (Double) -> (Double, Double)) async throws {
         for (id, x, y) in Self.gateways {
             let status = #"{"state": "online", "ts": "2026-11-29T00:00:00.000Z", "version": "0.1.0", "position": {"x": \#(x), "y": \#(y), "z": 2.5}, "heading_deg": 90}"#
             try client.publish(topic: "uwb2mqtt/\(id)/status", payload: status, qos: .atLeastOnce, retain: true)
@@ -64,9 +65,8 @@ import Glibc
     }
 
     /// A feeder client, connected: QoS 0 ranges published before the CONNACK would be dropped.
-    func client(_ broker: MosquittoBroker) async throws -> MQTTClient {
-        let client = try MQTTClient(configuration: try MQTTConfiguration(url: broker.url, clientID: "fuse-feeder-\(getpid())"))
-        try client.start()
+    func client(_ broker: MosquittoBroker) async throws -> Feeder {
+        let client = try Feeder(configuration: try MQTTConfiguration(url: broker.url, clientID: "fuse-feeder-\(getpid())"))
         let deadline = ContinuousClock.now + .seconds(10)
         while !client.isConnected {
             guard ContinuousClock.now < deadline else { throw TestSupportError.timedOut(waitingFor: "the feeder to connect", after: .seconds(10), detail: "") }
@@ -87,7 +87,7 @@ import Glibc
         let feeder = try await client(broker)
         // Through the checkout zone: from (4, 0.75) to (1, 0.75) and back out to (4, 4).
         try await feed(feeder, seconds: 6) { t in t < 3 ? (4 - t, 0.75) : (1 + (t - 3), 0.75 + (t - 3)) }
-        _ = await feeder.disconnect()
+        feeder.disconnect()
         // Fuse may run behind on a loaded machine: wait for the way out of the zone to arrive.
         try await subscriber.waitForMessage(topic: "uwb2mqtt/site/lobby/peer/cart/event", where: { $0.payload.contains("zone_exit") })
 
@@ -133,5 +133,45 @@ import Glibc
             json($0.payload)["state"] as? String == "online" && json($0.payload)["instance"] as? String != firstInstance
         }, timeout: .seconds(30))
         #expect(json(takeover.payload)["instance"] as? String != nil)
+    }
+}
+
+/// A feeder's MQTT client on an event loop thread of its own.
+final class Feeder: Sendable {
+    private let thread: EventLoopThread
+    private let box: Box
+
+    private final class Box: @unchecked Sendable {
+        // Touched only on the loop's thread.
+        var client: MQTTClient?
+    }
+
+    init(configuration: MQTTConfiguration) throws {
+        thread = try EventLoopThread(name: "feeder loop")
+        box = Box()
+        let box = self.box
+        try thread.sync { loop in
+            box.client = try MQTTClient(configuration: configuration, loop: loop) { _ in }
+            try box.client!.start()
+        }
+    }
+
+    var isConnected: Bool {
+        let box = self.box
+        return thread.run { _ in box.client?.isConnected ?? false }
+    }
+
+    func publish(topic: String, payload: String, qos: MQTTQoS, retain: Bool = false) throws {
+        let box = self.box
+        try thread.sync { _ in _ = try box.client!.publish(topic: topic, payload: payload, qos: qos, retain: retain) }
+    }
+
+    func disconnect() {
+        let box = self.box
+        thread.run { _ in
+            box.client?.disconnect()
+            box.client = nil
+        }
+        thread.stop()
     }
 }

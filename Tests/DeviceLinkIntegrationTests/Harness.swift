@@ -1,4 +1,5 @@
 import DeviceLink
+import EventLoop
 import Foundation
 import Gateway
 import Simulator
@@ -7,10 +8,11 @@ import Testing
 import UCI
 
 /// A simulated DWM3001C on a real pseudo-terminal (behind a symlink, as udev would make it) and
-/// the real `DeviceLinkService` talking to it. Collects what the service reports.
+/// the real `DeviceLinkService` talking to it, on an event loop of its own. Collects what the
+/// service reports.
 final class LinkHarness: Sendable {
     let simulator: SimulatorHost
-    let service: DeviceLinkService
+    let link: LoopDeviceLink
     let directory: String
     private let events = EventLog()
 
@@ -26,10 +28,9 @@ final class LinkHarness: Sendable {
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
         simulator = try SimulatorHost(scenario: scenario, linkPath: directory + "/dwm3001c")
         let sink = events
-        service = DeviceLinkService(port: port ?? directory + "/dwm3001c", configuration: configuration, timing: timing) { event in
+        link = try LoopDeviceLink(port: port ?? directory + "/dwm3001c", configuration: configuration, timing: timing) { event in
             sink.append(event)
         }
-        service.start()
     }
 
     static var fastTiming: DeviceSession.Timing {
@@ -41,7 +42,7 @@ final class LinkHarness: Sendable {
     }
 
     func stop() {
-        service.stop()
+        link.stop()
         simulator.stop()
         try? FileManager.default.removeItem(atPath: directory)
     }
@@ -91,4 +92,41 @@ func bringUpCommands(handle: UInt32, configuration: RangingSessionConfiguration 
      .sessionInit(sessionID: configuration.sessionID, sessionType: .firaRangingSession),
      .sessionSetAppConfig(sessionHandle: handle, configuration.appConfiguration),
      .sessionStart(sessionHandle: handle)]
+}
+
+/// A `DeviceLinkService` on an `EventLoopThread`: started at once, requests and stop run on the
+/// loop's thread.
+final class LoopDeviceLink: Sendable {
+    private let thread: EventLoopThread
+    private let box: Box
+
+    private final class Box: @unchecked Sendable {
+        // Touched only on the loop's thread.
+        var service: DeviceLinkService?
+    }
+
+    init(port: String, configuration: RangingSessionConfiguration, timing: DeviceSession.Timing,
+         onEvent: @escaping @Sendable (DeviceLinkService.Event) -> Void) throws {
+        thread = try EventLoopThread(name: "test device loop")
+        box = Box()
+        let box = self.box
+        thread.run { loop in
+            box.service = DeviceLinkService(loop: loop, port: port, configuration: configuration, timing: timing, onEvent: onEvent)
+            box.service!.start()
+        }
+    }
+
+    func send(_ event: DeviceSession.Event) {
+        let box = self.box
+        thread.run { _ in box.service?.send(event) }
+    }
+
+    func stop() {
+        let box = self.box
+        thread.run { _ in
+            box.service?.stop()
+            box.service = nil
+        }
+        thread.stop()
+    }
 }

@@ -90,7 +90,7 @@ import UCI
         h.wait("a retry", timeout: 10) { $0.simulator.commandsSeen.filter { $0 == .coreDeviceReset(resetConfig: 0) }.count >= 2 }
         // A configuration fixed at run time gets it ranging.
         configuration.channel = 9
-        h.service.send(.reconfigure(configuration))
+        h.link.send(.reconfigure(configuration))
         h.wait("ranging", timeout: 10) { $0.states.contains(.ranging) }
     }
 
@@ -102,7 +102,7 @@ import UCI
         let h = try LinkHarness(scenario: scenario, configuration: two)
         defer { h.stop() }
         h.wait("ranging") { $0.states.contains(.ranging) }
-        h.service.send(.reconfigure(RangingSessionConfiguration(peers: [1, 2, 3])))
+        h.link.send(.reconfigure(RangingSessionConfiguration(peers: [1, 2, 3])))
         h.wait("three peers measured", timeout: 10) { $0.rounds.last?.twoWayMeasurements.count == 3 }
         #expect(h.simulator.commandsSeen == bringUpCommands(handle: 1, configuration: two) + [
             .sessionUpdateControllerMulticastList(sessionHandle: 1, action: .add, controlees: [Controlee(shortAddress: 3)]),

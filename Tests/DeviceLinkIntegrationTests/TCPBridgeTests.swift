@@ -72,10 +72,9 @@ final class TCPSerialBridge: Sendable {
         let bridge = try TCPSerialBridge(devicePath: simulator.slavePath)
         defer { bridge.stop() }
         let log = LinkHarness.EventLog()
-        let service = DeviceLinkService(port: "tcp://127.0.0.1:\(bridge.port)", configuration: RangingSessionConfiguration(peers: [1]),
-                                        timing: LinkHarness.fastTiming) { log.append($0) }
-        service.start()
-        defer { service.stop() }
+        let link = try LoopDeviceLink(port: "tcp://127.0.0.1:\(bridge.port)", configuration: RangingSessionConfiguration(peers: [1]),
+                                      timing: LinkHarness.fastTiming) { log.append($0) }
+        defer { link.stop() }
         let deadline = Date().addingTimeInterval(10)
         func rounds() -> Int { log.all.filter { if case .measurements = $0 { true } else { false } }.count }
         while Date() < deadline, rounds() < 5 { Thread.sleep(forTimeInterval: 0.01) }

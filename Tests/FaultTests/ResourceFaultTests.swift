@@ -1,4 +1,5 @@
 import Foundation
+import EventLoop
 import MQTTClient
 import Testing
 import TestSupport
@@ -91,11 +92,14 @@ import Glibc
 
         var configuration = try MQTTConfiguration(url: broker.url, clientID: "fault-flooder")
         configuration.maxQueuedMessages = 100_000
-        let flooder = try MQTTClient(configuration: configuration)
-        try flooder.start()
-        let drain = Task { for await _ in flooder.events {} }
-        defer { drain.cancel() }
-        await eventually("the flooder connected") { flooder.isConnected }
+        let thread = try EventLoopThread(name: "flooder loop")
+        defer { thread.stop() }
+        let flooder = try thread.sync { loop in
+            let client = try MQTTClient(configuration: configuration, loop: loop) { _ in }
+            try client.start()
+            return LoopBound(client)
+        }
+        await eventually("the flooder connected") { thread.run { _ in flooder.value.isConnected } }
 
         let seconds = soak ? 30 : 3
         let perSecond = 10_000
@@ -112,17 +116,22 @@ import Glibc
         var sent = 0
         var refused = 0
         for tick in 0..<(seconds * 100) {
+            var batch: [(String, [UInt8])] = []
             for _ in 0..<(perSecond / 100) {
                 let name = names.randomElement(using: &generator)!
                 var body = bodies.randomElement(using: &generator)!
                 if Bool.random(using: &generator) { body += (0..<8).map { _ in UInt8.random(in: 0...255, using: &generator) } }
-                do {
-                    _ = try flooder.publish(topic: "uwb2mqtt/gw/request/\(name)", payload: body, qos: .atMostOnce)
-                    sent += 1
-                } catch {
-                    refused += 1
-                }
+                batch.append(("uwb2mqtt/gw/request/\(name)", body))
             }
+            let outcome = thread.run { [batch] _ in
+                var sent = 0
+                for (topic, body) in batch {
+                    if (try? flooder.value.publish(topic: topic, payload: body, qos: .atMostOnce)) != nil { sent += 1 }
+                }
+                return (sent, batch.count - sent)
+            }
+            sent += outcome.0
+            refused += outcome.1
             // Pacing to 100 batches a second (the rate is the point of the test, not a synchronisation).
             try await Task.sleep(until: start + .milliseconds(10 * (tick + 1)), clock: .continuous)
         }
@@ -143,7 +152,7 @@ import Glibc
         #expect(agent.process.isRunning)
         let rssAfter = agent.residentKiB
         let fdsAfter = agent.openDescriptors
-        _ = await flooder.disconnect(timeout: .seconds(2))
+        _ = thread.run { _ in flooder.value.disconnect(timeout: .seconds(2)) }
         let metrics = subscriber.messages.filter { $0.topic.hasSuffix("/metrics") }.map { json($0.payload) }
         let maxSpooled = metrics.compactMap { $0["spooled"] as? Int }.max() ?? -1
         let maxQueue = metrics.compactMap { $0["publish_queue"] as? Int }.max() ?? -1

@@ -1,4 +1,5 @@
 import DeviceLink
+import EventLoop
 import Foundation
 import Gateway
 import Simulator
@@ -24,11 +25,17 @@ import UCI
         timing.backoffInitial = 0.2
         let configuration = RangingSessionConfiguration(peers: [1])
         let rangingCount = Mutex(0)
-        let service = DeviceLinkService(port: directory + "/dwm3001c", configuration: configuration, timing: timing) { event in
-            if case .stateChanged(.ranging, _) = event { rangingCount.withLock { $0 += 1 } }
+        let thread = try EventLoopThread()
+        defer { thread.stop() }
+        let port = directory + "/dwm3001c"
+        let service = thread.run { loop in
+            let service = DeviceLinkService(loop: loop, port: port, configuration: configuration, timing: timing) { event in
+                if case .stateChanged(.ranging, _) = event { rangingCount.withLock { $0 += 1 } }
+            }
+            service.start()
+            return LoopBound(service)
         }
-        service.start()
-        defer { service.stop() }
+        defer { thread.run { _ in service.value.stop() } }
 
         // Three bring-ups of six commands each went through the device: 18 received, 8 kept.
         await eventually("ranging after the second re-plug", timeout: 15) { rangingCount.withLock { $0 } >= 3 }
@@ -48,4 +55,11 @@ import UCI
         #expect(host.commandLogCapacity == 0)
         #expect(host.commandsSeen.isEmpty)
     }
+}
+
+/// A loop-bound object carried out of `EventLoopThread.run`, to be touched only inside later
+/// `run` calls on the same thread.
+struct LoopBound<Value>: @unchecked Sendable {
+    let value: Value
+    init(_ value: Value) { self.value = value }
 }

@@ -87,7 +87,7 @@ import Testing
     }
 
     @Test func clientRefusesBadTopicsWithoutABroker() async throws {
-        let client = try MQTTClient(configuration: MQTTConfiguration(url: "mqtt://127.0.0.1:1"))
+        let client = try TestClient(configuration: MQTTConfiguration(url: "mqtt://127.0.0.1:1"), log: EventLog())
         #expect { try client.publish(topic: "a/#", payload: "x") } throws: { error in
             guard case .invalidTopic(let topic, _) = error as? MQTTError else { return false }
             return topic == "a/#"

@@ -36,10 +36,10 @@ import TestSupport
         try await log.waitFor(.disconnected(.requested))
     }
 
-    /// A batch (what the agent publishes for one UWB notification) is written together once it
-    /// ends: every message arrives, in the order published, QoS 0 and 1 mixed; nested batches
-    /// wait for the outermost one.
-    @Test func aBatchArrivesWholeAndInOrder() async throws {
+    /// What one wake-up of the loop publishes (what the agent publishes for one UWB notification)
+    /// leaves together before the loop waits again: every message arrives, in the order
+    /// published, QoS 0 and 1 mixed.
+    @Test func oneWakeUpsMessagesArriveWholeAndInOrder() async throws {
         let broker = try await MosquittoBroker.start()
         defer { broker.stop() }
         let subscriber = try await MQTTTestSubscriber.start(broker: broker, topics: ["b/#"])
@@ -48,15 +48,16 @@ import TestSupport
         try client.start()
         try await log.waitForConnected()
 
-        var acknowledged: [Int] = []
-        try client.batch { () throws(MQTTError) in
+        let acknowledged = try client.publishTogether { client throws(MQTTError) in
+            var acknowledged: [Int] = []
             for index in 0..<50 {
                 try client.publish(topic: "b/seq", payload: "\(index)")
                 if index % 10 == 9 {
                     acknowledged.append(try client.publish(topic: "b/seq", payload: Array("\(index)!".utf8), qos: .atLeastOnce))
                 }
             }
-            try client.batch { () throws(MQTTError) in try client.publish(topic: "b/seq", payload: "inner") }
+            try client.publish(topic: "b/seq", payload: "inner")
+            return acknowledged
         }
         let expected = (0..<50).flatMap { $0 % 10 == 9 ? ["\($0)", "\($0)!"] : ["\($0)"] } + ["inner"]
         let received = try await subscriber.waitForMessages(topic: "b/seq", count: expected.count)

@@ -81,7 +81,7 @@ import TestSupport
         var configuration = try MQTTConfiguration(url: "mqtts://localhost:8883")
         configuration.caFile = "/nonexistent/ca.crt"
         #expect(throws: MQTTError.fileNotReadable(role: "CA file", path: "/nonexistent/ca.crt")) {
-            try MQTTClient(configuration: configuration)
+            try TestClient(configuration: configuration, log: EventLog())
         }
     }
 }

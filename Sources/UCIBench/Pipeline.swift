@@ -17,10 +17,22 @@ struct PhaseResult: Sendable {
     var cpuSched: Double
     var cpuTicks: Double
     var latency: LatencySummary?
+    /// SESSION_INFO_NTFs written into the pty in the window (each carries one measurement per peer).
+    var notifications: Int
+    /// Threads of the gateway at the end of the window.
+    var threads: Int?
+    /// Context switches of the gateway's live threads in the window.
+    var contextSwitches: ContextSwitches?
 
     var cpuPerMeasurementMicroseconds: Double { delivered > 0 ? cpuSched / Double(delivered) * 1e6 : .nan }
     var cpuPerMeasurementTicksMicroseconds: Double { delivered > 0 ? cpuTicks / Double(delivered) * 1e6 : .nan }
     var coreShare: Double { cpuSched / seconds }
+    /// Per notification, not per measurement: the gateway wakes (at best) once per read of the
+    /// pty, and a notification is what arrives at once; 8 measurements in it are one wake-up.
+    var contextSwitchesPerNotification: Double {
+        guard let contextSwitches, notifications > 0 else { return .nan }
+        return Double(contextSwitches.total) / Double(notifications)
+    }
 }
 
 struct LatencySummary: Sendable {
@@ -35,6 +47,8 @@ struct MemoryResult: Sendable {
     var startKiB: Int
     var after100kKiB: Int?
     var endKiB: Int
+    /// VmHWM at the end: the peak resident set over the gateway's whole life.
+    var peakKiB: Int?
     var measurements: Int
     var seconds: Double
     var reachedTarget: Bool
@@ -60,7 +74,12 @@ struct GatewayResult: Sendable {
 }
 
 struct PipelineSettings: Sendable {
-    var rates = [100, 1_000, 10_000]
+    var rates = [100, 400, 1_000, 10_000]
+    /// The rate of a real installation: 8 peers ranged at 50 Hz, i.e. 50 notifications/s of 8
+    /// measurements (DeviceWriter writes one notification per `peers` measurements). The table
+    /// labels its row and shows the threads and context switches of its window: the figures that
+    /// say what the gateway costs the host when it is not being stress-tested.
+    var deploymentRate = 400
     var window = 10.0
     var latencyRate = 1_000
     var memoryMeasurements = 1_000_000
@@ -68,6 +87,14 @@ struct PipelineSettings: Sendable {
     var memoryTimeout = 150.0
     var mallocCounter: MallocCounter?
     var mallocWindow = 3.0
+
+    /// "8 peers × 50 Hz" for the deployment rate, nil for the others.
+    func label(rate: Int, peers: Int = benchPeers.count) -> String? {
+        guard rate == deploymentRate, peers > 0 else { return nil }
+        let hertz = Double(rate) / Double(peers)
+        let text = hertz == hertz.rounded() ? String(Int(hertz)) : String(hertz)
+        return "\(peers) peers × \(text) Hz"
+    }
 }
 
 enum GatewayKind: Sendable {
@@ -167,7 +194,8 @@ func runGateway(_ kind: GatewayKind, broker: BenchBroker, settings: PipelineSett
         }
         phase.targetRate = rate
         log("\(kind.name) at \(rate)/s offered: \(Int(phase.offeredRate))/s written, \(Int(phase.deliveredRate))/s delivered, "
-            + "\(phase.cpuPerMeasurementMicroseconds) µs CPU/measurement (ticks: \(phase.cpuPerMeasurementTicksMicroseconds))")
+            + "\(phase.cpuPerMeasurementMicroseconds) µs CPU/measurement (ticks: \(phase.cpuPerMeasurementTicksMicroseconds)), "
+            + "\(phase.threads ?? -1) threads, \(phase.contextSwitchesPerNotification) context switches/notification")
         result.phases.append(phase)
     }
 
@@ -202,10 +230,12 @@ func runGateway(_ kind: GatewayKind, broker: BenchBroker, settings: PipelineSett
     sleepSeconds(1)
     let measurements = subscriber.count
     let rssEnd = ProcFS.rssKiB(pid) ?? 0
+    let peak = ProcFS.peakRSSKiB(pid)
     let seconds = Double(monotonicNanoseconds() - start) / 1e9
-    result.memory = MemoryResult(startKiB: rssStart, after100kKiB: after100k, endKiB: rssEnd, measurements: measurements,
-                                 seconds: seconds, reachedTarget: reached)
-    log("\(kind.name) VmRSS \(rssStart) KiB at start, \(after100k ?? -1) KiB after 100k, \(rssEnd) KiB after \(measurements) measurements")
+    result.memory = MemoryResult(startKiB: rssStart, after100kKiB: after100k, endKiB: rssEnd, peakKiB: peak,
+                                 measurements: measurements, seconds: seconds, reachedTarget: reached)
+    log("\(kind.name) VmRSS \(rssStart) KiB at start, \(after100k ?? -1) KiB after 100k, \(rssEnd) KiB after \(measurements) measurements, "
+        + "VmHWM \(peak ?? -1) KiB")
     result.writeFailures = writer.writeFailures
     if result.writeFailures > 0 { result.notes.append("\(result.writeFailures) failed writes into the pty") }
     return result
@@ -218,17 +248,22 @@ func measureWindow(pid: pid_t, rate: Int, seconds: Double, writer: DeviceWriter,
     let count0 = subscriber.count
     let sched0 = ProcFS.schedSeconds(pid) ?? 0
     let ticks0 = ProcFS.cpuSeconds(pid) ?? 0
+    let switches0 = ProcFS.contextSwitches(pid)
     let t0 = monotonicNanoseconds()
     sleepSeconds(seconds)
     let t1 = monotonicNanoseconds()
     let sched1 = ProcFS.schedSeconds(pid) ?? 0
     let ticks1 = ProcFS.cpuSeconds(pid) ?? 0
+    let switches1 = ProcFS.contextSwitches(pid)
+    let threads = ProcFS.threadCount(pid)
     let count1 = subscriber.count
     let written1 = writer.written
     let wall = Double(t1 - t0) / 1e9
     var phase = PhaseResult(targetRate: rate, seconds: wall, offeredRate: Double((written1 - written0) * peers) / wall,
                             deliveredRate: Double(count1 - count0) / wall, delivered: count1 - count0,
-                            cpuSched: sched1 - sched0, cpuTicks: ticks1 - ticks0, latency: nil)
+                            cpuSched: sched1 - sched0, cpuTicks: ticks1 - ticks0, latency: nil,
+                            notifications: written1 - written0, threads: threads,
+                            contextSwitches: switches0.flatMap { before in switches1.map { $0 - before } })
     if latency {
         sleepSeconds(0.5)   // the last notifications of the window still in flight
         let samples = subscriber.stopRecording()

@@ -27,30 +27,82 @@ enum ProcFS {
         return (u + s) / Double(sysconf(Int32(_SC_CLK_TCK)))
     }
 
-    /// Time on CPU of the live threads, in seconds, from the scheduler's nanosecond accounting
-    /// (/proc/PID/task/TID/schedstat, first field): finer than the 10 ms ticks of `cpuSeconds`.
-    static func schedSeconds(_ pid: pid_t) -> Double? {
+    /// The thread IDs in /proc/PID/task: the threads alive now.
+    static func taskIDs(_ pid: pid_t) -> [String]? {
         guard let dir = opendir("/proc/\(pid)/task") else { return nil }
         defer { closedir(dir) }
-        var total: UInt64 = 0
+        var ids: [String] = []
         while let entry = readdir(dir) {
             let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in
                 String(decoding: raw.prefix(while: { $0 != 0 }), as: UTF8.self)
             }
-            guard name.first?.isNumber == true, let text = read("/proc/\(pid)/task/\(name)/schedstat"),
+            if name.first?.isNumber == true { ids.append(name) }
+        }
+        return ids
+    }
+
+    /// Threads of the process now: a gateway built on one event loop should show one (plus
+    /// whatever its libraries start), and the table shows what each gateway really runs.
+    static func threadCount(_ pid: pid_t) -> Int? { taskIDs(pid)?.count }
+
+    /// Time on CPU of the live threads, in seconds, from the scheduler's nanosecond accounting
+    /// (/proc/PID/task/TID/schedstat, first field): finer than the 10 ms ticks of `cpuSeconds`.
+    static func schedSeconds(_ pid: pid_t) -> Double? {
+        guard let ids = taskIDs(pid) else { return nil }
+        var total: UInt64 = 0
+        for id in ids {
+            guard let text = read("/proc/\(pid)/task/\(id)/schedstat"),
                   let first = text.split(separator: " ").first, let ns = UInt64(first) else { continue }
             total += ns
         }
         return Double(total) / 1e9
     }
 
+    /// Context switches of the live threads so far, summed over /proc/PID/task/TID/status:
+    /// /proc/PID/status alone counts the main thread only. A thread that exits between two
+    /// readings takes its switches with it, so only threads that live through a window count fully.
+    static func contextSwitches(_ pid: pid_t) -> ContextSwitches? {
+        guard let ids = taskIDs(pid) else { return nil }
+        var total = ContextSwitches()
+        for id in ids {
+            guard let text = read("/proc/\(pid)/task/\(id)/status") else { continue }
+            total.voluntary += statusValue(text, "voluntary_ctxt_switches") ?? 0
+            total.nonvoluntary += statusValue(text, "nonvoluntary_ctxt_switches") ?? 0
+        }
+        return total
+    }
+
     /// VmRSS in KiB.
     static func rssKiB(_ pid: pid_t) -> Int? {
-        guard let text = read("/proc/\(pid)/status") else { return nil }
-        for line in text.split(separator: "\n") where line.hasPrefix("VmRSS:") {
-            return Int(line.split(separator: " ").dropFirst().first ?? "")
+        read("/proc/\(pid)/status").flatMap { statusValue($0, "VmRSS") }
+    }
+
+    /// VmHWM in KiB: the peak resident set since the process started, which a reading of VmRSS
+    /// at the end of a run misses when the gateway grew and gave memory back in between.
+    static func peakRSSKiB(_ pid: pid_t) -> Int? {
+        read("/proc/\(pid)/status").flatMap { statusValue($0, "VmHWM") }
+    }
+
+    /// The number after `key:` in a status file (`VmRSS:\t  1234 kB`, `voluntary_ctxt_switches:\t56`).
+    static func statusValue(_ text: String, _ key: String) -> Int? {
+        let prefix = key + ":"
+        for line in text.split(separator: "\n") where line.hasPrefix(prefix) {
+            let rest = line.dropFirst(prefix.count)
+            return rest.split(whereSeparator: { $0 == " " || $0 == "\t" }).first.flatMap { Int($0) }
         }
         return nil
+    }
+}
+
+/// Voluntary (the thread blocked: waiting for input, a lock, a sleep) and nonvoluntary (the
+/// scheduler took the CPU away) context switches.
+struct ContextSwitches: Sendable {
+    var voluntary = 0
+    var nonvoluntary = 0
+    var total: Int { voluntary + nonvoluntary }
+
+    static func - (a: ContextSwitches, b: ContextSwitches) -> ContextSwitches {
+        ContextSwitches(voluntary: a.voluntary - b.voluntary, nonvoluntary: a.nonvoluntary - b.nonvoluntary)
     }
 }
 

@@ -40,7 +40,8 @@ struct BenchReport: Sendable {
         out.append("  offered/s   gateway    written/s  delivered/s   CPU µs/meas   CPU % core   Python/uwb2mqtt CPU per meas.")
         for (index, phase) in swift.phases.enumerated() {
             let other = py?.phases.count ?? 0 > index ? py!.phases[index] : nil
-            out.append(phaseRow(lpad(grouped(Double(phase.targetRate)), 11), "uwb2mqtt", phase, ratio: nil))
+            out.append(phaseRow(lpad(grouped(Double(phase.targetRate)), 11), "uwb2mqtt", phase, ratio: nil)
+                       + (settings.label(rate: phase.targetRate).map { "   ← \($0)" } ?? ""))
             if let other {
                 out.append(phaseRow(String(repeating: " ", count: 11), "python", other,
                                     ratio: other.cpuPerMeasurementMicroseconds / phase.cpuPerMeasurementMicroseconds))
@@ -58,19 +59,23 @@ struct BenchReport: Sendable {
         out.append(pad("  samples", 20) + lpad(s.map { "\($0.samples)/\($0.expected)" } ?? "—", 14)
                    + lpad(p.map { "\($0.samples)/\($0.expected)" } ?? "—", 13))
         out.append("")
+        out += threadRows(swift, py)
+        out.append("")
         let sa = swift.mallocs, pa = py?.mallocs
         out.append("Heap allocations          uwb2mqtt       python")
         out.append(pad("  mallocs/meas." + (sa.map { " (\(grouped(Double($0.rate)))/s)" } ?? ""), 20)
                    + lpad(sa.map { format($0.perMeasurement, 1) } ?? "—", 14) + lpad(pa.map { format($0.perMeasurement, 1) } ?? "—", 13))
         out.append("")
-        out.append("Resident memory (VmRSS)   uwb2mqtt       python   Python/uwb2mqtt")
+        out.append("Resident memory           uwb2mqtt       python   Python/uwb2mqtt")
         let sm = swift.memory, pm = py?.memory
         func kib(_ v: Int?) -> String { v.map { "\(grouped(Double($0))) KiB" } ?? "—" }
-        out.append(pad("  after start", 20) + lpad(kib(sm?.startKiB), 14) + lpad(kib(pm?.startKiB), 13)
+        out.append(pad("  VmRSS after start", 20) + lpad(kib(sm?.startKiB), 14) + lpad(kib(pm?.startKiB), 13)
                    + lpad(ratio(pm.map { Double($0.startKiB) }, sm.map { Double($0.startKiB) }), 18))
-        out.append(pad("  after 100,000 meas.", 20) + lpad(kib(sm?.after100kKiB), 14) + lpad(kib(pm?.after100kKiB), 13))
-        out.append(pad("  at the end", 20) + lpad(kib(sm?.endKiB), 14) + lpad(kib(pm?.endKiB), 13)
+        out.append(pad("  VmRSS after 100k", 20) + lpad(kib(sm?.after100kKiB), 14) + lpad(kib(pm?.after100kKiB), 13))
+        out.append(pad("  VmRSS at the end", 20) + lpad(kib(sm?.endKiB), 14) + lpad(kib(pm?.endKiB), 13)
                    + lpad(ratio(pm.map { Double($0.endKiB) }, sm.map { Double($0.endKiB) }), 18))
+        out.append(pad("  VmHWM at the end", 20) + lpad(kib(sm?.peakKiB), 14) + lpad(kib(pm?.peakKiB), 13)
+                   + lpad(ratio(pm?.peakKiB.map(Double.init), sm?.peakKiB.map(Double.init)), 18))
         out.append(pad("    measurements", 20) + lpad(sm.map { grouped(Double($0.measurements)) } ?? "—", 14)
                    + lpad(pm.map { grouped(Double($0.measurements)) } ?? "—", 13))
         out.append(pad("    reached in", 20) + lpad(sm.map { format($0.seconds, 0) + " s" } ?? "—", 14)
@@ -85,6 +90,9 @@ struct BenchReport: Sendable {
         if let m = sm, !m.reachedTarget { notes.append("uwb2mqtt did not reach \(grouped(Double(settings.memoryMeasurements))) measurements in \(format(settings.memoryTimeout, 0)) s") }
         if let m = pm, !m.reachedTarget { notes.append("python did not reach \(grouped(Double(settings.memoryMeasurements))) measurements in \(format(settings.memoryTimeout, 0)) s") }
         if let pythonSkipped { notes.append("Python baseline skipped: \(pythonSkipped)") }
+        notes.append("threads: entries of /proc/PID/task at the end of the window; context switches: voluntary + "
+                     + "nonvoluntary over /proc/PID/task/*/status (live threads), per notification written (\(benchPeers.count) "
+                     + "measurements each); VmHWM: peak resident set over the gateway's life, read after the memory run")
         if let mallocSkipped {
             notes.append("mallocs not counted: \(mallocSkipped)")
         } else {
@@ -97,6 +105,32 @@ struct BenchReport: Sendable {
             for note in notes { out.append("note: \(note)") }
         }
         return out.joined(separator: "\n") + "\n"
+    }
+
+    /// Threads and context switches in the deployment-rate window (`PipelineSettings.deploymentRate`):
+    /// what a gateway costs the host at the rate it will really run at, beyond its CPU time.
+    private func threadRows(_ swift: GatewayResult, _ py: GatewayResult?) -> [String] {
+        let rate = settings.deploymentRate
+        let s = swift.phases.first { $0.targetRate == rate }
+        let p = py?.phases.first { $0.targetRate == rate }
+        var out = ["Threads, context switches at \(grouped(Double(rate)))/s" + (settings.label(rate: rate).map { " (\($0))" } ?? "")]
+        out.append("                          uwb2mqtt       python   Python/uwb2mqtt")
+        out.append(pad("  threads", 20) + lpad(s?.threads.map(String.init) ?? "—", 14) + lpad(p?.threads.map(String.init) ?? "—", 13)
+                   + lpad(ratio(p?.threads.map(Double.init), s?.threads.map(Double.init)), 18))
+        func perNotification(_ phase: PhaseResult?, _ part: (ContextSwitches) -> Int) -> Double? {
+            guard let phase, let c = phase.contextSwitches, phase.notifications > 0 else { return nil }
+            return Double(part(c)) / Double(phase.notifications)
+        }
+        for (label, part) in [("  ctx sw./notif.", { (c: ContextSwitches) in c.total }),
+                              ("    voluntary", { (c: ContextSwitches) in c.voluntary }),
+                              ("    nonvoluntary", { (c: ContextSwitches) in c.nonvoluntary })] {
+            let a = perNotification(s, part), b = perNotification(p, part)
+            out.append(pad(label, 20) + lpad(a.map { format($0, 2) } ?? "—", 14) + lpad(b.map { format($0, 2) } ?? "—", 13)
+                       + (label.hasPrefix("    ") ? "" : lpad(ratio(b, a), 18)))
+        }
+        out.append(pad("  notifications", 20) + lpad(s.map { grouped(Double($0.notifications)) } ?? "—", 14)
+                   + lpad(p.map { grouped(Double($0.notifications)) } ?? "—", 13))
+        return out
     }
 
     private func phaseRow(_ first: String, _ name: String, _ p: PhaseResult, ratio r: Double?) -> String {
@@ -132,7 +166,9 @@ struct BenchReport: Sendable {
                                           ("stream_reassembly_one_measurement", decode(stream))])))
         fields.append(("settings", obj([("window_s", num(settings.window)), ("latency_rate_per_s", num(Double(settings.latencyRate))),
                                         ("memory_measurements", num(Double(settings.memoryMeasurements))),
-                                        ("memory_rate_per_s", num(Double(settings.memoryRate))), ("peers", "8")])))
+                                        ("memory_rate_per_s", num(Double(settings.memoryRate))), ("peers", num(Double(benchPeers.count))),
+                                        ("rates_per_s", "[" + settings.rates.map { num(Double($0)) }.joined(separator: ", ") + "]"),
+                                        ("deployment_rate_per_s", num(Double(settings.deploymentRate)))])))
         fields.append(("uwb2mqtt", gateway(swift)))
         fields.append(("python", gateway(python)))
         fields.append(("python_skipped", pythonSkipped.map(str) ?? "null"))
@@ -144,18 +180,24 @@ struct BenchReport: Sendable {
     private func gateway(_ g: GatewayResult?) -> String {
         guard let g else { return "null" }
         let phases = g.phases.map { p in
-            obj([("offered_target_per_s", num(Double(p.targetRate))), ("window_s", num(p.seconds)),
+            obj([("offered_target_per_s", num(Double(p.targetRate))), ("label", settings.label(rate: p.targetRate).map(str) ?? "null"),
+                 ("window_s", num(p.seconds)),
                  ("written_per_s", num(p.offeredRate)), ("delivered_per_s", num(p.deliveredRate)), ("delivered", num(Double(p.delivered))),
                  ("cpu_s_sched", num(p.cpuSched)), ("cpu_s_ticks", num(p.cpuTicks)),
                  ("cpu_us_per_measurement", num(p.cpuPerMeasurementMicroseconds)),
                  ("cpu_us_per_measurement_ticks", num(p.cpuPerMeasurementTicksMicroseconds)),
                  ("core_share", num(p.coreShare)),
+                 ("notifications", num(Double(p.notifications))), ("threads", p.threads.map { num(Double($0)) } ?? "null"),
+                 ("context_switches", p.contextSwitches.map { c in
+                     obj([("voluntary", num(Double(c.voluntary))), ("nonvoluntary", num(Double(c.nonvoluntary))),
+                          ("per_notification", num(p.contextSwitchesPerNotification))]) } ?? "null"),
                  ("latency_ms", p.latency.map { l in obj([("p50", num(l.p50)), ("p99", num(l.p99)), ("max", num(l.max)),
                                                           ("samples", num(Double(l.samples))), ("expected", num(Double(l.expected)))]) } ?? "null")])
         }
         let memory = g.memory.map { m in
             obj([("rss_kib_start", num(Double(m.startKiB))), ("rss_kib_after_100k", m.after100kKiB.map { num(Double($0)) } ?? "null"),
-                 ("rss_kib_end", num(Double(m.endKiB))), ("measurements", num(Double(m.measurements))), ("seconds", num(m.seconds)),
+                 ("rss_kib_end", num(Double(m.endKiB))), ("hwm_kib_end", m.peakKiB.map { num(Double($0)) } ?? "null"),
+                 ("measurements", num(Double(m.measurements))), ("seconds", num(m.seconds)),
                  ("reached_target", m.reachedTarget ? "true" : "false")])
         } ?? "null"
         let mallocs = g.mallocs.map { a in

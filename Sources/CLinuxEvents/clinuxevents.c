@@ -1,6 +1,7 @@
 // See include/clinuxevents.h.
 #include <errno.h>
 #include <sys/eventfd.h>
+#include <sys/prctl.h>
 #include <sys/signalfd.h>
 #include <unistd.h>
 #include "clinuxevents.h"
@@ -26,3 +27,5 @@ int clinux_signalfd_next(int fd) {
     if (n == sizeof info) return (int)info.ssi_signo;
     return (n < 0 && errno == EAGAIN) ? 0 : -1;
 }
+
+int clinux_name_this_thread(const char *name) { return prctl(PR_SET_NAME, name, 0, 0, 0); }

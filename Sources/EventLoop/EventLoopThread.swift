@@ -1,5 +1,4 @@
 import Dispatch
-import Foundation
 import Synchronization
 
 /// An event loop running on a thread of its own, for code that is not itself a loop — tests and
@@ -24,7 +23,7 @@ public final class EventLoopThread: Sendable {
         let box = LoopBox()
         let stopped = self.stopped
         let ended = self.ended
-        let thread = Thread {
+        DetachedThread.start(name: name) {
             let loop: EventLoop
             do throws(EventLoopError) {
                 loop = try EventLoop()
@@ -40,8 +39,6 @@ public final class EventLoopThread: Sendable {
             box.loop = nil
             ended.signal()
         }
-        thread.name = name
-        thread.start()
         ready.wait()
         self.box = box
         remote = try outcome.withLock { $0! }.get()

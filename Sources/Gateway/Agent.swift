@@ -1,6 +1,6 @@
 import DeviceLink
 import EventLoop
-import Foundation
+import FoundationEssentials
 import MQTTClient
 import Proximity
 import Simulator
@@ -134,7 +134,7 @@ public final class Agent {
         var simulator: SimulatorHost?
         var simulatorDirectory: String?
         if let scenario {
-            let directory = NSTemporaryDirectory() + "uwb2mqtt-simulator-\(getpid())"
+            let directory = FileSystem.temporaryDirectory + "uwb2mqtt-simulator-\(getpid())"
             do {
                 try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
                 let log = logger

@@ -1,5 +1,5 @@
 import DeviceLink
-import Foundation
+import FoundationEssentials
 import UCI
 import YAMLCoding
 

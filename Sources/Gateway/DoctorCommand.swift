@@ -1,9 +1,10 @@
 #if canImport(Glibc)
 @preconcurrency import Glibc
 #endif
+import Dispatch
 import EventLoop
 import DeviceLink
-import Foundation
+import FoundationEssentials
 import MQTTClient
 import Synchronization
 import UCI
@@ -78,8 +79,8 @@ public enum DoctorCommand {
         /// `FAIL  broker         mqtt://… refused … — hint: …`: the verdict first so that the
         /// eye (and `grep FAIL`) finds what matters.
         public var description: String {
-            let verdictColumn = verdict.rawValue.padding(toLength: 6, withPad: " ", startingAt: 0)
-            let nameColumn = name.padding(toLength: 15, withPad: " ", startingAt: 0)
+            let verdictColumn = verdict.rawValue.paddedTo(6)
+            let nameColumn = name.paddedTo(15)
             return verdictColumn + nameColumn + detail + (hint.map { " — hint: " + $0 } ?? "")
         }
     }
@@ -196,7 +197,7 @@ public enum DoctorCommand {
             }
         }
         for (key, path) in CheckCommand.namedFiles(configuration) where key != ["mqtt", "password_file"] {
-            let name = key.last!.replacingOccurrences(of: "_", with: " ")
+            let name = key.last!.replacing("_", with: " ")
             switch FileAccess.check(path) {
             case .readable:
                 add(Check(name, .ok, "\(path) is readable", area: .configuration))
@@ -251,7 +252,7 @@ public enum DoctorCommand {
             if let warning = findings.first(where: { $0.severity == .warning }) {
                 return Check("rules", .warn, warning.message, area: .configuration)
             }
-            let note = findings.first.map { " (" + $0.message.replacingOccurrences(of: "rules: ", with: "") + ")" } ?? " and valid"
+            let note = findings.first.map { " (" + $0.message.replacing("rules: ", with: "") + ")" } ?? " and valid"
             return Check("rules", .ok, "\(path) is present" + (CheckCommand.rulesValidator == nil ? " (not validated by this version)" : note),
                          area: .configuration)
         }
@@ -263,9 +264,7 @@ public enum DoctorCommand {
     /// of Swift concurrency's few threads while the MQTT client's event pump needs one.
     static func onDedicatedThread<T: Sendable>(_ body: @escaping @Sendable () -> T) async -> T {
         await withCheckedContinuation { continuation in
-            let thread = Thread { continuation.resume(returning: body()) }
-            thread.name = "uwb2mqtt-doctor"
-            thread.start()
+            DetachedThread.start(name: "uwb2mqtt-doctor") { continuation.resume(returning: body()) }
         }
     }
 
@@ -562,8 +561,8 @@ public enum DoctorCommand {
         var parts = tm()
         gmtime_r(&now, &parts)
         let year = Int(parts.tm_year) + 1900
-        let stamp = String(format: "%04d-%02d-%02dT%02d:%02d:%02dZ", year, Int(parts.tm_mon) + 1, Int(parts.tm_mday),
-                           Int(parts.tm_hour), Int(parts.tm_min), Int(parts.tm_sec))
+        func two(_ value: Int32) -> String { value < 10 ? "0\(value)" : "\(value)" }
+        let stamp = "\(year)-\(two(parts.tm_mon + 1))-\(two(parts.tm_mday))T\(two(parts.tm_hour)):\(two(parts.tm_min)):\(two(parts.tm_sec))Z"
         guard year >= 2024 else {
             return Check("clock", .fail, "the clock reads \(stamp)",
                          hint: "enable time synchronisation (sudo timedatectl set-ntp true) and check the network; TLS and timestamps need the right time",
@@ -640,5 +639,12 @@ enum KernelClock {
         #else
         return nil
         #endif
+    }
+}
+
+private extension String {
+    /// The string padded with spaces (or cut) to `width` characters, for aligned columns.
+    func paddedTo(_ width: Int) -> String {
+        count >= width ? String(prefix(width)) : self + String(repeating: " ", count: width - count)
     }
 }

@@ -1,6 +1,6 @@
 import EventLoop
 import DeviceLink
-import Foundation
+import FoundationEssentials
 import MQTTClient
 import SiteFusion
 import UCI
@@ -121,7 +121,7 @@ public final class FuseService {
 
     private func receive(_ message: MQTTMessage) {
         let levels = message.topic.split(separator: "/", omittingEmptySubsequences: false).map(String.init)
-        let object = (try? JSONSerialization.jsonObject(with: Data(message.payload))) as? [String: Any] ?? [:]
+        let object = (try? JSONDecoder().decode(IncomingPayload.self, from: Data(message.payload))) ?? IncomingPayload()
         if message.topic == statusTopic {
             siteStatus(object)
             return
@@ -130,27 +130,24 @@ public final class FuseService {
         guard levels.count > baseCount else { return }
         let gateway = levels[baseCount]
         if levels.count == baseCount + 2, levels[baseCount + 1] == "status" {
-            var position: SitePoint?
-            if let p = object["position"] as? [String: Any], let x = p["x"] as? Double, let y = p["y"] as? Double, let z = p["z"] as? Double {
-                position = SitePoint(x: x, y: y, z: z)
-            }
-            let online = object["state"] as? String == "online"
+            let position = object.position.map { SitePoint(x: $0.x, y: $0.y, z: $0.z) }
+            let online = object.state == "online"
             tracker.updateGateway(gateway, position: position, online: online)
             logger.debug("gateway \(gateway) \(online ? "online" : "offline")\(position.map { " at \($0)" } ?? " without a position")")
             return
         }
         // <base>/<gw>/peer/<peer>/range
         guard levels.count == baseCount + 4, levels[baseCount + 1] == "peer", levels[baseCount + 3] == "range",
-              object["status"] as? String == "ok", let distance = object["raw_distance_m"] as? Double,
-              let peer = object["peer"] as? String, let ts = (object["ts"] as? String).flatMap(Timestamp.parse) else { return }
-        let nlos = object["nlos"] as? Bool ?? false
+              object.status == "ok", let distance = object.rawDistance,
+              let peer = object.peer, let ts = object.ts.flatMap(Timestamp.parse) else { return }
+        let nlos = object.nlos ?? false
         publish(tracker.ingest(GatewayRange(peer: peer, gateway: gateway, distanceM: distance, nlos: nlos, time: ts)))
     }
 
     /// Another instance's status: stand by while it holds the site; take over when it is gone.
-    private func siteStatus(_ object: [String: Any]) {
-        let instance = object["instance"] as? String
-        let online = object["state"] as? String == "online"
+    private func siteStatus(_ object: IncomingPayload) {
+        let instance = object.instance
+        let online = object.state == "online"
         guard let instance, instance != instanceID else { return }
         if online {
             if active, instance < instanceID {
@@ -207,4 +204,42 @@ public final class FuseService {
     }
 
     private func millimetres(_ value: Double) -> FieldValue { .double((value * 1000).rounded() / 1000) }
+}
+
+/// What fuse reads of a gateway's `status` and `range` and of a site `status`. Each field is read
+/// on its own: one of an unexpected type is missing, the others still count.
+private struct IncomingPayload: Decodable {
+    struct Point: Decodable {
+        let x: Double
+        let y: Double
+        let z: Double
+    }
+
+    var state: String?
+    var position: Point?
+    var status: String?
+    var rawDistance: Double?
+    var peer: String?
+    var ts: String?
+    var nlos: Bool?
+    var instance: String?
+
+    init() {}
+
+    init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: Key.self)
+        state = try? container.decodeIfPresent(String.self, forKey: .state)
+        position = try? container.decodeIfPresent(Point.self, forKey: .position)
+        status = try? container.decodeIfPresent(String.self, forKey: .status)
+        rawDistance = try? container.decodeIfPresent(Double.self, forKey: .rawDistance)
+        peer = try? container.decodeIfPresent(String.self, forKey: .peer)
+        ts = try? container.decodeIfPresent(String.self, forKey: .ts)
+        nlos = try? container.decodeIfPresent(Bool.self, forKey: .nlos)
+        instance = try? container.decodeIfPresent(String.self, forKey: .instance)
+    }
+
+    enum Key: String, CodingKey {
+        case state, position, status, peer, ts, nlos, instance
+        case rawDistance = "raw_distance_m"
+    }
 }

@@ -1,6 +1,6 @@
 import EventLoop
 import DeviceLink
-import Foundation
+import FoundationEssentials
 import Recording
 import UCI
 

@@ -1,7 +1,7 @@
 import EventLoop
 import DeviceLink
 import Dispatch
-import Foundation
+import FoundationEssentials
 import Recording
 import Synchronization
 #if canImport(Glibc)

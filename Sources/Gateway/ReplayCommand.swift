@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import Proximity
 import Recording
 #if canImport(Glibc)
@@ -125,7 +125,7 @@ public enum ReplayCommand {
         for (fields, event) in zip(outcome.events, outcome.typedEvents) {
             if !fast {
                 let due = event.ts - first - Date().timeIntervalSince(wallStart)
-                if due > 0 { Thread.sleep(forTimeInterval: due) }
+                if due > 0 { sleepSeconds(due) }
             }
             output(FieldRendering.json(fields))
         }
@@ -133,7 +133,7 @@ public enum ReplayCommand {
             do {
                 try SVGPlot.render(outcome.plot).write(toFile: svgPath, atomically: true, encoding: .utf8)
             } catch {
-                errors("uwb2mqtt: cannot write \(svgPath): \(error.localizedDescription)")
+                errors("uwb2mqtt: cannot write \(svgPath): \(error)")
                 return 1
             }
         }
@@ -150,9 +150,20 @@ public enum ReplayCommand {
 /// transition, in order; an unmatched one was added or removed, a matched one that happened
 /// more than 50 ms earlier or later moved.
 enum EventComparison {
+    /// Seconds with three decimals (`-1.200`), as the comparison prints times and shifts.
+    static func milliseconds(_ seconds: Double) -> String {
+        let total = Int((abs(seconds) * 1000).rounded())
+        let fraction = total % 1000
+        let digits = fraction < 10 ? "00\(fraction)" : fraction < 100 ? "0\(fraction)" : "\(fraction)"
+        return (seconds < 0 && total > 0 ? "-" : "") + "\(total / 1000).\(digits)"
+    }
+
     static func compare(_ old: [ProximityEvent], _ new: [ProximityEvent], start: Double) -> [String] {
         func key(_ e: ProximityEvent) -> String { "\(e.peer.displayName) \(e.type.rawValue)\(e.rule.map { " " + $0 } ?? "") \(e.from.plainText)→\(e.to.plainText)" }
-        func at(_ e: ProximityEvent) -> String { String(format: "%8.3fs", e.ts - start) }
+        func at(_ e: ProximityEvent) -> String {
+            let text = Self.milliseconds(e.ts - start) + "s"
+            return String(repeating: " ", count: max(0, 9 - text.count)) + text
+        }
         var unmatchedOld = Array(old.indices)
         var lines: [String] = []
         var added = 0, removed = 0, moved = 0
@@ -162,7 +173,7 @@ enum EventComparison {
                 let shift = event.ts - previous.ts
                 if abs(shift) > 0.05 {
                     moved += 1
-                    lines.append("~ \(at(event)) \(key(event)) (moved \(String(format: "%+.3f", shift)) s)")
+                    lines.append("~ \(at(event)) \(key(event)) (moved \(shift >= 0 ? "+" : "")\(Self.milliseconds(shift)) s)")
                 }
             } else {
                 added += 1

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import UCI
 
 /// A request received on `<base>/<gw>/request/<name>` (mqtt-api.md, "requests"): the body is

@@ -1,5 +1,5 @@
 import Dispatch
-import Foundation
+import FoundationEssentials
 import Simulator
 import Synchronization
 
@@ -75,7 +75,7 @@ public enum RunCommand {
     static func defaults(for scenario: Scenario) -> AgentConfiguration {
         let peers = scenario.peers.prefix(8).map { AgentConfiguration.Peer(address: $0.address, name: $0.name) }
         var configuration = AgentConfiguration(device: AgentConfiguration.Device(peers: Array(peers)))
-        configuration.mqtt.spoolDir = NSTemporaryDirectory() + "uwb2mqtt-spool"
+        configuration.mqtt.spoolDir = FileSystem.temporaryDirectory + "uwb2mqtt-spool"
         configuration.source = "<defaults>"
         return configuration
     }

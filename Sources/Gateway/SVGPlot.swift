@@ -1,4 +1,7 @@
-import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
+import FoundationEssentials
 
 /// What `uwb2mqtt replay --svg` draws: per peer, raw and filtered distance over time, the rule
 /// thresholds as bands, the events and the signal-loss gaps.

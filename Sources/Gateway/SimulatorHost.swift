@@ -1,6 +1,10 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import Dispatch
 import EventLoop
 import DeviceLink
-import Foundation
+import FoundationEssentials
 import Simulator
 import Synchronization
 import UCI
@@ -53,13 +57,11 @@ public final class SimulatorHost: Sendable {
         self.commandLogCapacity = max(0, commandLogCapacity)
         self.log = log
         current = Mutex(terminal.slavePath)
-        let thread = Thread { [self] in
+        DetachedThread.start(name: "uwb2mqtt-simulator") { [self] in
             var loop = Loop(host: self, device: device, terminal: terminal)
             loop.run()
             finished.signal()
         }
-        thread.name = "uwb2mqtt-simulator"
-        thread.start()
     }
 
     /// Stops the device and closes its terminal (clients see a hangup).
@@ -100,7 +102,7 @@ public final class SimulatorHost: Sendable {
                         return
                     }
                 } else {
-                    Thread.sleep(forTimeInterval: wait)
+                    sleepSeconds(wait)
                 }
                 outputs += device.advance(to: Clocks.monotonic())
                 if !perform(outputs) { break }
@@ -127,14 +129,14 @@ public final class SimulatorHost: Sendable {
                 case let .write(bytes):
                     try? terminal?.write(bytes)
                 case let .pause(seconds):
-                    Thread.sleep(forTimeInterval: min(seconds, 1))
+                    sleepSeconds(min(seconds, 1))
                 case let .unplug(seconds):
                     host.log("simulated unplug for \(seconds) s")
                     terminal?.close()
                     terminal = nil
                     let until = Clocks.monotonic() + seconds
                     while Clocks.monotonic() < until, !host.stopping.load(ordering: .relaxed) {
-                        Thread.sleep(forTimeInterval: 0.02)
+                        sleepSeconds(0.02)
                     }
                     _ = device.advance(to: Clocks.monotonic())
                     do {
@@ -156,4 +158,12 @@ public final class SimulatorHost: Sendable {
             return true
         }
     }
+}
+
+/// Sleeps the calling thread (the simulator's own, or a replay at recorded pace).
+func sleepSeconds(_ seconds: Double) {
+    guard seconds > 0 else { return }
+    var request = timespec(tv_sec: Int(seconds), tv_nsec: Int((seconds - seconds.rounded(.down)) * 1e9))
+    var remaining = timespec()
+    while nanosleep(&request, &remaining) != 0 && errno == EINTR { request = remaining }
 }

@@ -1,7 +1,7 @@
 #if canImport(Glibc)
 @preconcurrency import Glibc
 #endif
-import Foundation
+import FoundationEssentials
 
 /// `sd_notify(3)` without libsystemd: the protocol is one `AF_UNIX` datagram of `KEY=value` lines
 /// to the socket `$NOTIFY_SOCKET` names, small enough that linking libsystemd (one more runtime

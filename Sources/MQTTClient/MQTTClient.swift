@@ -3,7 +3,7 @@
 #endif
 import CMosquitto
 import EventLoop
-import Foundation
+import FoundationEssentials
 
 /// An MQTT 3.1.1/5 client over libmosquitto 2.0.x, driven from the caller's event loop, for an
 /// agent that must keep publishing through broker outages without growing without bound.
@@ -219,15 +219,13 @@ public final class MQTTClient {
         let reconnect = hostSet
         let broker = configuration.broker
         let keepalive = Int32(configuration.keepaliveSeconds)
-        let thread = Thread {
+        DetachedThread.start(name: "mqtt connect") {
             let rc = reconnect
                 ? mosquitto_reconnect(handle.mosq)
                 : mosquitto_connect(handle.mosq, broker.host, Int32(broker.port), keepalive)
             let code = errno
             remote.post { weakSelf.client?.attemptFinished(rc, errno: code) }
         }
-        thread.name = "mqtt connect"
-        thread.start()
     }
 
     private func attemptFinished(_ rc: Int32, errno threadErrno: Int32) {

@@ -1,4 +1,7 @@
-import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
+import FoundationEssentials
 
 /// Where a peer is, from one distance and angle of arrival: the `position` payload.
 ///

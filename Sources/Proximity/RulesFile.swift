@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import YAMLCoding
 
 /// Reads and validates a rules file.

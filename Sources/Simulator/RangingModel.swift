@@ -1,4 +1,7 @@
-import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
+import FoundationEssentials
 import UCI
 
 /// Turns where a peer is (the scenario) into what the firmware reports for it in one round

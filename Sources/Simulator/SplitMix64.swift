@@ -1,4 +1,7 @@
-import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
+import FoundationEssentials
 
 /// The simulator's only source of randomness: SplitMix64 (Steele, Lea & Flood 2014).
 ///

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// The `Decoder` for one node of the tree.
 ///

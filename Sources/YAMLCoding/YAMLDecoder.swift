@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// Decodes `Decodable` types from YAML, with every error located as `file:line:column: message`.
 ///

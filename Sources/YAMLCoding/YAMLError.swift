@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// The one error type of this module: a message for a person, pinned to a place in the file.
 ///

@@ -1,6 +1,7 @@
-// CLinuxEvents: the Linux event descriptors the event loop polls, which Swift's Glibc module does
-// not show (sys/eventfd.h and sys/signalfd.h are not in its module map). Direct pass-throughs;
-// errors are reported as the C calls report them (-1 and errno).
+// CLinuxEvents: the Linux calls the event loop uses that Swift's Glibc module does not show
+// (sys/eventfd.h, sys/signalfd.h and sys/prctl.h are not in its module map): its wake-up and signal
+// descriptors, and naming its helper threads. Direct pass-throughs; errors are reported as the C
+// calls report them (-1 and errno).
 #ifndef CLINUXEVENTS_H
 #define CLINUXEVENTS_H
 
@@ -23,5 +24,8 @@ int clinux_signalfd(const sigset_t *mask);
 
 /// Reads one pending signal from a signalfd. Returns its number, 0 when none is pending, or -1.
 int clinux_signalfd_next(int fd);
+
+/// Names the calling thread (prctl PR_SET_NAME; at most 15 bytes are kept), for ps and gdb.
+int clinux_name_this_thread(const char *name);
 
 #endif

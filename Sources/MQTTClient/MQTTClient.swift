@@ -211,6 +211,7 @@ public final class MQTTClient {
     private func attempt() {
         guard let mosq, !stopping else { return }
         phase = .connecting
+        MosquittoCallbacks.setLogging(true, on: mosq)
         attemptReportedDisconnect = false
         attemptAccepted = false
         let handle = MosquittoHandle(mosq: mosq)
@@ -461,6 +462,7 @@ public final class MQTTClient {
             }
             isConnected = true
             attemptAccepted = true
+            if let mosq { MosquittoCallbacks.setLogging(false, on: mosq) }
             refusal = nil
             lastLogLine = nil
             openSSLLine = nil

@@ -10,6 +10,11 @@ enum MQTTTopic {
     /// copies it into a new array each time (issue #8). A Swift string is always valid UTF-8, and
     /// `+` and `#` are single bytes that never occur inside a multi-byte sequence.
     static func validateForPublish(_ topic: String) throws(MQTTError) {
+        // One pass over the bytes: this runs for every message published.
+        let found = topic.utf8.withContiguousStorageIfAvailable { bytes in
+            bytes.contains { $0 == 0 || $0 == UInt8(ascii: "+") || $0 == UInt8(ascii: "#") }
+        }
+        guard found != false || topic.isEmpty || topic.utf8.count > 65535 else { return }
         try validateCommon(topic)
         if topic.utf8.contains(where: { $0 == UInt8(ascii: "+") || $0 == UInt8(ascii: "#") }) {
             throw .invalidTopic(topic: topic, reason: "wildcards + and # are not allowed when publishing")

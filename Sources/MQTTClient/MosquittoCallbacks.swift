@@ -65,6 +65,14 @@ enum MosquittoCallbacks {
         mosquitto_subscribe_v5_callback_set(mosq, mosquittoOnSubscribe)
         mosquitto_log_callback_set(mosq, mosquittoOnLog)
     }
+
+    /// libmosquitto formats every log line into a fresh allocation whenever a log callback is
+    /// set — one "sending PUBLISH" line per message, two mallocs and a vsnprintf each, whatever
+    /// the level. The lines only matter while connecting (they carry OpenSSL's reason for a TLS
+    /// failure), so the client listens from each attempt until the CONNACK.
+    static func setLogging(_ on: Bool, on mosq: OpaquePointer) {
+        mosquitto_log_callback_set(mosq, on ? mosquittoOnLog : nil)
+    }
 }
 
 private func mosquittoOnConnect(_ mosq: OpaquePointer?, _ userdata: UnsafeMutableRawPointer?, _ code: Int32,

@@ -72,6 +72,18 @@ public final class EventLoopThread: Sendable {
         try! sync(body)
     }
 
+    /// Runs `body` on the loop's thread and returns its result without blocking the caller's thread
+    /// meanwhile: for work that runs the loop for a while (a disconnect that waits for
+    /// acknowledgements), called from Swift concurrency, whose few threads must not be held.
+    public func perform<T>(_ body: @escaping (EventLoop) -> T) async -> T {
+        let box = self.box
+        let call = Transfer(body)
+        let result = await withCheckedContinuation { (continuation: CheckedContinuation<Transfer<T>, Never>) in
+            remote.post { continuation.resume(returning: Transfer(call.value(box.loop!))) }
+        }
+        return result.value
+    }
+
     /// Ends the loop and waits for its thread.
     public func stop() {
         guard stopped.set() else { return }

@@ -28,16 +28,25 @@ public final class RemoteQueue: Sendable {
             queue.append(work)
             return queue.count == 1
         }
-        // One wake-up per batch of posts: the loop takes the whole queue at once.
+        // One wake-up per batch of posts: once woken, the loop runs all that is queued.
         if first { _ = clinux_eventfd_signal(descriptor) }
     }
 
-    /// The queued work, oldest first; resets the wake-up. On the loop's thread.
-    func take() -> [@Sendable () -> Void] {
-        _ = clinux_eventfd_drain(descriptor)
-        return queue.withLock { queue in
-            defer { queue.removeAll() }
-            return queue
+    /// The oldest queued work, or nil. On the loop's thread.
+    ///
+    /// One at a time, not the whole queue: a piece of work may run the loop itself (a shutdown
+    /// that waits for acknowledgements), and work posted before it then runs in that nested run
+    /// instead of waiting behind it. The wake-up is reset only when the queue is empty, under the
+    /// lock, so that a queue with work in it always leaves the descriptor readable.
+    func next() -> (@Sendable () -> Void)? {
+        queue.withLock { queue in
+            guard !queue.isEmpty else {
+                _ = clinux_eventfd_drain(descriptor)
+                return nil
+            }
+            let work = queue.removeFirst()
+            if queue.isEmpty { _ = clinux_eventfd_drain(descriptor) }
+            return work
         }
     }
 }

@@ -402,7 +402,7 @@ public final class MQTTClient {
                   "set maximum in-flight messages")
         // Nagle's algorithm with the broker's delayed ACK held small messages back up to ~40 ms
         // (make bench: p99 latency 43 ms); a proximity feed wants each message out at once. The
-        // network thread's TCP_CORK still joins what one loop iteration writes.
+        // TCP_CORK around each flush still joins what one wake-up of the loop writes.
         try check(mosquitto_int_option(mosq, MOSQ_OPT_TCP_NODELAY, 1), "set TCP_NODELAY")
         if let will = configuration.will {
             let rc = will.payload.withUnsafeBytes { bytes in

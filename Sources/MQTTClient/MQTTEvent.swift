@@ -1,7 +1,7 @@
 /// What happened on the connection, in the order libmosquitto reported it.
 ///
-/// Delivered through `MQTTClient.events`, an `AsyncStream` with one consumer. The stream ends after
-/// `disconnect()` (or when the client is released).
+/// Delivered to the client's `onEvent` handler on its event loop's thread, outside libmosquitto's
+/// callbacks; the last one is `.disconnected(.requested)` from `disconnect()`.
 public enum MQTTEvent: Sendable, Equatable {
     /// CONNACK accepted. After every reconnect the remembered subscriptions are sent again.
     case connected(sessionPresent: Bool)

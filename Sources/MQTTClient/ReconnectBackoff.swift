@@ -1,4 +1,4 @@
-/// The delay before the network thread's next connection attempt after a lost or failed one
+/// The delay before the client's next connection attempt after a lost or failed one
 /// (refused, DNS, TLS, credentials): min, 2·min, 4·min … capped at max — the back-off that
 /// cli-and-config.md asks for (1 s, 2 s, 4 s … 60 s). It starts again at min after a CONNACK.
 enum ReconnectBackoff {

@@ -1,4 +1,5 @@
 import Dispatch
+import Foundation
 import DeviceLink
 import Testing
 
@@ -90,9 +91,11 @@ import Testing
         defer { transport.close() }
         let started = ContinuousClock.now
         let result: TransportError? = await withCheckedContinuation { continuation in
-            DispatchQueue.global().async {
+            // A thread of its own: a dispatch queue shares its few threads with the tests running
+            // beside this one, and a reader queued behind them would only start after the close.
+            Thread {
                 continuation.resume(returning: transportError { try transport.read(maximum: 16, timeout: .seconds(30)) })
-            }
+            }.start()
             transport.close()
         }
         guard case .closed? = result else {

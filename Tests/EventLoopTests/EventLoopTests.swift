@@ -1,6 +1,7 @@
 #if canImport(Glibc)
 @preconcurrency import Glibc
 #endif
+import Dispatch
 @testable import EventLoop
 import Testing
 
@@ -67,5 +68,27 @@ import Testing
         #expect(EventLoop.pollTimeout(until: .infinity, now: 0) == -1)
         #expect(EventLoop.pollTimeout(until: 1.0001, now: 1) == 1)
         #expect(EventLoop.pollTimeout(until: 0.5, now: 1) == 0)
+    }
+}
+
+/// Work posted while earlier work runs the loop itself is not held behind it.
+@Suite struct NestedRunTests {
+    @Test func workQueuedBehindANestedRunRunsInsideIt() throws {
+        let loop = try EventLoop()
+        final class Box: @unchecked Sendable {
+            // Touched only on the loop's thread, which is this one.
+            var loop: EventLoop?
+            var secondRan = false
+            var firstSawIt: Bool?
+        }
+        let box = Box()
+        box.loop = loop
+        // Both queued before the loop wakes, as a connect result and a caller's wait can be: the
+        // first runs the loop until the second has run.
+        loop.remote.post { box.firstSawIt = box.loop!.run(until: { box.secondRan }, deadline: Clocks.monotonic() + 5) }
+        loop.remote.post { box.secondRan = true }
+        loop.run(until: { box.firstSawIt != nil }, deadline: Clocks.monotonic() + 10)
+        #expect(box.firstSawIt == true)
+        box.loop = nil
     }
 }

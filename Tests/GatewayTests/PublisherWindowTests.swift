@@ -18,32 +18,52 @@ import TestSupport
         let directory = try TemporaryDirectory(prefix: "publisher-window")
         var configuration = try MQTTConfiguration(url: broker.url, clientID: "publisher-window-\(getpid())")
         configuration.maxQueuedMessages = 4
-        // The agent's loop, reduced to what this needs: every PUBACK goes to the publisher.
-        let loop = try EventLoop()
-        var publisher: Publisher?
-        var connected = false
-        let client = try MQTTClient(configuration: configuration, loop: loop) { event in
-            switch event {
-            case .connected: connected = true
-            case let .published(id): _ = publisher?.acknowledged(id)
-            default: break
-            }
+        // The agent's loop, reduced to what this needs: every PUBACK goes to the publisher. It runs
+        // on a thread of its own, so that waiting on it holds none of Swift concurrency's threads.
+        let thread = try EventLoopThread()
+        defer { thread.stop() }
+        final class State: @unchecked Sendable {
+            // Touched only on the loop's thread.
+            var publisher: Publisher?
+            var client: MQTTClient?
+            var connected = false
+            var events: [MQTTEvent] = []
         }
-        publisher = Publisher(client: client, spool: try Spool(directory: directory.file("spool"), maximumBytes: 1 << 20))
-        try client.start()
-        #expect(loop.run(until: { connected }, deadline: Clocks.monotonic() + 10))
-        _ = publisher!.brokerConnected()
+        let state = State()
+        try thread.sync { loop in
+            state.client = try MQTTClient(configuration: configuration, loop: loop) { event in
+                state.events.append(event)
+                switch event {
+                case .connected: state.connected = true
+                case let .published(id): _ = state.publisher?.acknowledged(id)
+                default: break
+                }
+            }
+            state.publisher = Publisher(client: state.client!, spool: try Spool(directory: directory.file("spool"), maximumBytes: 1 << 20))
+            try state.client!.start()
+        }
+        #expect(await thread.perform { loop in loop.run(until: { state.connected }, deadline: Clocks.monotonic() + 10) },
+                "\(thread.run { _ in state.events })")
+        thread.run { _ in _ = state.publisher!.brokerConnected() }
 
         broker.kill(SIGSTOP)
-        for index in 0..<4 { #expect(publisher!.durable(topic: "w/state", payload: Array("s\(index)".utf8), retain: false) == nil) }
-        _ = publisher!.durable(topic: "w/event", payload: Array("journaled".utf8), retain: false)
-        #expect(publisher!.spooled == 1, "the fifth found the window full and went to the journal")
-        publisher!.live(topic: "w/range", payload: Array("held".utf8), qos: 0)
+        let spooled = thread.run { _ in
+            var refused = 0
+            for index in 0..<4 where state.publisher!.durable(topic: "w/state", payload: Array("s\(index)".utf8), retain: false) != nil { refused += 1 }
+            #expect(refused == 0)
+            _ = state.publisher!.durable(topic: "w/event", payload: Array("journaled".utf8), retain: false)
+            let spooled = state.publisher!.spooled
+            state.publisher!.live(topic: "w/range", payload: Array("held".utf8), qos: 0)
+            return spooled
+        }
+        #expect(spooled == 1, "the fifth found the window full and went to the journal")
         broker.kill(SIGCONT)
 
-        #expect(loop.run(until: { publisher!.spooled == 0 && client.outstandingMessageCount == 0 }, deadline: Clocks.monotonic() + 10))
+        #expect(await thread.perform { loop in
+            loop.run(until: { state.publisher!.spooled == 0 && state.client!.outstandingMessageCount == 0 }, deadline: Clocks.monotonic() + 10)
+        })
         try await subscriber.waitForMessage(topic: "w/event") { $0.payload == "journaled" }
         try await subscriber.waitForMessage(topic: "w/range") { $0.payload == "held" }
-        client.disconnect()
+        _ = await thread.perform { _ in state.client!.disconnect() }
     }
 }

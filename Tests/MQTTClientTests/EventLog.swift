@@ -153,8 +153,11 @@ final class TestClient: Sendable {
 
     var outstandingMessageCount: Int { (try? call { client in client.outstandingMessageCount }) ?? 0 }
 
+    /// Runs the loop until the broker acknowledged what is outstanding: awaited, not blocking a
+    /// thread of Swift concurrency meanwhile.
     @discardableResult
     func disconnect(timeout: Duration = .seconds(5)) async -> Int {
-        (try? call { client in client.disconnect(timeout: timeout) }) ?? 0
+        let box = self.box
+        return await thread.perform { _ in box.client?.disconnect(timeout: timeout) ?? 0 }
     }
 }

@@ -66,7 +66,8 @@ fuzz: deps
 	done
 
 # Measured figures, one table (also .build/bench.json), ~6 minutes: UCI decode on one core (pinned
-# to CPU $(BENCH_CPU) while it runs), then the release `uwb2mqtt run` process fed through a real
+# to CPU $(BENCH_CPU) while it runs), then the release `uwb2mqtt run` process — built as it is
+# deployed, with the Swift runtime linked in statically (.build/static) — fed through a real
 # pseudo-terminal at 100 / 1,000 / 10,000 measurements/s against a private mosquitto (CPU per
 # measurement, latency, heap allocations per measurement with a perf uprobe when perf and root
 # are there, VmRSS over 1,000,000 measurements), then the same workload through the Python
@@ -75,7 +76,7 @@ BENCH_CPU   ?= 1
 BENCH_FLAGS ?=
 PY_BENCH_PKGS := pyserial==3.5 paho-mqtt==2.1.0
 bench: deps
-	$(SWIFT) build -c release --product uwb2mqtt
+	$(SWIFT) build -c release --static-swift-stdlib --product uwb2mqtt --scratch-path .build/static
 	$(SWIFT) build -c release --product uwb2mqtt-bench
 	@mkdir -p .build
 	@skip=""; \
@@ -83,7 +84,8 @@ bench: deps
 	  || echo "bench: pip install $(PY_BENCH_PKGS) failed (.build/bench-pip.log)"; \
 	python3 -c 'import serial, paho.mqtt' 2>/dev/null || skip="pyserial/paho-mqtt not installable here"; \
 	if [ -n "$$skip" ]; then echo "bench: skipping the Python baseline: $$skip"; fi; \
-	BENCH_CPU=$(BENCH_CPU) ./.build/release/uwb2mqtt-bench --json .build/bench.json $(BENCH_FLAGS) $${skip:+--no-python "$$skip"}
+	BENCH_CPU=$(BENCH_CPU) ./.build/release/uwb2mqtt-bench --json .build/bench.json --agent .build/static/release/uwb2mqtt \
+	  $(BENCH_FLAGS) $${skip:+--no-python "$$skip"}
 
 # The agent on the simulator against a private broker, MQTT traffic printed live until Ctrl-C.
 demo: deps

@@ -211,7 +211,7 @@ public final class DeviceLinkService {
     }
 
     private func report(_ event: Reassembler.Event) {
-        let wall = Clocks.wall()
+        let wall = Clocks.wallMicroseconds()
         switch event {
         case let .message(raw):
             do {

@@ -16,4 +16,13 @@ public enum Clocks {
         clock_gettime(CLOCK_REALTIME, &ts)
         return Double(ts.tv_sec) + Double(ts.tv_nsec) / 1e9
     }
+
+    /// The wall clock in whole microseconds, as a recording stores receive times: what a device
+    /// message is stamped with when it is read, so that a replay of the recording computes with
+    /// exactly the times the live agent used.
+    public static func wallMicroseconds() -> Double {
+        var ts = timespec()
+        clock_gettime(CLOCK_REALTIME, &ts)
+        return Double(Int64(ts.tv_sec) * 1_000_000 + Int64(ts.tv_nsec) / 1000) / 1_000_000
+    }
 }

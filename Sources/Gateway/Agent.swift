@@ -21,11 +21,9 @@ public final class Agent {
     let topics: TopicTree
     let logger: Logger
     let scenario: Scenario?
-    /// Names and topics per peer address, rebuilt when SIGHUP changes the peer list.
-    private var peers: PeerRoutes
-    /// A random id per run: event ids are `<gw>:<boot id>:<counter>`, unique across restarts.
-    private let bootID = String(UInt32.random(in: 0x1000_0000...UInt32.max), radix: 16)
-    private var eventCounter = 0
+    /// The decisions: what measurements, time and rules mean for the topics. This shell feeds it
+    /// and publishes what it decided.
+    private var core: AgentCore
 
     // State owned by the loop.
     private var publisher: Publisher!
@@ -46,20 +44,13 @@ public final class Agent {
     /// The proximity engine's tick, armed while a peer ranges (it has timeouts to notice).
     private var engineTickArmed = false
 
-    // Proximity: the engine, the active rules and where they came from.
-    private var engine: ProximityEngine
     private var rulesWatch: FileWatch
-    private var lastStateAt: [MacAddress: Double] = [:]
     private var announced: Set<String> = []
     private var recorder: PacketRecorder?
-    /// The `ts` text of the last measurement: shared by the payloads of one notification.
-    private var timestamps = TimestampMemo()
 
     struct Counters {
         var framesReceived = 0
         var framesInvalid = 0
-        var measurements = 0
-        var events = 0
         var deviceReconnects = 0
         var brokerReconnects = 0
     }
@@ -69,7 +60,6 @@ public final class Agent {
         self.topics = configuration.topics
         self.logger = logger
         self.scenario = scenario
-        peers = PeerRoutes(directory: PeerDirectory(configuration.device.peers), topics: configuration.topics)
         devicePort = configuration.device.port
         if configuration.mqtt.homeAssistant {
             homeAssistant = HomeAssistantDiscovery(topics: topics, gatewayID: configuration.gateway.id)
@@ -78,7 +68,13 @@ public final class Agent {
         if let position = configuration.gateway.position {
             pose = GatewayPose(x: position.x, y: position.y, z: position.z, headingDeg: configuration.gateway.headingDegrees)
         }
-        engine = ProximityEngine(rules: Rules(), peers: RulesLoading.identities(configuration), gateway: pose, deviceHasAoA: false)
+        // A random id per run: event ids are `<gw>:<boot id>:<counter>`, unique across restarts.
+        let bootID = String(UInt32.random(in: 0x1000_0000...UInt32.max), radix: 16)
+        core = AgentCore(settings: AgentCore.Settings(topics: configuration.topics, eventIDPrefix: "\(configuration.topics.gateway):\(bootID)",
+                                                      sessionID: configuration.device.sessionID, qosRanges: configuration.mqtt.qosRanges,
+                                                      stateIntervalSeconds: configuration.mqtt.stateInterval.seconds),
+                         peers: configuration.device.peers, identities: RulesLoading.identities(configuration), gateway: pose)
+        core.keepsEvents = logger.threshold >= .debug
         rulesWatch = FileWatch(path: configuration.rules)
     }
 
@@ -212,7 +208,10 @@ public final class Agent {
         case let .stateChanged(state, port):
             deviceState = state
             devicePort = port
-            if state.name == "absent" { publish(engine.linkLost(peer: nil, cause: .deviceAbsent, at: Clocks.wall())) }
+            if state.name == "absent" {
+                core.linkLost(.deviceAbsent, at: Clocks.wall())
+                deliver()
+            }
             if state == .ranging {
                 rangingReached += 1
                 if rangingReached > 1 { counters.deviceReconnects += 1 }
@@ -222,15 +221,18 @@ public final class Agent {
         case let .deviceIdentified(info, capabilities):
             deviceInfo = info
             self.capabilities = capabilities
-            engine.deviceHasAoA = deviceHasAoA
+            core.setDeviceHasAoA(deviceHasAoA)
             publishDevice()
         case let .measurements(info, receivedAt, raw):
             counters.framesReceived += 1
             record(raw, receivedAt)
-            for measurement in info.twoWayMeasurements { publishRange(measurement, info: info, at: receivedAt) }
+            core.ranging(info, at: receivedAt)
+            deliver()
+            armEngineTick()
         case let .sessionStopped(reason):
             logger.debug("ranging session stopped (\(reason))")
-            publish(engine.linkLost(peer: nil, cause: .sessionStopped, at: Clocks.wall()))
+            core.linkLost(.sessionStopped, at: Clocks.wall())
+            deliver()
         case let .log(level, text):
             logger.log(level, text)
         case let .frame(raw, receivedAt, valid):
@@ -255,53 +257,21 @@ public final class Agent {
         capabilities.first { $0.id == 0x13 }.map { $0.value.contains { $0 != 0 } } ?? false
     }
 
-    private func publishRange(_ m: TwoWayRangingMeasurement, info: SessionInfo, at ts: Double) {
-        counters.measurements += 1
-        let route = peers.route(for: m.macAddress)
-        let outputs = engine.ingest(peer: route.identity, measurement: m, at: ts)
-        // An angle is given only when the device has AoA and reports a non-zero FOM for it. The engine
-        // holds `deviceHasAoA`, set whenever the capabilities change: no scan of them per measurement.
-        let aoa = engine.deviceHasAoA
-        let azimuth = aoa && m.aoaAzimuthFOM > 0 ? m.aoaAzimuth.degrees : nil
-        let elevation = aoa && m.aoaElevationFOM > 0 ? m.aoaElevation.degrees : nil
-        let ok = m.status.isSuccess && m.distanceCentimeters != nil
-        let distance = ok ? m.distanceCentimeters.map { Double($0) / 100 } : nil
-        let payload = Payloads.range(ts: ts, peer: route.name, measurement: m, session: configuration.device.sessionID,
-                                     sequence: info.sequenceNumber, filteredDistance: ok ? engine.filteredDistance(of: route.identity) ?? distance : nil,
-                                     angles: (azimuth, elevation), mac: route.mac, timestamps: &timestamps)
-        publisher.live(topic: route.range, payload: Payloads.render(payload), qos: configuration.mqtt.qosRanges)
-        publish(outputs)
-        armEngineTick()
-        // `state` goes out on every discrete change (above) and otherwise at most every state_interval.
-        // The full state is built only when it is due; publishing `outputs` does not change the engine.
-        if ts - (lastStateAt[m.macAddress] ?? -.infinity) >= configuration.mqtt.stateInterval.seconds,
-           let state = engine.state(of: route.identity, at: ts) {
-            publish([.state(state)])
-        }
-    }
-
-    /// Publishes what the proximity engine produced, each on its topic with its delivery class.
-    private func publish(_ outputs: [ProximityOutput]) {
-        for output in outputs {
-            switch output {
-            case let .state(state):
-                lastStateAt[state.peer.address] = state.ts
-                durable(peers.route(for: state.peer.address).state, ProximityPayloads.state(state), retain: true)
-            case let .feedback(feedback):
-                publisher.live(topic: peers.route(for: feedback.peer.address).feedback,
-                               payload: Payloads.render(ProximityPayloads.feedback(feedback, timestamps: &timestamps)), qos: 0)
-            case let .position(position):
-                publisher.live(topic: peers.route(for: position.peer.address).position,
-                               payload: Payloads.render(ProximityPayloads.position(position)), qos: 0)
-            case let .event(event):
-                eventCounter += 1
-                counters.events += 1
-                let id = "\(topics.gateway):\(bootID):\(eventCounter)"
-                logger.debug("event \(event.type.rawValue) \(event.peer.displayName) \(event.rule ?? "")")
-                durable(peers.route(for: event.peer.address).event, ProximityPayloads.event(event, id: id), retain: false)
-            case let .ranking(ranking):
-                durable(topics.ranking(ranking.rule), ProximityPayloads.ranking(ranking), retain: true)
+    /// Publishes what the core decided, each message with its delivery class, and empties its outbox.
+    private func deliver() {
+        for index in core.outbox.indices {
+            let message = core.outbox[index]
+            switch message.delivery {
+            case let .live(qos):
+                publisher.live(topic: message.topic, payload: message.payload, qos: qos)
+            case let .durable(retain):
+                if let problem = publisher.durable(topic: message.topic, payload: message.payload, retain: retain) { logger.warning(problem) }
             }
+        }
+        core.clearOutbox()
+        // At debug level every event is also logged (kept typed by the core only then).
+        for event in core.takeEvents() {
+            logger.debug("event \(event.type.rawValue) \(event.peer.displayName) \(event.rule ?? "")")
         }
     }
 
@@ -325,7 +295,7 @@ public final class Agent {
             service.send(.reconfigure(new.device.session))
         }
         configuration.device = new.device
-        peers = PeerRoutes(directory: PeerDirectory(new.device.peers), topics: topics)
+        core.setPeers(new.device.peers, sessionID: new.device.sessionID)
         if new.rules != configuration.rules {
             configuration.rules = new.rules
             rulesWatch = FileWatch(path: new.rules)
@@ -347,7 +317,8 @@ public final class Agent {
         switch RulesLoading.load(path: configuration.rules) {
         case let .success(rules):
             let warnings = rules.warnings(for: identities)
-            publish(engine.replaceRules(rules, at: now))
+            core.replaceRules(rules, at: now)
+            deliver()
             logger.info("rules \(configuration.rules) \(initial ? "loaded" : "reloaded") (sha256 \(rules.sha256.prefix(12)))")
             for warning in warnings { logger.warning("rules: \(warning)") }
             durable(topics.rules, RulesLoading.payload(ts: now, ok: true, source: configuration.rules, activeSHA256: rules.sha256,
@@ -356,7 +327,7 @@ public final class Agent {
             return nil
         case let .failure(failure):
             logger.error("rules: \(failure)\(initial ? "; running without rules" : "; keeping the active rules")")
-            durable(topics.rules, RulesLoading.payload(ts: now, ok: false, source: configuration.rules, activeSHA256: engine.rules.sha256,
+            durable(topics.rules, RulesLoading.payload(ts: now, ok: false, source: configuration.rules, activeSHA256: core.engine.rules.sha256,
                                                        failure: failure, warnings: []), retain: true)
             return failure
         }
@@ -425,7 +396,7 @@ public final class Agent {
         // A retained discovery config of ours that no current peer owns: the peer left the config.
         if message.retained, !message.payload.isEmpty, message.topic.hasPrefix("homeassistant/"),
            message.topic.contains("/\(homeAssistant.nodeID)/") {
-            let current = Set(homeAssistant.configs(peers: peerList, zones: engine.rules.zones.map(\.name)).map(\.0))
+            let current = Set(homeAssistant.configs(peers: peerList, zones: core.engine.rules.zones.map(\.name)).map(\.0))
             if !current.contains(message.topic) {
                 logger.info("removing the Home Assistant entity of a peer that left the config: \(message.topic)")
                 if let problem = publisher.durable(topic: message.topic, payload: [], retain: true) { logger.warning(problem) }
@@ -439,7 +410,7 @@ public final class Agent {
 
     private func announceToHomeAssistant() {
         guard let homeAssistant, publisher != nil else { return }
-        let configs = homeAssistant.configs(peers: peerList, zones: engine.rules.zones.map(\.name))
+        let configs = homeAssistant.configs(peers: peerList, zones: core.engine.rules.zones.map(\.name))
         for (topic, fields) in configs { durable(topic, fields, retain: true) }
         // Entities of zones that a reload removed: an empty retained config deletes them.
         let current = Set(configs.map(\.0))
@@ -472,7 +443,7 @@ public final class Agent {
         case .ping:
             return ok([Field("version", .string(AgentVersion.agent)), Field("uptime_s", .int(Int64(Clocks.monotonic() - startedAt)))])
         case .state:
-            let peers = engine.states(at: Clocks.wall()).map { FieldValue.object(ProximityPayloads.state($0)) }
+            let peers = core.engine.states(at: Clocks.wall()).map { FieldValue.object(ProximityPayloads.state($0)) }
             return ok([Field("device", .string(deviceState.name)), Field("peers", .list(peers))])
         case .sessionStart:
             guard deviceReachable else { return failure("no device (\(deviceState))") }
@@ -488,7 +459,7 @@ public final class Agent {
             return ok()
         case .reloadRules:
             if let problem = loadRules(initial: false) { return failure(problem.description) }
-            return ok([Field("sha256", .string(engine.rules.sha256)), Field("source", .string(configuration.rules))])
+            return ok([Field("sha256", .string(core.engine.rules.sha256)), Field("source", .string(configuration.rules))])
         }
     }
 
@@ -497,11 +468,12 @@ public final class Agent {
     /// The engine's tick (signal loss, dwell times, angles that age), every 100 ms while a peer
     /// ranges; not at all while none does, so that an idle agent sleeps.
     private func armEngineTick() {
-        guard !engineTickArmed, engine.needsTicks else { return }
+        guard !engineTickArmed, core.needsTicks else { return }
         engineTickArmed = true
         loop.schedule(after: 0.1) { [unowned self] in
             engineTickArmed = false
-            publish(engine.tick(at: Clocks.wall()))
+            core.tick(at: Clocks.wall())
+            deliver()
             armEngineTick()
         }
     }
@@ -538,7 +510,7 @@ public final class Agent {
         let fields: [Field] = [
             Field("ts", .string(Timestamp.rfc3339(Clocks.wall()))), Field("uptime_s", .int(Int64(now - startedAt))),
             Field("frames_rx", .int(Int64(counters.framesReceived))), Field("frames_invalid", .int(Int64(counters.framesInvalid))),
-            Field("measurements", .int(Int64(counters.measurements))), Field("events", .int(Int64(counters.events))),
+            Field("measurements", .int(Int64(core.measurements))), Field("events", .int(Int64(core.events))),
             Field("publish_queue", .int(Int64(publisher.client.outstandingMessageCount))),
             Field("spooled", .int(Int64(publisher.spooled))), Field("dropped", .int(Int64(publisher.dropped))),
             Field("device_reconnects", .int(Int64(counters.deviceReconnects))),

@@ -45,8 +45,18 @@ final class PacketRecorder {
         }
     }
 
+    /// The session id a recording's metadata names: the `session` of its `range` payloads.
+    static func sessionID(fromMetadata text: String) -> UInt32? {
+        struct Metadata: Decodable {
+            var session_id: UInt32?
+        }
+        return (try? JSONDecoder().decode(Metadata.self, from: Data(text.utf8)))?.session_id
+    }
+
     func record(_ message: RawMessage, receivedAt: Double) throws(RecordingError) {
-        let micros = Int64(receivedAt * 1_000_000)
+        // Rounded, not truncated: a time already in whole microseconds (Clocks.wallMicroseconds)
+        // must come back as the same integer, and x / 1e6 * 1e6 can land just below it.
+        let micros = Int64((receivedAt * 1_000_000).rounded())
         for packet in message.packets() {
             try writer.append(packet.bytes, receivedAt: micros)
             packets += 1

@@ -3,15 +3,18 @@ import Recording
 import UCI
 
 /// Recorded UCI packets through the same code the agent runs — the reassembler, the typed
-/// decoder, the proximity engine, the event payloads — producing the events the agent would
-/// have published, and what a plot of the run needs.
+/// decoder and the agent's core (`AgentCore`: the proximity engine and every payload) —
+/// producing the messages the agent would have published, and what a plot of the run needs.
 ///
-/// Time is the recording's: the engine is ticked every 100 ms of recorded time between packets,
+/// Time is the recording's: the core is ticked every 100 ms of recorded time between packets,
 /// as the agent's timer does, and once more after the last packet so that timeouts fire.
 public struct Replay {
     public struct Outcome: Sendable {
-        /// Event payloads in order, as on the `event` topics.
-        public var events: [[Field]]
+        /// Event payloads in order, as published on the `event` topics (JSON text).
+        public var events: [String]
+        /// Every message the agent would have published, in order, with the recorded time of the
+        /// input that produced it; only when `keepsMessages`.
+        var messages: [(time: Double, message: AgentCore.Message)]
         /// Every event with the peer segment it belongs to (for `--compare`).
         public var typedEvents: [ProximityEvent]
         public var plot: PlotData
@@ -23,13 +26,23 @@ public struct Replay {
     let rules: Rules
     let peers: PeerDirectory
     let configuredPeers: [PeerIdentity]
+    let configuredPeerList: [AgentConfiguration.Peer]
     let gatewayID: String
+    let topics: TopicTree
+    let sessionID: UInt32
     let deviceHasAoA: Bool
+    /// Collects every message in `Outcome.messages` (`replay --topics`; a long recording makes millions).
+    let keepsMessages: Bool
 
-    public init(rules: Rules, peers: [AgentConfiguration.Peer], gatewayID: String = "replay", deviceHasAoA: Bool = false) {
+    public init(rules: Rules, peers: [AgentConfiguration.Peer], gatewayID: String = "replay", topics: TopicTree? = nil,
+                sessionID: UInt32 = 0, deviceHasAoA: Bool = false, keepsMessages: Bool = false) {
+        self.sessionID = sessionID
+        self.topics = topics ?? TopicTree(base: "uwb2mqtt", gatewayID: gatewayID)
+        self.keepsMessages = keepsMessages
         self.rules = rules
         self.peers = PeerDirectory(peers)
         configuredPeers = peers.map { PeerIdentity(address: .short($0.address.value), name: $0.name) }
+        configuredPeerList = peers
         self.gatewayID = gatewayID
         self.deviceHasAoA = deviceHasAoA
     }
@@ -38,9 +51,15 @@ public struct Replay {
 
     /// Runs the items of a recording; `progress` is called with the fraction done.
     public func run(_ items: some Sequence<RecordingItem>, title: String, progress: (Int) -> Void = { _ in }) -> Outcome {
-        var engine = ProximityEngine(rules: rules, peers: configuredPeers, gateway: nil, deviceHasAoA: deviceHasAoA)
+        var core = AgentCore(settings: AgentCore.Settings(topics: topics,
+                                                          eventIDPrefix: "\(gatewayID):replay", sessionID: sessionID, qosRanges: 0,
+                                                          stateIntervalSeconds: 1),
+                             peers: configuredPeerList, identities: configuredPeers, gateway: nil)
+        core.setDeviceHasAoA(deviceHasAoA)
+        core.keepsEvents = true
         var reassembler = Reassembler()
-        var events: [[Field]] = []
+        var events: [String] = []
+        var messages: [(time: Double, message: AgentCore.Message)] = []
         var typed: [ProximityEvent] = []
         var problems: [String] = []
         var series: [MacAddress: PlotData.Peer] = [:]
@@ -57,10 +76,14 @@ public struct Replay {
             return PlotData.Peer(name: peers.names(of: address).name, bands: bands(for: peers.identity(of: address)))
         }
 
-        func consume(_ outputs: [ProximityOutput]) {
-            for case let .event(event) in outputs {
+        /// What the core decided for the input at `time`: its messages, and its events for the plot.
+        func collect(at time: Double) {
+            for message in core.take() {
+                if keepsMessages { messages.append((time, message)) }
+                if message.topic.hasSuffix("/event") { events.append(String(decoding: message.payload, as: UTF8.self)) }
+            }
+            for event in core.takeEvents() {
                 typed.append(event)
-                events.append(ProximityPayloads.event(event, id: "\(gatewayID):replay:\(events.count + 1)"))
                 var peer = entry(event.peer.address)
                 let label = [event.type.rawValue, event.rule, event.to.plainText].compactMap { $0 }.joined(separator: " ")
                 peer.events.append(.init(time: event.ts, type: event.type.rawValue, label: label))
@@ -75,7 +98,8 @@ public struct Replay {
         func tick(until time: Double) {
             guard var next = nextTick else { return }
             while next <= time {
-                consume(engine.tick(at: next))
+                core.tick(at: next)
+                collect(at: next)
                 next += Self.tickInterval
             }
             nextTick = next
@@ -89,7 +113,13 @@ public struct Replay {
                 packets += 1
                 if packets % 512 == 0 { progress(packets) }
                 let time = packet.receiveSeconds
-                if firstTime == nil { firstTime = time; nextTick = time + Self.tickInterval }
+                if firstTime == nil {
+                    // The rules take effect as in an agent that starts with the recording.
+                    firstTime = time
+                    nextTick = time + Self.tickInterval
+                    core.replaceRules(rules, at: time)
+                    collect(at: time)
+                }
                 tick(until: time)
                 lastTime = max(lastTime, time)
                 for event in reassembler.feed(packet.bytes) {
@@ -106,19 +136,21 @@ public struct Replay {
                     }
                     switch message {
                     case let .notification(.sessionInfo(info)):
+                        core.ranging(info, at: time)
+                        collect(at: time)
                         for m in info.twoWayMeasurements {
                             let identity = peers.identity(of: m.macAddress)
-                            consume(engine.ingest(peer: identity, measurement: m, at: time))
                             var peer = entry(m.macAddress)
                             let ok = m.status.isSuccess && m.distanceCentimeters != nil
                             peer.raw.append(.init(time: time, meters: ok ? m.distanceCentimeters.map { Double($0) / 100 } : nil, ok: ok))
-                            if ok, let filtered = engine.state(of: identity, at: time)?.distanceM {
+                            if ok, let filtered = core.engine.state(of: identity, at: time)?.distanceM {
                                 peer.filtered.append(.init(time: time, meters: filtered))
                             }
                             series[m.macAddress] = peer
                         }
                     case let .notification(.sessionStatus(_, state, reason)) where state == .idle && reason.rawValue != 0:
-                        consume(engine.linkLost(peer: nil, cause: .sessionStopped, at: time))
+                        core.linkLost(.sessionStopped, at: time)
+                        collect(at: time)
                     default:
                         break
                     }
@@ -132,7 +164,7 @@ public struct Replay {
         }
         let plot = PlotData(title: title, subtitle: "\(packets) packets · \(events.count) events",
                             startTime: firstTime, endTime: lastTime, peers: order.compactMap { series[$0] })
-        return Outcome(events: events, typedEvents: typed, plot: plot, problems: problems, packets: packets)
+        return Outcome(events: events, messages: messages, typedEvents: typed, plot: plot, problems: problems, packets: packets)
     }
 
     /// The rule thresholds that apply to `peer`, as horizontal bands on its plot.

@@ -10,7 +10,7 @@ import Glibc
 /// live (cli-and-config.md; the recording comes from `record` or `run` with `record:`).
 public enum ReplayCommand {
     public static let help = """
-    Usage: uwb2mqtt replay FILE [--config FILE] [--rules FILE] [--fast] [--svg OUT]
+    Usage: uwb2mqtt replay FILE [--config FILE] [--rules FILE] [--fast] [--topics] [--svg OUT]
            uwb2mqtt replay FILE [--config FILE] --compare OLD_RULES NEW_RULES
 
     Runs a recording through the same decoding, filters and rules the agent runs and prints the
@@ -22,6 +22,9 @@ public enum ReplayCommand {
       --config FILE     the agent's configuration, for peer names and the rules path
       --rules FILE      the rules file to try
       --fast            as fast as possible instead of at recorded timing
+      --topics          every message the agent would publish about the peers (range, feedback,
+                        state, position, event, ranking), as `TOPIC PAYLOAD` lines, not only the
+                        events; topics use the config's base topic and gateway id
       --svg OUT         draw distance over time per peer with the rule thresholds, events and
                         signal-loss gaps to OUT (SVG)
       --compare OLD NEW replay with both rules files and print what changes: events added,
@@ -41,6 +44,7 @@ public enum ReplayCommand {
         var svgPath: String?
         var compare: (String, String)?
         var fast = false
+        var allTopics = false
         var index = 0
         func value(_ name: String) -> String? {
             guard index + 1 < arguments.count else { return nil }
@@ -54,6 +58,7 @@ public enum ReplayCommand {
             case "--rules": guard let v = value(argument) else { return usage("--rules needs a FILE", errors) }; rulesPath = v
             case "--svg": guard let v = value(argument) else { return usage("--svg needs an OUT file", errors) }; svgPath = v
             case "--fast": fast = true
+            case "--topics": allTopics = true
             case "--compare":
                 guard let old = value(argument), let new = value(argument) else { return usage("--compare needs OLD_RULES NEW_RULES", errors) }
                 compare = (old, new)
@@ -102,7 +107,9 @@ public enum ReplayCommand {
         }
 
         guard let rules = loadRules(rulesPath) else { return 1 }
-        let replay = Replay(rules: rules, peers: peers, gatewayID: gateway)
+        let sessionID = PacketRecorder.sessionID(fromMetadata: reader.header?.metadata ?? "") ?? configuration?.device.sessionID ?? 0
+        let replay = Replay(rules: rules, peers: peers, gatewayID: gateway, topics: configuration?.topics, sessionID: sessionID,
+                            keepsMessages: allTopics)
         let total = max(1, reader.totalBytes)
         let started = Date()
         let showProgress = isatty(2) == 1
@@ -122,12 +129,20 @@ public enum ReplayCommand {
         for problem in outcome.problems { errors("uwb2mqtt: \(problem)") }
         let first = outcome.plot.startTime ?? 0
         let wallStart = Date()
-        for (fields, event) in zip(outcome.events, outcome.typedEvents) {
-            if !fast {
-                let due = event.ts - first - Date().timeIntervalSince(wallStart)
-                if due > 0 { sleepSeconds(due) }
+        func pace(_ time: Double) {
+            guard !fast else { return }
+            let due = time - first - Date().timeIntervalSince(wallStart)
+            if due > 0 { sleepSeconds(due) }
+        }
+        if allTopics {
+            for (time, message) in outcome.messages {
+                pace(time)
+                output(message.topic + " " + String(decoding: message.payload, as: UTF8.self))
             }
-            output(FieldRendering.json(fields))
+        }
+        for (line, event) in zip(outcome.events, outcome.typedEvents) where !allTopics {
+            pace(event.ts)
+            output(line)
         }
         if let svgPath {
             do {

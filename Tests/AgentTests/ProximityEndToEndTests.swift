@@ -110,6 +110,57 @@ import TestSupport
         #expect(comparable(replayed) == live)
     }
 
+    /// Every payload the live agent published about the peers — range, feedback, state, event,
+    /// ranking — is what `replay --topics` of its recording gives, `id` and `ts` aside: run and
+    /// replay drive the same core. The live agent stops mid-run, so per topic what it published
+    /// is the start of what the replay (which goes on to time the peers out) gives.
+    @Test func replayWithAllTopicsReproducesEveryLivePayload() async throws {
+        let broker = try await MosquittoBroker.start()
+        defer { broker.stop() }
+        let dir = try TemporaryDirectory(prefix: "agent-replay-topics")
+        let subscriber = try await MQTTTestSubscriber.start(broker: broker, topics: ["uwb2mqtt/gw/peer/#", "uwb2mqtt/gw/ranking/#"])
+        defer { subscriber.stop() }
+        let config = testConfig(url: broker.url, spool: dir.file("spool"), extra: "rules: \(AgentFixtures.exampleRulesPath)\nrecord: \(dir.file("walk.uwbrec"))")
+        let agent = try AgentProcess(config: config, scenario: AgentFixtures.walkBy, directory: dir)
+        await eventually("phone-anna in the counter zone", timeout: 60) {
+            events(subscriber).contains { $0["type"] as? String == "zone_enter" }
+        }
+        #expect(agent.process.terminate() == .exited(0))
+
+        let replay = try ChildProcess(executable: AgentProcess.executable,
+                                      arguments: ["replay", dir.file("walk.uwbrec"), "--config", dir.file("agent.yaml"), "--fast", "--topics"],
+                                      stdoutPath: dir.file("replay.out"), stderrPath: dir.file("replay.err"))
+        #expect(await replay.waitForExit(timeout: .seconds(60)) == .exited(0))
+        let lines = try String(contentsOfFile: dir.file("replay.out"), encoding: .utf8).split(separator: "\n")
+
+        func comparable(_ payload: String) -> String {
+            var object = json(payload)
+            object["id"] = nil
+            object["ts"] = nil
+            return String(decoding: try! JSONSerialization.data(withJSONObject: object, options: [.sortedKeys]), as: UTF8.self)
+        }
+        var replayed: [String: [String]] = [:]
+        for line in lines {
+            guard let space = line.firstIndex(of: " ") else { continue }
+            replayed[String(line[..<space]), default: []].append(comparable(String(line[line.index(after: space)...])))
+        }
+        var live: [String: [String]] = [:]
+        for message in subscriber.messages where !message.retained || live[message.topic] != nil {
+            live[message.topic, default: []].append(comparable(message.payload))
+        }
+        #expect((live["uwb2mqtt/gw/peer/phone-anna/range"]?.count ?? 0) > 20)
+        #expect(live["uwb2mqtt/gw/peer/phone-anna/feedback"] != nil && live["uwb2mqtt/gw/peer/phone-anna/state"] != nil)
+        for (topic, published) in live.sorted(by: { $0.key < $1.key }) {
+            let expected = Array((replayed[topic] ?? []).prefix(published.count))
+            let first = published.indices.first { $0 >= expected.count || published[$0] != expected[$0] } ?? published.count
+            #expect(published == expected, """
+                \(topic): live \(published.count), replay \(replayed[topic]?.count ?? 0) messages; the first difference, at \(first):
+                live   \(first < published.count ? published[first] : "-")
+                replay \(first < expected.count ? expected[first] : "-")
+                """)
+        }
+    }
+
     @Test func aBrokenRulesFileKeepsTheActiveRulesAndSaysWhere() async throws {
         let broker = try await MosquittoBroker.start()
         defer { broker.stop() }

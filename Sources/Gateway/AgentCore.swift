@@ -1,0 +1,167 @@
+import Proximity
+import UCI
+
+/// What the agent decides, given what happened and when: the deterministic core.
+///
+/// Inputs are ranging rounds, session stops, the passing of time, new rules and peers, each with
+/// the time passed in; outputs are messages as values (topic, payload bytes, delivery class) in
+/// `outbox`, in the order they are to be published. Nothing here reads a clock, starts a thread
+/// or does I/O, so `run` (through `Agent`), `replay` and the bench drive the same decisions and a
+/// recording replays into the payloads the live agent published (ids and `ts` aside).
+struct AgentCore {
+    /// How a message is to be delivered (mqtt-api.md): live data keeps only the newest per topic
+    /// while the broker is away; durable messages (events, retained state) are journaled.
+    enum Delivery: Equatable, Sendable {
+        case live(qos: Int)
+        case durable(retain: Bool)
+    }
+
+    struct Message: Equatable, Sendable {
+        let topic: String
+        let payload: [UInt8]
+        let delivery: Delivery
+    }
+
+    /// What does not change between two inputs.
+    struct Settings: Sendable {
+        var topics: TopicTree
+        /// `<gw>:<boot id>`: event ids are this prefix and a counter, unique across restarts.
+        var eventIDPrefix: String
+        var sessionID: UInt32
+        var qosRanges: Int
+        var stateIntervalSeconds: Double
+    }
+
+    private(set) var engine: ProximityEngine
+    private var settings: Settings
+    /// Names and topics per peer address, rebuilt when the peer list changes.
+    private var peers: PeerRoutes
+    private var eventCounter = 0
+    private var lastStateAt: [MacAddress: Double] = [:]
+    /// The `ts` text of the last measurement: shared by the payloads of one notification.
+    private var timestamps = TimestampMemo()
+    private(set) var measurements = 0
+    private(set) var events = 0
+
+    /// The messages of the last input, oldest first. `take` hands them over and keeps the storage.
+    private(set) var outbox: [Message] = []
+    /// The proximity events of the last input, for observers that need them typed (replay's
+    /// comparison and plot); kept only while `keepsEvents` is set.
+    private(set) var eventLog: [ProximityEvent] = []
+    var keepsEvents = false
+
+    init(settings: Settings, peers: [AgentConfiguration.Peer], identities: [PeerIdentity], gateway: GatewayPose?) {
+        self.settings = settings
+        self.peers = PeerRoutes(directory: PeerDirectory(peers), topics: settings.topics)
+        engine = ProximityEngine(rules: Rules(), peers: identities, gateway: gateway, deviceHasAoA: false)
+    }
+
+    /// Hands over the outbox; the caller publishes the messages in order.
+    mutating func take() -> [Message] {
+        defer { outbox.removeAll(keepingCapacity: true) }
+        return outbox
+    }
+
+    /// Empties the outbox after the caller published it in place (no copy of the list).
+    mutating func clearOutbox() {
+        outbox.removeAll(keepingCapacity: true)
+    }
+
+    /// Empties the typed event log.
+    mutating func takeEvents() -> [ProximityEvent] {
+        defer { eventLog.removeAll(keepingCapacity: true) }
+        return eventLog
+    }
+
+    // MARK: Inputs
+
+    /// A ranging round (SESSION_INFO_NTF of our session), received at `time` (wall clock).
+    mutating func ranging(_ info: SessionInfo, at time: Double) {
+        for measurement in info.twoWayMeasurements { range(measurement, sequence: info.sequenceNumber, at: time) }
+    }
+
+    /// Time passed: signal loss, dwell times, angles that age.
+    mutating func tick(at time: Double) {
+        publish(engine.tick(at: time))
+    }
+
+    /// Whether `tick` can change anything now (a peer ranges); the shell ticks only then.
+    var needsTicks: Bool { engine.needsTicks }
+
+    /// Ranging stopped for every peer: the device stopped the session, or went away.
+    mutating func linkLost(_ cause: LossCause, at time: Double) {
+        publish(engine.linkLost(peer: nil, cause: cause, at: time))
+    }
+
+    /// New rules took effect (at start, SIGHUP, a request or a file change).
+    mutating func replaceRules(_ rules: Rules, at time: Double) {
+        publish(engine.replaceRules(rules, at: time))
+    }
+
+    /// The device's capabilities: an angle is reported only by a device with AoA.
+    mutating func setDeviceHasAoA(_ hasAoA: Bool) {
+        engine.deviceHasAoA = hasAoA
+    }
+
+    /// A new peer list (SIGHUP): names and topics are worked out again.
+    mutating func setPeers(_ peers: [AgentConfiguration.Peer], sessionID: UInt32) {
+        self.peers = PeerRoutes(directory: PeerDirectory(peers), topics: settings.topics)
+        settings.sessionID = sessionID
+    }
+
+    // MARK: Decisions
+
+    private mutating func range(_ m: TwoWayRangingMeasurement, sequence: UInt32, at ts: Double) {
+        measurements += 1
+        let route = peers.route(for: m.macAddress)
+        let outputs = engine.ingest(peer: route.identity, measurement: m, at: ts)
+        // An angle is given only when the device has AoA and reports a non-zero FOM for it (a
+        // missing direction is never replaced by an invented one).
+        let aoa = engine.deviceHasAoA
+        let azimuth = aoa && m.aoaAzimuthFOM > 0 ? m.aoaAzimuth.degrees : nil
+        let elevation = aoa && m.aoaElevationFOM > 0 ? m.aoaElevation.degrees : nil
+        let ok = m.status.isSuccess && m.distanceCentimeters != nil
+        let distance = ok ? m.distanceCentimeters.map { Double($0) / 100 } : nil
+        let payload = Payloads.range(ts: ts, peer: route.name, measurement: m, session: settings.sessionID,
+                                     sequence: sequence, filteredDistance: ok ? engine.filteredDistance(of: route.identity) ?? distance : nil,
+                                     angles: (azimuth, elevation), mac: route.mac, timestamps: &timestamps)
+        outbox.append(Message(topic: route.range, payload: Payloads.render(payload), delivery: .live(qos: settings.qosRanges)))
+        publish(outputs)
+        // `state` goes out on every discrete change (above) and otherwise at most every state_interval.
+        // The full state is built only when it is due; publishing `outputs` does not change the engine.
+        if ts - (lastStateAt[m.macAddress] ?? -.infinity) >= settings.stateIntervalSeconds,
+           let state = engine.state(of: route.identity, at: ts) {
+            publish([.state(state)])
+        }
+    }
+
+    /// What the proximity engine produced, each on its topic with its delivery class.
+    private mutating func publish(_ outputs: [ProximityOutput]) {
+        for output in outputs {
+            switch output {
+            case let .state(state):
+                lastStateAt[state.peer.address] = state.ts
+                durable(peers.route(for: state.peer.address).state, ProximityPayloads.state(state), retain: true)
+            case let .feedback(feedback):
+                outbox.append(Message(topic: peers.route(for: feedback.peer.address).feedback,
+                                      payload: Payloads.render(ProximityPayloads.feedback(feedback, timestamps: &timestamps)),
+                                      delivery: .live(qos: 0)))
+            case let .position(position):
+                outbox.append(Message(topic: peers.route(for: position.peer.address).position,
+                                      payload: Payloads.render(ProximityPayloads.position(position)), delivery: .live(qos: 0)))
+            case let .event(event):
+                eventCounter += 1
+                events += 1
+                if keepsEvents { eventLog.append(event) }
+                durable(peers.route(for: event.peer.address).event,
+                        ProximityPayloads.event(event, id: "\(settings.eventIDPrefix):\(eventCounter)"), retain: false)
+            case let .ranking(ranking):
+                durable(settings.topics.ranking(ranking.rule), ProximityPayloads.ranking(ranking), retain: true)
+            }
+        }
+    }
+
+    private mutating func durable(_ topic: String, _ fields: [Field], retain: Bool) {
+        outbox.append(Message(topic: topic, payload: Payloads.render(fields), delivery: .durable(retain: retain)))
+    }
+}

@@ -48,6 +48,9 @@ public final class EventLoop {
 
     private var timers = TimerQueue()
     private var timerHandlers: [Int: () -> Void] = [:]
+    /// Timers with slack: id → the deadline from which they may run. The heap holds them at their
+    /// latest time (deadline + slack); a wake-up for anything else after the deadline runs them.
+    private var earlyFrom: [Int: Double] = [:]
     /// Work to run before the next wait, in order (`soon`).
     private var soonQueue: [() -> Void] = []
     /// Called before every wait, after everything due ran: where buffered output is flushed once
@@ -109,9 +112,22 @@ public final class EventLoop {
         schedule(at: Clocks.monotonic() + max(0, seconds), handler)
     }
 
+    /// Runs `handler` once between `deadline` and `deadline + slack`: at the first wake-up of the
+    /// loop in that window, and only at its end if nothing woke the loop before. For periodic
+    /// work whose exact moment does not matter (the proximity engine's tick): while data flows it
+    /// rides on the wake-ups the data causes instead of adding its own.
+    @discardableResult
+    public func schedule(after seconds: Double, slack: Double, _ handler: @escaping () -> Void) -> Timer {
+        let deadline = Clocks.monotonic() + max(0, seconds)
+        let timer = schedule(at: deadline + max(0, slack), handler)
+        earlyFrom[timer.id] = deadline
+        return timer
+    }
+
     /// Cancels a timer that has not fired; harmless for one that has.
     public func cancel(_ timer: Timer) {
         timerHandlers.removeValue(forKey: timer.id)
+        earlyFrom.removeValue(forKey: timer.id)
     }
 
     // MARK: Work
@@ -177,19 +193,26 @@ public final class EventLoop {
 
     /// Runs the `soon` queue and the timers whose deadline has come.
     private func runDue() {
+        runSoon()
+        while let deadline = timers.earliest, deadline <= now {
+            let id = timers.removeEarliest()
+            earlyFrom.removeValue(forKey: id)
+            if let handler = timerHandlers.removeValue(forKey: id) { handler() }
+            runSoon()
+        }
+        // Timers with slack whose window has begun; their heap entries are skipped later.
+        for (id, from) in earlyFrom where from <= now {
+            earlyFrom.removeValue(forKey: id)
+            if let handler = timerHandlers.removeValue(forKey: id) { handler() }
+            runSoon()
+        }
+    }
+
+    private func runSoon() {
         while !soonQueue.isEmpty {
             let work = soonQueue
             soonQueue.removeAll(keepingCapacity: true)
             for item in work { item() }
-        }
-        while let deadline = timers.earliest, deadline <= now {
-            let id = timers.removeEarliest()
-            if let handler = timerHandlers.removeValue(forKey: id) { handler() }
-            while !soonQueue.isEmpty {
-                let work = soonQueue
-                soonQueue.removeAll(keepingCapacity: true)
-                for item in work { item() }
-            }
         }
     }
 

@@ -21,6 +21,19 @@ import Testing
         #expect(Clocks.monotonic() >= start + 0.03)
     }
 
+    @Test func aTimerWithSlackRidesOnAnEarlierWakeUpInItsWindow() throws {
+        let loop = try EventLoop()
+        var fired: Double?
+        loop.schedule(after: 0.02, slack: 10) { fired = Clocks.monotonic() }
+        let start = loop.now
+        // Something else wakes the loop 50 ms in: inside the window, so the timer runs then,
+        // not ten seconds later.
+        loop.schedule(after: 0.05) {}
+        loop.run(until: { fired != nil }, deadline: start + 5)
+        let at = try #require(fired)
+        #expect(at - start >= 0.02 && at - start < 1)
+    }
+
     @Test func aReadableDescriptorCallsItsHandlerAndUnwatchStopsIt() throws {
         let loop = try EventLoop()
         var fds: [Int32] = [-1, -1]

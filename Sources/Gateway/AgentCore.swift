@@ -76,7 +76,13 @@ struct AgentCore {
     // MARK: Inputs
 
     /// A ranging round (SESSION_INFO_NTF of our session), received at `time` (wall clock).
+    ///
+    /// Time has passed up to `time` before the round counts: what became due since the last input
+    /// (a dwell that completed, an angle that aged) is decided first, on the state before the
+    /// round. So the outcome depends on the rounds and their times only, not on when a timer
+    /// happened to fire in between — the same live and in a replay.
     mutating func ranging(_ info: SessionInfo, at time: Double) {
+        publish(engine.tick(at: time))
         for measurement in info.twoWayMeasurements { range(measurement, sequence: info.sequenceNumber, at: time) }
     }
 

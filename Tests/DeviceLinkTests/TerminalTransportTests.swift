@@ -90,11 +90,12 @@ import Testing
         let transport = try TerminalTransport(path: pty.slavePath)
         defer { transport.close() }
         let started = ContinuousClock.now
-        let result: TransportError? = await withCheckedContinuation { continuation in
-            // A thread of its own: a dispatch queue shares its few threads with the tests running
-            // beside this one, and a reader queued behind them would only start after the close.
+        // The reader's own clock says when it returned: the test's resumption after the await may
+        // wait for a thread of the concurrency pool, which tests running beside it can hold.
+        let (result, returnedAt): (TransportError?, ContinuousClock.Instant) = await withCheckedContinuation { continuation in
             Thread {
-                continuation.resume(returning: transportError { try transport.read(maximum: 16, timeout: .seconds(30)) })
+                let error = transportError { try transport.read(maximum: 16, timeout: .seconds(30)) }
+                continuation.resume(returning: (error, ContinuousClock.now))
             }.start()
             transport.close()
         }
@@ -102,7 +103,7 @@ import Testing
             Issue.record("expected .closed, got \(String(describing: result))")
             return
         }
-        #expect(started.duration(to: .now) < .seconds(5))
+        #expect(started.duration(to: returnedAt) < .seconds(5))
         #expect(transportError { try transport.write([1]) } == .closed("\(pty.slavePath): transport was closed"))
     }
 

@@ -45,6 +45,8 @@ public final class Agent {
     private var engineTickArmed = false
 
     private var rulesWatch: FileWatch
+    /// Wakes the loop when the rules file may have changed (inotify on its directory).
+    private var rulesFileEvents: FileChangeWatch?
     private var announced: Set<String> = []
     private var recorder: PacketRecorder?
 
@@ -167,7 +169,7 @@ public final class Agent {
         service.start()
         scheduleMetrics()
         scheduleWatchdog()
-        scheduleRulesCheck()
+        watchRulesFile()
         _ = systemd.ready(status: "ranging device \(devicePort), broker \(clientConfiguration.broker)")
 
         loop.run(until: { [unowned self] in stopRequested })
@@ -181,6 +183,9 @@ public final class Agent {
             headingDegrees: configuration.gateway.headingDegrees)), retain: true)
         let undelivered = client.disconnect(timeout: .seconds(3))
         if undelivered > 0 { logger.warning("\(undelivered) messages were not acknowledged by the broker before shutdown") }
+        // Loop-bound parts go before the loop does.
+        rulesFileEvents = nil
+        service = nil
         recorder?.close()
         simulator?.stop()
         if let simulatorDirectory { try? FileManager.default.removeItem(atPath: simulatorDirectory) }
@@ -299,6 +304,7 @@ public final class Agent {
         if new.rules != configuration.rules {
             configuration.rules = new.rules
             rulesWatch = FileWatch(path: new.rules)
+            watchRulesFile()
         }
         if new.gateway.id != configuration.gateway.id || new.mqtt.url != configuration.mqtt.url
             || new.mqtt.baseTopic != configuration.mqtt.baseTopic {
@@ -488,15 +494,16 @@ public final class Agent {
         }
     }
 
-    /// The rules file is checked once a second (size, mtime, inode), as before any edit is seen.
-    private func scheduleRulesCheck() {
-        loop.schedule(after: 1) { [unowned self] in
-            if rulesWatch.changed() {
-                logger.info("\(configuration.rules) changed on disk")
-                loadRules(initial: false)
-            }
-            scheduleRulesCheck()
+    /// An edit of the rules file is picked up when its directory says so; whether the file really
+    /// changed (size, mtime, inode) decides.
+    private func watchRulesFile() {
+        let watch = FileChangeWatch(path: configuration.rules, loop: loop) { [unowned self] in
+            guard rulesWatch.changed() else { return }
+            logger.info("\(configuration.rules) changed on disk")
+            loadRules(initial: false)
         }
+        if let reason = watch.fallbackReason { logger.warning("\(reason); looking at \(configuration.rules) once a second instead") }
+        rulesFileEvents = watch
     }
 
     private func scheduleMetrics() {

@@ -65,8 +65,8 @@ public enum RulesLoading {
     }
 }
 
-/// Notices that a file changed on disk (modification time, size or inode), polled from the
-/// agent's timer: simple, and it also sees an editor's write-and-rename.
+/// Whether a file changed on disk since the last look (modification time, size or inode): the
+/// judge of `FileChangeWatch`'s "may have changed", which also sees an editor's write-and-rename.
 struct FileWatch {
     let path: String
     private var signature: [Int64]?

@@ -105,3 +105,39 @@ import Testing
         box.loop = nil
     }
 }
+
+/// An edit is seen through inotify on the file's directory, an editor's rename included.
+@Suite struct FileChangeWatchTests {
+    @Test func aWriteAndAnEditorsRenameAreBothSeenAndOtherFilesAreNot() throws {
+        let directory = "/tmp/uwb2mqtt-filewatch-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
+        #expect(mkdir(directory, 0o700) == 0)
+        defer {
+            for file in ["rules.yaml", "other.yaml", "rules.yaml.tmp"] { unlink(directory + "/" + file) }
+            rmdir(directory)
+        }
+        func write(_ file: String, _ text: String) {
+            let fd = open(directory + "/" + file, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
+            _ = text.withCString { Glibc.write(fd, $0, strlen($0)) }
+            close(fd)
+        }
+        write("rules.yaml", "version: 1\n")
+        let loop = try EventLoop()
+        var changes = 0
+        let watch = FileChangeWatch(path: directory + "/rules.yaml", loop: loop) { changes += 1 }
+        #expect(watch.fallbackReason == nil)
+
+        write("rules.yaml", "version: 1\nzones: []\n")
+        #expect(loop.run(until: { changes == 1 }, deadline: Clocks.monotonic() + 5))
+
+        // Another file in the directory: nothing, not even after the settling time.
+        write("other.yaml", "x")
+        loop.run(until: { false }, deadline: Clocks.monotonic() + 0.2)
+        #expect(changes == 1)
+
+        // An editor's save: a new file renamed over the old one.
+        write("rules.yaml.tmp", "version: 1\nstages: []\n")
+        #expect(rename(directory + "/rules.yaml.tmp", directory + "/rules.yaml") == 0)
+        #expect(loop.run(until: { changes == 2 }, deadline: Clocks.monotonic() + 5))
+        withExtendedLifetime(watch) {}
+    }
+}

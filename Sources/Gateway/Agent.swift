@@ -16,6 +16,9 @@ import UCI
 /// read, decided on and published in one wake-up, and what it published leaves in one flush.
 /// It never exits because the device or the broker is missing or goes away; both retry with
 /// back-off and say why, once per change of reason.
+///
+/// The shell owns the loop, the broker client and publisher, the device link and the core; the
+/// features beside them (rules, requests, Home Assistant, metrics) are `AgentComponent`s.
 public final class Agent {
     private(set) var configuration: AgentConfiguration
     let topics: TopicTree
@@ -23,12 +26,12 @@ public final class Agent {
     let scenario: Scenario?
     /// The decisions: what measurements, time and rules mean for the topics. This shell feeds it
     /// and publishes what it decided.
-    private var core: AgentCore
+    private(set) var core: AgentCore
 
     // State owned by the loop.
     private var publisher: Publisher!
     private var service: DeviceLinkService!
-    private var deviceState: DeviceLinkState = .absent(nil)
+    private(set) var deviceState: DeviceLinkState = .absent(nil)
     private var devicePort: String
     private var deviceInfo: DeviceInfo?
     private var capabilities: [ConfigTLV] = []
@@ -37,17 +40,15 @@ public final class Agent {
     private var brokerConnectedOnce = false
     private var lastBrokerProblem: String?
     private var rangingReached = 0
-    private var homeAssistant: HomeAssistantDiscovery?
-    private let systemd = SystemdNotifier()
-    private var loop: EventLoop!
+    let systemd = SystemdNotifier()
+    private(set) var loop: EventLoop!
+    /// The features beside the core, in the order they hear of each moment.
+    private var components: [AgentComponent] = []
+    private var rules: RulesComponent!
     private var stopRequested = false
     /// The proximity engine's tick, armed while a peer ranges (it has timeouts to notice).
     private var engineTickArmed = false
 
-    private var rulesWatch: FileWatch
-    /// Wakes the loop when the rules file may have changed (inotify on its directory).
-    private var rulesFileEvents: FileChangeWatch?
-    private var announced: Set<String> = []
     private var recorder: PacketRecorder?
 
     struct Counters {
@@ -63,9 +64,6 @@ public final class Agent {
         self.logger = logger
         self.scenario = scenario
         devicePort = configuration.device.port
-        if configuration.mqtt.homeAssistant {
-            homeAssistant = HomeAssistantDiscovery(topics: topics, gatewayID: configuration.gateway.id)
-        }
         var pose: GatewayPose?
         if let position = configuration.gateway.position {
             pose = GatewayPose(x: position.x, y: position.y, z: position.z, headingDeg: configuration.gateway.headingDegrees)
@@ -77,7 +75,16 @@ public final class Agent {
                                                       stateIntervalSeconds: configuration.mqtt.stateInterval.seconds),
                          peers: configuration.device.peers, identities: RulesLoading.identities(configuration), gateway: pose)
         core.keepsEvents = logger.threshold >= .debug
-        rulesWatch = FileWatch(path: configuration.rules)
+    }
+
+    /// The features, each one file: Home Assistant before the rules, so that a SIGHUP announces
+    /// the new peers before the reloaded rules announce their zones.
+    private func makeComponents() -> [AgentComponent] {
+        rules = RulesComponent(agent: self)
+        var list: [AgentComponent] = []
+        if configuration.mqtt.homeAssistant { list.append(HomeAssistantComponent(agent: self)) }
+        list += [rules, RequestsComponent(agent: self), MetricsComponent(agent: self)]
+        return list
     }
 
     /// Runs until SIGINT or SIGTERM on the calling thread; returns the exit status (1 for a
@@ -152,14 +159,13 @@ public final class Agent {
             handleDevice(event)
         }
 
-        loadRules(initial: true)
-        logger.info("uwb2mqtt \(AgentVersion.agent) starting: gateway \(topics.gateway), device \(devicePort), broker \(clientConfiguration.broker)")
+        components = makeComponents()
         startedAt = Clocks.monotonic()
+        for component in components { component.start() }
+        logger.info("uwb2mqtt \(AgentVersion.agent) starting: gateway \(topics.gateway), device \(devicePort), broker \(clientConfiguration.broker)")
         do {
-            try client.subscribe(topic: topics.requestFilter, qos: .atLeastOnce)
-            if let homeAssistant {
-                try client.subscribe(topic: "homeassistant/status", qos: .atLeastOnce)
-                try client.subscribe(topic: homeAssistant.ownConfigFilter, qos: .atLeastOnce)
+            for component in components {
+                for filter in component.subscriptions { try client.subscribe(topic: filter, qos: .atLeastOnce) }
             }
             try client.start()
         } catch {
@@ -167,9 +173,6 @@ public final class Agent {
             return 1
         }
         service.start()
-        scheduleMetrics()
-        scheduleWatchdog()
-        watchRulesFile()
         _ = systemd.ready(status: "ranging device \(devicePort), broker \(clientConfiguration.broker)")
 
         loop.run(until: { [unowned self] in stopRequested })
@@ -184,7 +187,9 @@ public final class Agent {
         let undelivered = client.disconnect(timeout: .seconds(3))
         if undelivered > 0 { logger.warning("\(undelivered) messages were not acknowledged by the broker before shutdown") }
         // Loop-bound parts go before the loop does.
-        rulesFileEvents = nil
+        for component in components { component.stop() }
+        components = []
+        rules = nil
         service = nil
         recorder?.close()
         simulator?.stop()
@@ -202,7 +207,7 @@ public final class Agent {
         _ = systemd.reloading()
         logger.info("SIGHUP: reloading \(configuration.source) and \(configuration.rules)")
         reloadConfiguration()
-        loadRules(initial: false)
+        for component in components { component.configurationReloaded() }
         _ = systemd.ready()
     }
 
@@ -300,54 +305,70 @@ public final class Agent {
             service.send(.reconfigure(new.device.session))
         }
         configuration.device = new.device
+        configuration.rules = new.rules
         core.setPeers(new.device.peers, sessionID: new.device.sessionID)
-        if new.rules != configuration.rules {
-            configuration.rules = new.rules
-            rulesWatch = FileWatch(path: new.rules)
-            watchRulesFile()
-        }
         if new.gateway.id != configuration.gateway.id || new.mqtt.url != configuration.mqtt.url
             || new.mqtt.baseTopic != configuration.mqtt.baseTopic {
             logger.warning("config: gateway.id, mqtt.url and mqtt.base_topic take effect after a restart")
         }
-        announceToHomeAssistant()
     }
 
-    /// Loads the rules file: at start, on SIGHUP, on the reload_rules request and when the file
-    /// changes. A file that fails validation never replaces the active rules; either way the
-    /// outcome is published (retained) on the `rules` topic. Returns the failure, if any.
-    @discardableResult
-    private func loadRules(initial: Bool) -> RulesLoading.Failure? {
-        let now = Clocks.wall()
-        let identities = RulesLoading.identities(configuration)
-        switch RulesLoading.load(path: configuration.rules) {
-        case let .success(rules):
-            let warnings = rules.warnings(for: identities)
-            core.replaceRules(rules, at: now)
-            deliver()
-            logger.info("rules \(configuration.rules) \(initial ? "loaded" : "reloaded") (sha256 \(rules.sha256.prefix(12)))")
-            for warning in warnings { logger.warning("rules: \(warning)") }
-            durable(topics.rules, RulesLoading.payload(ts: now, ok: true, source: configuration.rules, activeSHA256: rules.sha256,
-                                                       failure: nil, warnings: warnings), retain: true)
-            announceToHomeAssistant()
-            return nil
-        case let .failure(failure):
-            logger.error("rules: \(failure)\(initial ? "; running without rules" : "; keeping the active rules")")
-            durable(topics.rules, RulesLoading.payload(ts: now, ok: false, source: configuration.rules, activeSHA256: core.engine.rules.sha256,
-                                                       failure: failure, warnings: []), retain: true)
-            return failure
-        }
+    // MARK: for the components
+
+    /// New rules from the rules component: the core applies them, what changed is published.
+    func replaceRules(_ newRules: Rules, at time: Double) {
+        core.replaceRules(newRules, at: time)
+        deliver()
+    }
+
+    func rulesChanged() {
+        for component in components { component.rulesChanged() }
+    }
+
+    /// The `reload_rules` request.
+    func reloadRules() -> RulesLoading.Failure? {
+        rules.reload()
+    }
+
+    func sendToDevice(_ event: DeviceSession.Event) {
+        service.send(event)
+    }
+
+    var uptimeSeconds: Double { Clocks.monotonic() - startedAt }
+
+    /// Publishes an event or retained state (journaled while the broker is away).
+    func publishDurable(_ topic: String, _ fields: [Field], retain: Bool) {
+        publishDurable(topic, payload: Payloads.render(fields), retain: retain)
+    }
+
+    func publishDurable(_ topic: String, payload: [UInt8], retain: Bool) {
+        if let problem = publisher.durable(topic: topic, payload: payload, retain: retain) { logger.warning(problem) }
+    }
+
+    /// Publishes live data (the newest per topic waits while the broker is away).
+    func publishLive(_ topic: String, _ payload: [UInt8], qos: Int) {
+        publisher.live(topic: topic, payload: payload, qos: qos)
+    }
+
+    /// Publishes the answer to a request.
+    func publishResponse(_ topic: String, payload: [UInt8]) {
+        publisher.response(topic: topic, payload: payload)
+    }
+
+    /// The `metrics` payload.
+    func metrics() -> [Field] {
+        [Field("ts", .string(Timestamp.rfc3339(Clocks.wall()))), Field("uptime_s", .int(Int64(uptimeSeconds))),
+         Field("frames_rx", .int(Int64(counters.framesReceived))), Field("frames_invalid", .int(Int64(counters.framesInvalid))),
+         Field("measurements", .int(Int64(core.measurements))), Field("events", .int(Int64(core.events))),
+         Field("publish_queue", .int(Int64(publisher.client.outstandingMessageCount))),
+         Field("spooled", .int(Int64(publisher.spooled))), Field("dropped", .int(Int64(publisher.dropped))),
+         Field("device_reconnects", .int(Int64(counters.deviceReconnects))),
+         Field("broker_reconnects", .int(Int64(counters.brokerReconnects)))]
     }
 
     private func publishDevice() {
         let payload = Payloads.device(ts: Clocks.wall(), state: deviceState, port: devicePort, info: deviceInfo, capabilities: capabilities)
-        durable(topics.device, payload, retain: true)
-    }
-
-    private func durable(_ topic: String, _ fields: [Field], retain: Bool) {
-        if let problem = publisher.durable(topic: topic, payload: Payloads.render(fields), retain: retain) {
-            logger.warning(problem)
-        }
+        publishDurable(topics.device, payload, retain: true)
     }
 
     // MARK: MQTT
@@ -368,7 +389,7 @@ public final class Agent {
             }
             if let problem = publisher.brokerConnected() { logger.warning(problem) }
             publishDevice()
-            announceToHomeAssistant()
+            for component in components { component.brokerConnected() }
         case let .disconnected(reason):
             publisher.brokerDisconnected()
             let text = "\(reason)"
@@ -378,7 +399,7 @@ public final class Agent {
                 lastBrokerProblem = text
             }
         case let .message(message):
-            handleMessage(message)
+            for component in components where component.receive(message) { break }
         case let .published(messageID):
             if let problem = publisher.acknowledged(messageID) { logger.warning(problem) }
         case let .publishFailed(messageID, reason):
@@ -386,86 +407,6 @@ public final class Agent {
             _ = publisher.acknowledged(messageID)
         case .subscribed:
             break
-        }
-    }
-
-    private func handleMessage(_ message: MQTTMessage) {
-        if let name = topics.requestName(of: message.topic) {
-            respond(to: name, payload: message.payload)
-            return
-        }
-        guard let homeAssistant else { return }
-        if message.topic == "homeassistant/status" {
-            if message.text == "online" { announceToHomeAssistant() }
-            return
-        }
-        // A retained discovery config of ours that no current peer owns: the peer left the config.
-        if message.retained, !message.payload.isEmpty, message.topic.hasPrefix("homeassistant/"),
-           message.topic.contains("/\(homeAssistant.nodeID)/") {
-            let current = Set(homeAssistant.configs(peers: peerList, zones: core.engine.rules.zones.map(\.name)).map(\.0))
-            if !current.contains(message.topic) {
-                logger.info("removing the Home Assistant entity of a peer that left the config: \(message.topic)")
-                if let problem = publisher.durable(topic: message.topic, payload: [], retain: true) { logger.warning(problem) }
-            }
-        }
-    }
-
-    private var peerList: [(name: String, segment: String)] {
-        configuration.device.peers.map { ($0.displayName, $0.topicSegment) }
-    }
-
-    private func announceToHomeAssistant() {
-        guard let homeAssistant, publisher != nil else { return }
-        let configs = homeAssistant.configs(peers: peerList, zones: core.engine.rules.zones.map(\.name))
-        for (topic, fields) in configs { durable(topic, fields, retain: true) }
-        // Entities of zones that a reload removed: an empty retained config deletes them.
-        let current = Set(configs.map(\.0))
-        for topic in announced.subtracting(current) {
-            if let problem = publisher.durable(topic: topic, payload: [], retain: true) { logger.warning(problem) }
-        }
-        announced = current
-    }
-
-    // MARK: requests
-
-    private func respond(to name: String, payload: [UInt8]) {
-        let response: [Field]
-        switch Request.parse(name: name, payload: payload) {
-        case let .failure(problem):
-            // Debug, not info: a flood of bad requests must not flood the journal too.
-            logger.debug("rejected request \(name): \(problem.message)")
-            response = Payloads.response(id: problem.id, ok: false, error: problem.message)
-        case let .success(request):
-            response = answer(request)
-        }
-        publisher.response(topic: topics.response(name), payload: Payloads.render(response))
-    }
-
-    private func answer(_ request: Request) -> [Field] {
-        func ok(_ data: [Field] = []) -> [Field] { Payloads.response(id: request.id, ok: true, data: .object(data)) }
-        func failure(_ text: String) -> [Field] { Payloads.response(id: request.id, ok: false, error: text) }
-        let deviceReachable = !(deviceState == .opening || deviceState.name == "absent")
-        switch request.name! {
-        case .ping:
-            return ok([Field("version", .string(AgentVersion.agent)), Field("uptime_s", .int(Int64(Clocks.monotonic() - startedAt)))])
-        case .state:
-            let peers = core.engine.states(at: Clocks.wall()).map { FieldValue.object(ProximityPayloads.state($0)) }
-            return ok([Field("device", .string(deviceState.name)), Field("peers", .list(peers))])
-        case .sessionStart:
-            guard deviceReachable else { return failure("no device (\(deviceState))") }
-            service.send(.startRequested)
-            return ok()
-        case .sessionStop:
-            guard deviceReachable else { return failure("no device (\(deviceState))") }
-            service.send(.stopRequested)
-            return ok()
-        case .deviceReset:
-            guard deviceReachable else { return failure("no device (\(deviceState))") }
-            service.send(.resetRequested)
-            return ok()
-        case .reloadRules:
-            if let problem = loadRules(initial: false) { return failure(problem.description) }
-            return ok([Field("sha256", .string(core.engine.rules.sha256)), Field("source", .string(configuration.rules))])
         }
     }
 
@@ -483,47 +424,5 @@ public final class Agent {
             deliver()
             armEngineTick()
         }
-    }
-
-    /// Fed from the loop itself: if the loop stalls, systemd restarts the agent.
-    private func scheduleWatchdog() {
-        guard let interval = systemd.watchdogInterval else { return }
-        _ = systemd.watchdog()
-        loop.schedule(after: Double(interval.components.seconds) + Double(interval.components.attoseconds) / 1e18) { [unowned self] in
-            scheduleWatchdog()
-        }
-    }
-
-    /// An edit of the rules file is picked up when its directory says so; whether the file really
-    /// changed (size, mtime, inode) decides.
-    private func watchRulesFile() {
-        let watch = FileChangeWatch(path: configuration.rules, loop: loop) { [unowned self] in
-            guard rulesWatch.changed() else { return }
-            logger.info("\(configuration.rules) changed on disk")
-            loadRules(initial: false)
-        }
-        if let reason = watch.fallbackReason { logger.warning("\(reason); looking at \(configuration.rules) once a second instead") }
-        rulesFileEvents = watch
-    }
-
-    private func scheduleMetrics() {
-        loop.schedule(after: configuration.mqtt.metricsInterval.seconds) { [unowned self] in
-            publishMetrics()
-            scheduleMetrics()
-        }
-    }
-
-    private func publishMetrics() {
-        let now = Clocks.monotonic()
-        let fields: [Field] = [
-            Field("ts", .string(Timestamp.rfc3339(Clocks.wall()))), Field("uptime_s", .int(Int64(now - startedAt))),
-            Field("frames_rx", .int(Int64(counters.framesReceived))), Field("frames_invalid", .int(Int64(counters.framesInvalid))),
-            Field("measurements", .int(Int64(core.measurements))), Field("events", .int(Int64(core.events))),
-            Field("publish_queue", .int(Int64(publisher.client.outstandingMessageCount))),
-            Field("spooled", .int(Int64(publisher.spooled))), Field("dropped", .int(Int64(publisher.dropped))),
-            Field("device_reconnects", .int(Int64(counters.deviceReconnects))),
-            Field("broker_reconnects", .int(Int64(counters.brokerReconnects))),
-        ]
-        publisher.live(topic: topics.metrics, payload: Payloads.render(fields), qos: 0)
     }
 }

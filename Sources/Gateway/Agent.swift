@@ -34,7 +34,7 @@ public final class Agent {
     private(set) var deviceState: DeviceLinkState = .absent(nil)
     private var devicePort: String
     private var deviceInfo: DeviceInfo?
-    private var capabilities: [ConfigTLV] = []
+    private var capabilities = DeviceCapabilities(tlvs: [], uciVersion: nil)
     private var counters = Counters()
     private var startedAt = Clocks.monotonic()
     private var brokerConnectedOnce = false
@@ -230,8 +230,8 @@ public final class Agent {
             publishDevice()
         case let .deviceIdentified(info, capabilities):
             deviceInfo = info
-            self.capabilities = capabilities
-            core.setDeviceHasAoA(deviceHasAoA)
+            self.capabilities = DeviceCapabilities(tlvs: capabilities, uciVersion: info.uciVersion)
+            core.setDeviceHasAoA(self.capabilities.hasAoA)
             publishDevice()
         case let .measurements(info, receivedAt, raw):
             counters.framesReceived += 1
@@ -261,10 +261,6 @@ public final class Agent {
             recorder.close()
             self.recorder = nil
         }
-    }
-
-    private var deviceHasAoA: Bool {
-        capabilities.first { $0.id == 0x13 }.map { $0.value.contains { $0 != 0 } } ?? false
     }
 
     /// Publishes what the core decided, each message with its delivery class, and empties its outbox.

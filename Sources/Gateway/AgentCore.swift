@@ -126,10 +126,9 @@ struct AgentCore {
         let aoa = engine.deviceHasAoA
         let azimuth = aoa && m.aoaAzimuthFOM > 0 ? m.aoaAzimuth.degrees : nil
         let elevation = aoa && m.aoaElevationFOM > 0 ? m.aoaElevation.degrees : nil
-        let ok = m.status.isSuccess && m.distanceCentimeters != nil
-        let distance = ok ? m.distanceCentimeters.map { Double($0) / 100 } : nil
+        let distance = m.validDistanceMeters
         let payload = Payloads.range(ts: ts, peer: route.name, measurement: m, session: settings.sessionID,
-                                     sequence: sequence, filteredDistance: ok ? engine.filteredDistance(of: route.identity) ?? distance : nil,
+                                     sequence: sequence, filteredDistance: distance.map { engine.filteredDistance(of: route.identity) ?? $0 },
                                      angles: (azimuth, elevation), mac: route.mac, timestamps: &timestamps)
         outbox.append(Message(topic: route.range, payload: Payloads.render(payload), delivery: .live(qos: settings.qosRanges)))
         publish(outputs)

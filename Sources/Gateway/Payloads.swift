@@ -21,13 +21,10 @@ public enum Payloads {
     public static let lastWill: [UInt8] = Array(#"{"state":"offline"}"#.utf8)
 
     /// `device`: retained, on every device state change.
-    public static func device(ts: Double, state: DeviceLinkState, port: String, info: DeviceInfo?, capabilities: [ConfigTLV]) -> [Field] {
+    public static func device(ts: Double, state: DeviceLinkState, port: String, info: DeviceInfo?, capabilities: DeviceCapabilities) -> [Field] {
         var caps: [Field] = []
         if !capabilities.isEmpty {
-            // CORE_GET_CAPS_INFO TLV types of FiRa 2.0 (uci.md §7 V3): 0x13 AoA support, 0x14 extended MAC.
-            let aoa = capabilities.first { $0.id == 0x13 }.map { $0.value.contains { $0 != 0 } } ?? false
-            let extended = capabilities.first { $0.id == 0x14 }.map { $0.value.contains { $0 != 0 } } ?? false
-            caps = [Field("aoa", .bool(aoa)), Field("extended_mac_address", .bool(extended))]
+            caps = [Field("aoa", .bool(capabilities.hasAoA)), Field("extended_mac_address", .bool(capabilities.hasExtendedMACAddress))]
         }
         return [Field("ts", .string(Timestamp.rfc3339(ts))), Field("state", .string(state.name)), Field("port", .string(port)),
                 Field("uci_version", string(info?.uciVersion.description)),
@@ -45,8 +42,8 @@ public enum Payloads {
     static func range(ts: Double, peer: String, measurement m: TwoWayRangingMeasurement, session: UInt32,
                       sequence: UInt32, filteredDistance: Double?, angles: (azimuth: Double?, elevation: Double?),
                       mac: String? = nil, timestamps: inout TimestampMemo) -> [Field] {
-        let ok = m.status.isSuccess && m.distanceCentimeters != nil
-        let raw = ok ? m.distanceCentimeters.map { Double($0) / 100 } : nil
+        let raw = m.validDistanceMeters
+        let ok = raw != nil
         return [Field("ts", .string(timestamps.rfc3339(ts))), Field("peer", .string(peer)),
                 Field("mac", .string(mac ?? m.macAddress.description)), Field("session", .int(Int64(session))),
                 Field("seq", .int(Int64(sequence))),

@@ -141,8 +141,9 @@ public struct Replay {
                         for m in info.twoWayMeasurements {
                             let identity = peers.identity(of: m.macAddress)
                             var peer = entry(m.macAddress)
-                            let ok = m.status.isSuccess && m.distanceCentimeters != nil
-                            peer.raw.append(.init(time: time, meters: ok ? m.distanceCentimeters.map { Double($0) / 100 } : nil, ok: ok))
+                            let distance = m.validDistanceMeters
+                            let ok = distance != nil
+                            peer.raw.append(.init(time: time, meters: distance, ok: ok))
                             if ok, let filtered = core.engine.state(of: identity, at: time)?.distanceM {
                                 peer.filtered.append(.init(time: time, meters: filtered))
                             }

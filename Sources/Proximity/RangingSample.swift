@@ -31,8 +31,8 @@ public struct RangingSample: Hashable, Sendable {
     public static let failed = RangingSample(isValid: false, distanceMeters: nil)
 
     public init(_ m: TwoWayRangingMeasurement) {
-        let cm = m.distanceCentimeters
-        self.init(isValid: m.status.isSuccess && cm != nil, distanceMeters: cm.map { Double($0) / 100 },
+        let distance = m.validDistanceMeters
+        self.init(isValid: distance != nil, distanceMeters: distance ?? m.distanceCentimeters.map { Double($0) / 100 },
                   azimuthDeg: m.aoaAzimuth.degrees, azimuthFOM: Int(m.aoaAzimuthFOM),
                   elevationDeg: m.aoaElevation.degrees, elevationFOM: Int(m.aoaElevationFOM),
                   nonLineOfSight: m.isNonLineOfSight)

@@ -55,6 +55,14 @@ public struct TwoWayRangingMeasurement: Hashable, Sendable {
     }
 
     /// True for NLoS, false for LoS, nil when undetermined.
+    /// The distance in metres when the measurement is valid — its status is success and it carries
+    /// a distance — else nil. The one definition of a valid measurement: the rules, the payloads
+    /// and replay all ask here.
+    public var validDistanceMeters: Double? {
+        guard status.isSuccess, let centimeters = distanceCentimeters else { return nil }
+        return Double(centimeters) / 100
+    }
+
     public var isNonLineOfSight: Bool? {
         switch nlosRaw { case 0: false; case 1: true; default: nil }
     }

@@ -54,7 +54,7 @@ let package = Package(
         .executableTarget(name: "uwb2mqtt", dependencies: ["Gateway"]),
 
         // `make bench`: UCI decode throughput, and the real agent process measured end to end (CPU, latency, memory) beside a Python baseline.
-        .executableTarget(name: "UCIBench", dependencies: ["UCI", "DeviceLink", "EventLoop", "Simulator", "Proximity", "TestSupport", "CMosquitto"]),
+        .executableTarget(name: "UCIBench", dependencies: ["UCI", "DeviceLink", "EventLoop", "Gateway", "Simulator", "Proximity", "TestSupport", "CMosquitto"]),
 
         // A simulated DWM3001C (device side of UCI) driven by a scenario. Pure core, no I/O.
         .target(name: "Simulator", dependencies: ["UCI"]),

@@ -64,16 +64,9 @@ public final class Agent {
         self.logger = logger
         self.scenario = scenario
         devicePort = configuration.device.port
-        var pose: GatewayPose?
-        if let position = configuration.gateway.position {
-            pose = GatewayPose(x: position.x, y: position.y, z: position.z, headingDeg: configuration.gateway.headingDegrees)
-        }
         // A random id per run: event ids are `<gw>:<boot id>:<counter>`, unique across restarts.
         let bootID = String(UInt32.random(in: 0x1000_0000...UInt32.max), radix: 16)
-        core = AgentCore(settings: AgentCore.Settings(topics: configuration.topics, eventIDPrefix: "\(configuration.topics.gateway):\(bootID)",
-                                                      sessionID: configuration.device.sessionID, qosRanges: configuration.mqtt.qosRanges,
-                                                      stateIntervalSeconds: configuration.mqtt.stateInterval.seconds),
-                         peers: configuration.device.peers, identities: RulesLoading.identities(configuration), gateway: pose)
+        core = AgentCore(configuration: configuration, eventIDPrefix: "\(configuration.topics.gateway):\(bootID)")
         core.keepsEvents = logger.threshold >= .debug
     }
 

@@ -8,22 +8,22 @@ import UCI
 /// `outbox`, in the order they are to be published. Nothing here reads a clock, starts a thread
 /// or does I/O, so `run` (through `Agent`), `replay` and the bench drive the same decisions and a
 /// recording replays into the payloads the live agent published (ids and `ts` aside).
-struct AgentCore {
+public struct AgentCore {
     /// How a message is to be delivered (mqtt-api.md): live data keeps only the newest per topic
     /// while the broker is away; durable messages (events, retained state) are journaled.
-    enum Delivery: Equatable, Sendable {
+    public enum Delivery: Equatable, Sendable {
         case live(qos: Int)
         case durable(retain: Bool)
     }
 
-    struct Message: Equatable, Sendable {
-        let topic: String
-        let payload: [UInt8]
-        let delivery: Delivery
+    public struct Message: Equatable, Sendable {
+        public let topic: String
+        public let payload: [UInt8]
+        public let delivery: Delivery
     }
 
     /// What does not change between two inputs.
-    struct Settings: Sendable {
+    public struct Settings: Sendable {
         var topics: TopicTree
         /// `<gw>:<boot id>`: event ids are this prefix and a counter, unique across restarts.
         var eventIDPrefix: String
@@ -32,7 +32,7 @@ struct AgentCore {
         var stateIntervalSeconds: Double
     }
 
-    private(set) var engine: ProximityEngine
+    public private(set) var engine: ProximityEngine
     private var settings: Settings
     /// Names and topics per peer address, rebuilt when the peer list changes.
     private var peers: PeerRoutes
@@ -40,11 +40,11 @@ struct AgentCore {
     private var lastStateAt: [MacAddress: Double] = [:]
     /// The `ts` text of the last measurement: shared by the payloads of one notification.
     private var timestamps = TimestampMemo()
-    private(set) var measurements = 0
-    private(set) var events = 0
+    public private(set) var measurements = 0
+    public private(set) var events = 0
 
     /// The messages of the last input, oldest first. `take` hands them over and keeps the storage.
-    private(set) var outbox: [Message] = []
+    public private(set) var outbox: [Message] = []
     /// The proximity events of the last input, for observers that need them typed (replay's
     /// comparison and plot); kept only while `keepsEvents` is set.
     private(set) var eventLog: [ProximityEvent] = []
@@ -56,14 +56,27 @@ struct AgentCore {
         engine = ProximityEngine(rules: Rules(), peers: identities, gateway: gateway, deviceHasAoA: false)
     }
 
+    /// The core of an agent with `configuration`; event ids start with `eventIDPrefix`
+    /// (`<gw>:<boot id>` in the agent, something fixed in tools and tests).
+    public init(configuration: AgentConfiguration, eventIDPrefix: String) {
+        var pose: GatewayPose?
+        if let position = configuration.gateway.position {
+            pose = GatewayPose(x: position.x, y: position.y, z: position.z, headingDeg: configuration.gateway.headingDegrees)
+        }
+        self.init(settings: Settings(topics: configuration.topics, eventIDPrefix: eventIDPrefix,
+                                     sessionID: configuration.device.sessionID, qosRanges: configuration.mqtt.qosRanges,
+                                     stateIntervalSeconds: configuration.mqtt.stateInterval.seconds),
+                  peers: configuration.device.peers, identities: RulesLoading.identities(configuration), gateway: pose)
+    }
+
     /// Hands over the outbox; the caller publishes the messages in order.
-    mutating func take() -> [Message] {
+    public mutating func take() -> [Message] {
         defer { outbox.removeAll(keepingCapacity: true) }
         return outbox
     }
 
     /// Empties the outbox after the caller published it in place (no copy of the list).
-    mutating func clearOutbox() {
+    public mutating func clearOutbox() {
         outbox.removeAll(keepingCapacity: true)
     }
 
@@ -81,31 +94,31 @@ struct AgentCore {
     /// (a dwell that completed, an angle that aged) is decided first, on the state before the
     /// round. So the outcome depends on the rounds and their times only, not on when a timer
     /// happened to fire in between — the same live and in a replay.
-    mutating func ranging(_ info: SessionInfo, at time: Double) {
+    public mutating func ranging(_ info: SessionInfo, at time: Double) {
         publish(engine.tick(at: time))
         for measurement in info.twoWayMeasurements { range(measurement, sequence: info.sequenceNumber, at: time) }
     }
 
     /// Time passed: signal loss, dwell times, angles that age.
-    mutating func tick(at time: Double) {
+    public mutating func tick(at time: Double) {
         publish(engine.tick(at: time))
     }
 
     /// Whether `tick` can change anything now (a peer ranges); the shell ticks only then.
-    var needsTicks: Bool { engine.needsTicks }
+    public var needsTicks: Bool { engine.needsTicks }
 
     /// Ranging stopped for every peer: the device stopped the session, or went away.
-    mutating func linkLost(_ cause: LossCause, at time: Double) {
+    public mutating func linkLost(_ cause: LossCause, at time: Double) {
         publish(engine.linkLost(peer: nil, cause: cause, at: time))
     }
 
     /// New rules took effect (at start, SIGHUP, a request or a file change).
-    mutating func replaceRules(_ rules: Rules, at time: Double) {
+    public mutating func replaceRules(_ rules: Rules, at time: Double) {
         publish(engine.replaceRules(rules, at: time))
     }
 
     /// The device's capabilities: an angle is reported only by a device with AoA.
-    mutating func setDeviceHasAoA(_ hasAoA: Bool) {
+    public mutating func setDeviceHasAoA(_ hasAoA: Bool) {
         engine.deviceHasAoA = hasAoA
     }
 

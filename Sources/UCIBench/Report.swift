@@ -7,6 +7,8 @@ struct BenchReport: Sendable {
     var decode1: DecodeFigure?
     var decode8: DecodeFigure?
     var stream: DecodeFigure?
+    /// AgentCore: one round of 8 measurements to payload bytes, in process.
+    var core: DecodeFigure?
     var decodeCPU: Int?
     var swift: GatewayResult?
     var python: GatewayResult?
@@ -27,6 +29,10 @@ struct BenchReport: Sendable {
                                 ("  stream: reassembly + decode, 1 meas.", stream)] {
             guard let figure else { continue }
             out.append(pad(label, 46) + lpad(format(figure.nanoseconds, 1), 15) + lpad(grouped(figure.perSecond), 18))
+        }
+        if let core {
+            out.append(pad("  core: rules + payloads, 8 measurements", 46) + lpad(format(core.nanoseconds, 1), 15)
+                       + lpad(grouped(core.perSecond), 18) + "   (" + format(core.nanoseconds / 8000, 2) + " µs/measurement)")
         }
         if let pipelineError {
             out.append("")
@@ -163,7 +169,7 @@ struct BenchReport: Sendable {
             return obj([("ns_per_notification", num(f.nanoseconds)), ("notifications_per_s", num(f.perSecond))])
         }
         fields.append(("uci_decode", obj([("one_measurement", decode(decode1)), ("eight_measurements", decode(decode8)),
-                                          ("stream_reassembly_one_measurement", decode(stream))])))
+                                          ("stream_reassembly_one_measurement", decode(stream)), ("core_round_eight_measurements", decode(core))])))
         fields.append(("settings", obj([("window_s", num(settings.window)), ("latency_rate_per_s", num(Double(settings.latencyRate))),
                                         ("memory_measurements", num(Double(settings.memoryMeasurements))),
                                         ("memory_rate_per_s", num(Double(settings.memoryRate))), ("peers", num(Double(benchPeers.count))),

@@ -2,12 +2,13 @@
 // written as JSON (default `.build/bench.json`).
 //
 //   uwb2mqtt-bench [--no-python REASON] [--quick] [--json PATH] [--agent PATH] [--python-gateway PATH]
-//   uwb2mqtt-bench decode-only     the UCI decode figures only
+//   uwb2mqtt-bench decode-only     the UCI decode figures only (and the in-process core)
+//   uwb2mqtt-bench core-only       the in-process core figure only (for a profiler)
 //   uwb2mqtt-bench decode1 N       exactly N decodes of (a), no timing: for
 //                                  `valgrind --tool=callgrind` (instructions per decode =
 //                                  difference of two runs with different N, divided by ΔN)
 //
-// 1. UCI decode (Decode.swift): in-process, one thread.
+// 1. UCI decode (Decode.swift) and the agent's core (CoreBench.swift): in-process, one thread.
 // 2. Pipeline, latency, memory (Pipeline.swift): the real `uwb2mqtt run` process (release build,
 //    beside this executable) against a private mosquitto, fed by this process through a real
 //    pseudo-terminal (DeviceWriter.swift), counted and timed by a libmosquitto subscriber in this
@@ -23,6 +24,11 @@ var arguments = Array(CommandLine.arguments.dropFirst())
 if arguments.first == "decode1" {
     let n = arguments.count > 1 ? Int(arguments[1]) ?? 0 : 0
     print("decode1 \(n): checksum \(decodeLoop(sessionInfo(measurements: 1), iterations: n))")
+    exit(0)
+}
+
+if arguments.first == "core-only" {
+    _ = benchCore()
     exit(0)
 }
 
@@ -77,6 +83,7 @@ var report = BenchReport()
 report.decode1 = benchDecode("(a)", measurements: 1)
 report.decode8 = benchDecode("(b)", measurements: 8)
 report.stream = benchStream()
+report.core = benchCore()
 report.decodeCPU = pinned ? pinnedCPU : nil
 if hadAffinity { _ = sched_setaffinity(0, MemoryLayout<cpu_set_t>.size, &savedAffinity) }
 

@@ -1,6 +1,7 @@
 // swift-tools-version:6.0
 // libFuzzer harnesses (`make fuzz`): the UCI reassembler and decoder, the config loader, the
-// rules loader (and the engine on accepted rules), and the request parser.
+// rules loader (and the engine on accepted rules), the agent's core on device bytes, and the
+// request parser.
 //
 // A separate package on purpose: an executable target built for libFuzzer has no `main` of its
 // own, and inside the root package it would break `swift test` at link time
@@ -29,6 +30,12 @@ let package = Package(
             name: "FuzzRules",
             dependencies: [.product(name: "Proximity", package: "uwb2mqtt"), .product(name: "UCI", package: "uwb2mqtt"),
                            .product(name: "YAMLCoding", package: "uwb2mqtt")],
+            swiftSettings: [.unsafeFlags(["-parse-as-library"])]
+        ),
+        .executableTarget(
+            name: "FuzzCore",
+            dependencies: [.product(name: "Gateway", package: "uwb2mqtt"), .product(name: "Proximity", package: "uwb2mqtt"),
+                           .product(name: "UCI", package: "uwb2mqtt")],
             swiftSettings: [.unsafeFlags(["-parse-as-library"])]
         ),
         .executableTarget(

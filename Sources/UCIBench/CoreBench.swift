@@ -1,0 +1,41 @@
+// The agent's decisions in process: one ranging round of 8 measurements through AgentCore — the
+// filter, the example rules, and every payload rendered to bytes — as `run` and `replay` drive it,
+// without the pty, the loop or the broker. What is left of the pipeline's CPU per measurement
+// beyond this is I/O: reading the device, the broker socket, the kernel.
+import Gateway
+import Proximity
+import UCI
+
+func benchCore() -> DecodeFigure {
+    let configuration = AgentConfiguration(device: AgentConfiguration.Device(
+        peers: benchPeers.map { AgentConfiguration.Peer(address: $0.address, name: $0.name) }))
+    var core = AgentCore(configuration: configuration, eventIDPrefix: "bench:core")
+    core.replaceRules(try! RulesFile.load(text: RulesFile.exampleYAML, file: "rules.yaml"), at: 1_000)
+    core.clearOutbox()
+    guard case let .notification(.sessionInfo(template))? = try? UCIMessage(decoding: sessionInfo(measurements: 8)) else {
+        fatalError("the bench's SESSION_INFO_NTF does not decode")
+    }
+    // The peers walk to and fro: 64 rounds that the timed loop cycles through.
+    let rounds: [SessionInfo] = (0..<64).map { k in
+        var info = template
+        var list = template.twoWayMeasurements
+        for index in list.indices { list[index].distanceRaw = UInt16(150 + abs(32 - k) * (index + 3)) }
+        info.measurements = .twoWay(list)
+        return info
+    }
+    var time = 1_000.0
+    let r = measure { count in
+        var checksum: UInt64 = 0
+        for round in 0..<count {
+            time += 0.02
+            core.ranging(rounds[round & 63], at: time)
+            for message in core.outbox { checksum &+= UInt64(message.payload.count) }
+            core.clearOutbox()
+        }
+        return checksum
+    }
+    let ns = r.seconds * 1e9 / Double(r.iterations)
+    log("(d) AgentCore.ranging, 8 measurements → payloads: \(format(ns, 1)) ns/round, "
+          + "\(format(ns / 8, 1)) ns/measurement [\(r.iterations) rounds in \(format(r.seconds, 3)) s, checksum \(r.checksum)]")
+    return DecodeFigure(nanoseconds: ns, perSecond: Double(r.iterations) / r.seconds)
+}

@@ -1,0 +1,45 @@
+// libFuzzer entry for the agent's core: bytes as the device would send them, reassembled and
+// decoded as the agent does, drive AgentCore with the example rules. Every message it decides
+// must be a JSON object on a topic of the gateway's own tree, and no range may carry an angle
+// (the device reports no AoA: a missing direction is never invented).
+import Foundation
+import Gateway
+import Proximity
+import UCI
+
+private let exampleRules = try! RulesFile.load(text: RulesFile.exampleYAML, file: "rules.yaml")
+
+@_cdecl("LLVMFuzzerTestOneInput")
+public func fuzzCore(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
+    let bytes = size > 0 && data != nil ? Array(UnsafeBufferPointer(start: data, count: size)) : []
+    let configuration = AgentConfiguration(device: AgentConfiguration.Device(peers: [
+        AgentConfiguration.Peer(address: 1, name: "phone-anna"), AgentConfiguration.Peer(address: 2, name: "tool-cart"),
+    ]))
+    var core = AgentCore(configuration: configuration, eventIDPrefix: "gw:fuzz")
+    core.replaceRules(exampleRules, at: 1_000)
+    check(core.take(), configuration)
+    var reassembler = Reassembler()
+    var time = 1_000.0
+    reassembler.feed(bytes) { event in
+        guard case let .message(raw) = event, case let .notification(.sessionInfo(info))? = try? UCIMessage(decoding: raw) else { return }
+        time += 0.05
+        core.ranging(info, at: time)
+        check(core.take(), configuration)
+    }
+    core.tick(at: time + 10)
+    check(core.take(), configuration)
+    return 0
+}
+
+private func check(_ messages: [AgentCore.Message], _ configuration: AgentConfiguration) {
+    let root = configuration.topics.base + "/" + configuration.topics.gateway + "/"
+    for message in messages {
+        guard message.topic.hasPrefix(root) else { fatalError("outside the gateway's tree: \(message.topic)") }
+        guard let object = (try? JSONSerialization.jsonObject(with: Data(message.payload))) as? [String: Any] else {
+            fatalError("not a JSON object on \(message.topic): \(String(decoding: message.payload, as: UTF8.self))")
+        }
+        if message.topic.hasSuffix("/range"), !(object["azimuth_deg"] is NSNull) {
+            fatalError("an angle from a device without AoA: \(object)")
+        }
+    }
+}

@@ -28,7 +28,7 @@ public final class DeviceLinkService {
     /// Where the device is: a path or `tcp://…` opened as given, or `auto` for the first port
     /// that looks like a DWM3001C (USB 1915:520F), confirmed by its UCI answers.
     public let port: String
-    private unowned let loop: EventLoop
+    private let loop: EventLoop
     private let options: TransportOptions
     private let onEvent: (Event) -> Void
     private var session: DeviceSession
@@ -69,6 +69,10 @@ public final class DeviceLinkService {
             guard let self, running else { return }
             handle(event)
         }
+    }
+
+    deinit {
+        stop()
     }
 
     /// Closes the device and stops every timer.

@@ -12,10 +12,10 @@
 /// the last of them. The call says "may have changed": the caller compares what it cares about
 /// (mtime, size, inode). Where inotify is not available the file is looked at once a second.
 ///
-/// Bound to its loop, which must outlive it.
+/// Holds its loop; on release it stops watching.
 public final class FileChangeWatch {
     public let path: String
-    private unowned let loop: EventLoop
+    private let loop: EventLoop
     private let onChange: () -> Void
     private var descriptor: Int32 = -1
     private var watchToken: EventLoop.Watch?

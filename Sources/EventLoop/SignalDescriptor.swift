@@ -12,7 +12,7 @@ import CLinuxEvents
 public final class SignalDescriptor {
     private let fd: Int32
     private let watchToken: EventLoop.Watch
-    private unowned let loop: EventLoop
+    private let loop: EventLoop
     private var previousMask = sigset_t()
 
     public init(_ signals: [Int32], on loop: EventLoop, handler: @escaping (Int32) -> Void) throws(EventLoopError) {

@@ -30,7 +30,7 @@ import FoundationEssentials
 public final class MQTTClient {
     public let configuration: MQTTConfiguration
 
-    private unowned let loop: EventLoop
+    private let loop: EventLoop
     private let onEvent: (MQTTEvent) -> Void
     private let reasons: MosquittoReasons
     private let box: MosquittoCallbackBox
@@ -109,6 +109,9 @@ public final class MQTTClient {
     }
 
     deinit {
+        // Its timers hold it unowned: none may fire after it is gone.
+        if let keepaliveTimer { loop.cancel(keepaliveTimer) }
+        if let retryTimer { loop.cancel(retryTimer) }
         // A client dropped without `disconnect()`: a best-effort DISCONNECT (no will), then free
         // the handle, unless a helper thread is still connecting with it (it is then left to it).
         if case let .serving(_, watch) = phase {

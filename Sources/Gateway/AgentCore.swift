@@ -143,7 +143,7 @@ public struct AgentCore {
         let payload = Payloads.range(ts: ts, peer: route.name, measurement: m, session: settings.sessionID,
                                      sequence: sequence, filteredDistance: distance.map { engine.filteredDistance(of: route.identity) ?? $0 },
                                      angles: (azimuth, elevation), mac: route.mac, timestamps: &timestamps)
-        outbox.append(Message(topic: route.range, payload: Payloads.render(payload), delivery: .live(qos: settings.qosRanges)))
+        outbox.append(Message(topic: route.range, payload: payload, delivery: .live(qos: settings.qosRanges)))
         publish(outputs)
         // `state` goes out on every discrete change (above) and otherwise at most every state_interval.
         // The full state is built only when it is due; publishing `outputs` does not change the engine.

@@ -49,6 +49,33 @@ struct JSONBytes {
         }
     }
 
+    // MARK: Writing an object member by member (the per-measurement payloads, without a `Field` list)
+
+    mutating func beginObject() { bytes.append(UInt8(ascii: "{")) }
+    mutating func endObject() { bytes.append(UInt8(ascii: "}")) }
+
+    /// `"key": ` after `{`, else `, "key": `: the separators `appendObject` writes. Keys are
+    /// literals of the payload schema and never need escaping.
+    mutating func member(_ key: StaticString) {
+        if bytes.last != UInt8(ascii: "{") { appendSeparator(UInt8(ascii: ",")) }
+        bytes.append(UInt8(ascii: "\""))
+        key.withUTF8Buffer { bytes.append(contentsOf: $0) }
+        bytes.append(UInt8(ascii: "\""))
+        appendSeparator(UInt8(ascii: ":"))
+    }
+
+    mutating func appendNumber(_ value: Double?) {
+        if let value, value.isFinite { appendASCII(value.description) } else { appendNull() }
+    }
+
+    mutating func appendNumber(_ value: Int64?) {
+        if let value { appendInteger(value) } else { appendNull() }
+    }
+
+    mutating func appendBool(_ value: Bool?) {
+        if let value { appendASCII(value ? "true" : "false") } else { appendNull() }
+    }
+
     /// A JSON string. Strings without anything to escape (nearly all of them) are copied in one go.
     mutating func appendString(_ s: String) {
         bytes.append(UInt8(ascii: "\""))

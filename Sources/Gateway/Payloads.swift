@@ -39,21 +39,30 @@ public enum Payloads {
     /// valid one (FOM above zero); distances null when the measurement failed. `mac` is the
     /// measurement's address notation when the caller has it at hand (the agent keeps it per peer).
     /// `timestamps` renders `ts`: the measurements of one notification share it.
+    /// `range`, once per measurement: written member by member straight into its bytes (no `Field`
+    /// list to build and walk), with the same bytes `render` gives for the same fields.
     static func range(ts: Double, peer: String, measurement m: TwoWayRangingMeasurement, session: UInt32,
                       sequence: UInt32, filteredDistance: Double?, angles: (azimuth: Double?, elevation: Double?),
-                      mac: String? = nil, timestamps: inout TimestampMemo) -> [Field] {
+                      mac: String? = nil, timestamps: inout TimestampMemo) -> [UInt8] {
         let raw = m.validDistanceMeters
-        let ok = raw != nil
-        return [Field("ts", .string(timestamps.rfc3339(ts))), Field("peer", .string(peer)),
-                Field("mac", .string(mac ?? m.macAddress.description)), Field("session", .int(Int64(session))),
-                Field("seq", .int(Int64(sequence))),
-                Field("status", .string(m.status.isSuccess ? "ok" : m.status.description)),
-                Field("distance_m", ok ? number(filteredDistance.map(ProximityPayloads.millimetres)) : .null), Field("raw_distance_m", number(raw)),
-                Field("nlos", m.isNonLineOfSight.map(FieldValue.bool) ?? .null),
-                Field("azimuth_deg", number(angles.azimuth)), Field("elevation_deg", number(angles.elevation)),
-                Field("azimuth_fom", angles.azimuth == nil ? .null : .int(Int64(m.aoaAzimuthFOM))),
-                Field("elevation_fom", angles.elevation == nil ? .null : .int(Int64(m.aoaElevationFOM))),
-                Field("rssi_dbm", number(m.rssiDBm))]
+        var json = JSONBytes(capacity: 368)
+        json.beginObject()
+        json.member("ts"); json.appendString(timestamps.rfc3339(ts))
+        json.member("peer"); json.appendString(peer)
+        json.member("mac"); json.appendString(mac ?? m.macAddress.description)
+        json.member("session"); json.appendNumber(Int64(session))
+        json.member("seq"); json.appendNumber(Int64(sequence))
+        json.member("status"); json.appendString(m.status.isSuccess ? "ok" : m.status.description)
+        json.member("distance_m"); json.appendNumber(raw == nil ? nil : filteredDistance.map(ProximityPayloads.millimetres))
+        json.member("raw_distance_m"); json.appendNumber(raw)
+        json.member("nlos"); json.appendBool(m.isNonLineOfSight)
+        json.member("azimuth_deg"); json.appendNumber(angles.azimuth)
+        json.member("elevation_deg"); json.appendNumber(angles.elevation)
+        json.member("azimuth_fom"); json.appendNumber(angles.azimuth == nil ? nil : Int64(m.aoaAzimuthFOM))
+        json.member("elevation_fom"); json.appendNumber(angles.elevation == nil ? nil : Int64(m.aoaElevationFOM))
+        json.member("rssi_dbm"); json.appendNumber(m.rssiDBm)
+        json.endObject()
+        return json.bytes
     }
 
     /// `response/<name>`: echoes the request's `id`, says `ok`, and carries `data` or `error`.

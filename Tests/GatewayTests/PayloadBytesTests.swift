@@ -47,9 +47,8 @@ import UCI
 
     private mutating func rangePayload(_ m: TwoWayRangingMeasurement, filtered: Double?, angles: (Double?, Double?),
                               sequence: UInt32 = 0) -> [UInt8] {
-        Payloads.render(Payloads.range(ts: Self.ts, peer: "tool-cart", measurement: m, session: UInt32.max, sequence: sequence,
-                                       filteredDistance: filtered, angles: angles, mac: "0A:01",
-                                       timestamps: &timestamps))
+        Payloads.range(ts: Self.ts, peer: "tool-cart", measurement: m, session: UInt32.max, sequence: sequence,
+                       filteredDistance: filtered, angles: angles, mac: "0A:01", timestamps: &timestamps)
     }
 
     private mutating func feedbackPayload(_ f: Feedback) -> [UInt8] {

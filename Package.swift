@@ -44,14 +44,25 @@ let package = Package(
         // YAML decoding over libyaml: config, rules and simulator scenario files.
         .target(name: "YAMLCoding", dependencies: ["CYAML"]),
 
-        // Glue: config, the agent loop, topics and payloads, and the subcommands.
-        .target(name: "Gateway", dependencies: ["UCI", "DeviceLink", "MQTTClient", "YAMLCoding", "Simulator", "Proximity", "Recording", "SiteFusion", "EventLoop", "CLibSerialPort", "CMosquitto"]),
+        // The agent: its deterministic core, the shell on the event loop, the features as
+        // components, payloads, topics and config.
+        .target(name: "Gateway", dependencies: ["UCI", "DeviceLink", "MQTTClient", "YAMLCoding", "Simulator", "Proximity", "Recording", "EventLoop", "CLibSerialPort", "CMosquitto"]),
+
+        // `uwb2mqtt fuse`: the site-position service on the same event loop.
+        .target(name: "Fuse", dependencies: ["Gateway", "SiteFusion", "MQTTClient", "EventLoop", "YAMLCoding"]),
+
+        // The offline tools: replay (through the agent's core), its SVG plots, the JSON Schemas.
+        .target(name: "OfflineTools", dependencies: ["Gateway", "Proximity", "Recording", "UCI"]),
+
+        // The command line: one type per subcommand, argument parsing, help and exit statuses.
+        .target(name: "Commands", dependencies: ["Gateway", "Fuse", "OfflineTools", "UCI", "DeviceLink", "MQTTClient", "YAMLCoding",
+                                                 "Simulator", "Proximity", "Recording", "SiteFusion", "EventLoop", "CLibSerialPort", "CMosquitto"]),
 
         // Test-only helpers: child processes, a real mosquitto broker, subscriber, test CA.
         .target(name: "TestSupport", dependencies: []),
 
         // The executable: argument dispatch only.
-        .executableTarget(name: "uwb2mqtt", dependencies: ["Gateway"]),
+        .executableTarget(name: "uwb2mqtt", dependencies: ["Commands"]),
 
         // `make bench`: UCI decode throughput, and the real agent process measured end to end (CPU, latency, memory) beside a Python baseline.
         .executableTarget(name: "UCIBench", dependencies: ["UCI", "DeviceLink", "EventLoop", "Gateway", "Simulator", "Proximity", "TestSupport", "CMosquitto"]),
@@ -70,7 +81,7 @@ let package = Package(
         .target(name: "SiteFusion"),
 
         .testTarget(name: "UCITests", dependencies: ["UCI"]),
-        .testTarget(name: "GatewayTests", dependencies: ["Gateway", "EventLoop", "Proximity", "UCI", "Simulator", "YAMLCoding", "Recording", "MQTTClient", "TestSupport"]),
+        .testTarget(name: "GatewayTests", dependencies: ["Gateway", "Commands", "OfflineTools", "EventLoop", "Proximity", "UCI", "Simulator", "YAMLCoding", "Recording", "MQTTClient", "TestSupport"]),
         .testTarget(name: "DeviceSessionTests", dependencies: ["DeviceLink", "UCI"]),
         .testTarget(name: "SpoolTests", dependencies: ["MQTTClient"]),
         .testTarget(name: "DeviceLinkTests", dependencies: ["DeviceLink", "UCI", "CPty"]),
@@ -80,9 +91,9 @@ let package = Package(
         .testTarget(name: "MQTTClientTests", dependencies: ["MQTTClient", "EventLoop", "TestSupport"]),
         .testTarget(name: "EventLoopTests", dependencies: ["EventLoop"]),
         .testTarget(name: "AgentTests", dependencies: ["TestSupport", "MQTTClient", "EventLoop"]),
-        .testTarget(name: "RecordingTests", dependencies: ["Recording", "Gateway", "UCI"]),
+        .testTarget(name: "RecordingTests", dependencies: ["Recording", "Gateway", "OfflineTools", "UCI"]),
         .testTarget(name: "SiteFusionTests", dependencies: ["SiteFusion"]),
-        .testTarget(name: "OperationsTests", dependencies: ["Gateway", "TestSupport", "DeviceLink", "MQTTClient", "Simulator"]),
+        .testTarget(name: "OperationsTests", dependencies: ["Gateway", "Commands", "TestSupport", "DeviceLink", "MQTTClient", "Simulator"]),
         .testTarget(name: "ProximityTests", dependencies: ["Proximity", "UCI", "YAMLCoding"]),
         .testTarget(name: "FaultTests", dependencies: ["TestSupport", "EventLoop", "MQTTClient", "DeviceLink", "Gateway", "Simulator", "UCI"]),
     ],

@@ -24,12 +24,20 @@ public struct AgentCore {
 
     /// What does not change between two inputs.
     public struct Settings: Sendable {
-        var topics: TopicTree
+        public var topics: TopicTree
         /// `<gw>:<boot id>`: event ids are this prefix and a counter, unique across restarts.
-        var eventIDPrefix: String
-        var sessionID: UInt32
-        var qosRanges: Int
-        var stateIntervalSeconds: Double
+        public var eventIDPrefix: String
+        public var sessionID: UInt32
+        public var qosRanges: Int
+        public var stateIntervalSeconds: Double
+
+        public init(topics: TopicTree, eventIDPrefix: String, sessionID: UInt32, qosRanges: Int, stateIntervalSeconds: Double) {
+            self.topics = topics
+            self.eventIDPrefix = eventIDPrefix
+            self.sessionID = sessionID
+            self.qosRanges = qosRanges
+            self.stateIntervalSeconds = stateIntervalSeconds
+        }
     }
 
     public private(set) var engine: ProximityEngine
@@ -47,10 +55,10 @@ public struct AgentCore {
     public private(set) var outbox: [Message] = []
     /// The proximity events of the last input, for observers that need them typed (replay's
     /// comparison and plot); kept only while `keepsEvents` is set.
-    private(set) var eventLog: [ProximityEvent] = []
-    var keepsEvents = false
+    public private(set) var eventLog: [ProximityEvent] = []
+    public var keepsEvents = false
 
-    init(settings: Settings, peers: [AgentConfiguration.Peer], identities: [PeerIdentity], gateway: GatewayPose?) {
+    public init(settings: Settings, peers: [AgentConfiguration.Peer], identities: [PeerIdentity], gateway: GatewayPose?) {
         self.settings = settings
         self.peers = PeerRoutes(directory: PeerDirectory(peers), topics: settings.topics)
         engine = ProximityEngine(rules: Rules(), peers: identities, gateway: gateway, deviceHasAoA: false)
@@ -81,7 +89,7 @@ public struct AgentCore {
     }
 
     /// Empties the typed event log.
-    mutating func takeEvents() -> [ProximityEvent] {
+    public mutating func takeEvents() -> [ProximityEvent] {
         defer { eventLog.removeAll(keepingCapacity: true) }
         return eventLog
     }

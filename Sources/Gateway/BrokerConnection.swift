@@ -3,7 +3,7 @@ import MQTTClient
 /// The broker settings the agent and `fuse` share, turned into a client configuration: the URL,
 /// the credentials (the password read once from its file; a world-readable file is a warning),
 /// TLS files, keepalive and the last will.
-struct BrokerConnection {
+package struct BrokerConnection {
     var url: String
     var clientID: String
     var username: String?
@@ -14,7 +14,20 @@ struct BrokerConnection {
     var keepaliveSeconds: Double
     var will: MQTTWill
 
-    func configuration(logger: Logger) throws -> MQTTConfiguration {
+    package init(url: String, clientID: String, username: String?, passwordFile: String?, caFile: String?, certFile: String?,
+                 keyFile: String?, keepaliveSeconds: Double, will: MQTTWill) {
+        self.url = url
+        self.clientID = clientID
+        self.username = username
+        self.passwordFile = passwordFile
+        self.caFile = caFile
+        self.certFile = certFile
+        self.keyFile = keyFile
+        self.keepaliveSeconds = keepaliveSeconds
+        self.will = will
+    }
+
+    package func configuration(logger: Logger) throws -> MQTTConfiguration {
         var settings = try MQTTConfiguration(url: url, clientID: clientID)
         settings.username = username
         if let passwordFile {

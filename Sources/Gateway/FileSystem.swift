@@ -1,9 +1,9 @@
 import FoundationEssentials
 
 /// File-system facts the commands share.
-enum FileSystem {
+package enum FileSystem {
     /// The directory for temporary files, with a trailing slash: $TMPDIR, else /tmp/.
-    static var temporaryDirectory: String {
+    package static var temporaryDirectory: String {
         let path = FileManager.default.temporaryDirectory.path
         return path.hasSuffix("/") ? path : path + "/"
     }

@@ -10,14 +10,14 @@ import UCI
 /// The device link hands over whole messages; each is written as the packets the device sent
 /// (segments of 255 bytes, as the firmware segments). The metadata names the gateway and the
 /// peers, so that a replay without `--config` still names them.
-final class PacketRecorder {
+package final class PacketRecorder {
     private let writer: RecordingWriter
-    private(set) var packets = 0
+    package private(set) var packets = 0
 
     /// 16 MiB files, the current and three older ones, unless the caller says otherwise.
     static let rotation = RotationPolicy(maxBytes: 16 << 20, maxFiles: 4)
 
-    init(path: String, configuration: AgentConfiguration, rotation: RotationPolicy = PacketRecorder.rotation) throws(RecordingError) {
+    package init(path: String, configuration: AgentConfiguration, rotation: RotationPolicy = PacketRecorder.rotation) throws(RecordingError) {
         // fsync after every record: a power cut then loses at most the last packet (issue 7). The
         // device sends a few dozen packets a second, well within what an SD card takes.
         writer = try RecordingWriter(path: path, startTime: Int64(Clocks.wall() * 1_000_000),
@@ -33,7 +33,7 @@ final class PacketRecorder {
     }
 
     /// The peers a recording's metadata names (for `replay` without `--config`).
-    static func peers(fromMetadata text: String) -> [AgentConfiguration.Peer] {
+    package static func peers(fromMetadata text: String) -> [AgentConfiguration.Peer] {
         struct Metadata: Decodable {
             struct Peer: Decodable { var address: String; var name: String? }
             var peers: [Peer]?
@@ -46,14 +46,14 @@ final class PacketRecorder {
     }
 
     /// The session id a recording's metadata names: the `session` of its `range` payloads.
-    static func sessionID(fromMetadata text: String) -> UInt32? {
+    package static func sessionID(fromMetadata text: String) -> UInt32? {
         struct Metadata: Decodable {
             var session_id: UInt32?
         }
         return (try? JSONDecoder().decode(Metadata.self, from: Data(text.utf8)))?.session_id
     }
 
-    func record(_ message: RawMessage, receivedAt: Double) throws(RecordingError) {
+    package func record(_ message: RawMessage, receivedAt: Double) throws(RecordingError) {
         // Rounded, not truncated: a time already in whole microseconds (Clocks.wallMicroseconds)
         // must come back as the same integer, and x / 1e6 * 1e6 can land just below it.
         let micros = Int64((receivedAt * 1_000_000).rounded())
@@ -63,7 +63,7 @@ final class PacketRecorder {
         }
     }
 
-    func close() {
+    package func close() {
         try? writer.close()
     }
 }

@@ -90,14 +90,14 @@ public enum PasswordFile {
         return (password, warning)
     }
 
-    static func octal(_ mode: mode_t) -> String {
+    package static func octal(_ mode: mode_t) -> String {
         let digits = String(mode, radix: 8)
         return String(repeating: "0", count: max(0, 4 - digits.count)) + digits
     }
 }
 
 /// The effective user's name (for messages that tell the operator who lacked a permission).
-func currentUserName() -> String {
+package func currentUserName() -> String {
     let uid = geteuid()
     if let entry = getpwuid(uid), let name = entry.pointee.pw_name {
         return String(cString: name)

@@ -36,20 +36,8 @@ public enum RulesLoading {
     }
 
     /// The peers of a configuration as the engine knows them.
-    static func identities(_ configuration: AgentConfiguration) -> [PeerIdentity] {
+    package static func identities(_ configuration: AgentConfiguration) -> [PeerIdentity] {
         configuration.device.peers.map { PeerIdentity(address: .short($0.address.value), name: $0.name) }
-    }
-
-    /// `uwb2mqtt check`'s and `doctor`'s rules validator: errors as file:line:column, and the
-    /// warnings the `rules` topic would carry (rules whose peers match no configured peer).
-    public static let validator: CheckCommand.RulesValidator = { path, configuration in
-        switch load(path: path) {
-        case let .failure(failure):
-            return [.error(failure.description)]
-        case let .success(rules):
-            let warnings = configuration.map { rules.warnings(for: identities($0)) } ?? []
-            return warnings.map { .warning("\(path): \($0)") } + [.note("\(path): rules valid (sha256 \(rules.sha256.prefix(12))…)")]
-        }
     }
 
     /// The `rules` payload (mqtt-api.md): on a failed load `ok` is false, `error` says why and

@@ -161,7 +161,7 @@ public final class SimulatorHost: Sendable {
 }
 
 /// Sleeps the calling thread (the simulator's own, or a replay at recorded pace).
-func sleepSeconds(_ seconds: Double) {
+package func sleepSeconds(_ seconds: Double) {
     guard seconds > 0 else { return }
     var request = timespec(tv_sec: Int(seconds), tv_nsec: Int((seconds - seconds.rounded(.down)) * 1e9))
     var remaining = timespec()

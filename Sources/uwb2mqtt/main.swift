@@ -1,6 +1,6 @@
-// The uwb2mqtt executable: hands the arguments to the Gateway's command line and exits with
+// The uwb2mqtt executable: hands the arguments to the command line (Commands) and exits with
 // its status. Nothing else lives here (C callbacks in main.swift would run as main-actor code).
-import Gateway
+import Commands
 
 #if canImport(Glibc)
 import Glibc

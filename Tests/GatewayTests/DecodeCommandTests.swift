@@ -1,5 +1,7 @@
 import Testing
 import Gateway
+@testable import Commands
+@testable import OfflineTools
 
 /// `uwb2mqtt decode` prints what cli-and-config.md promises and exits with the right status.
 @Suite struct DecodeCommandTests {

@@ -1,6 +1,8 @@
 import Foundation
 import FoundationXML
 import Gateway
+@testable import Commands
+@testable import OfflineTools
 import Recording
 import Testing
 import UCI

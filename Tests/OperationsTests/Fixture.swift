@@ -3,6 +3,7 @@
 #endif
 import Foundation
 import Gateway
+@testable import Commands
 import Synchronization
 import Testing
 import TestSupport

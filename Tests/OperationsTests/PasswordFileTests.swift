@@ -2,6 +2,7 @@
 @preconcurrency import Glibc
 #endif
 import Gateway
+@testable import Commands
 import Testing
 import TestSupport
 

@@ -4,6 +4,7 @@ import FoundationXML
 #endif
 import Testing
 @testable import Gateway
+@testable import OfflineTools
 
 /// The replay plot is well-formed XML with the elements a reader relies on.
 @Suite struct SVGPlotTests {

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import Gateway
+@testable import OfflineTools
 
 /// The editor schemas accept the example files and reject known-bad ones, and for the config they
 /// agree with the agent's own loader on every case.

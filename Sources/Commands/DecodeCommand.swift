@@ -1,3 +1,4 @@
+import Gateway
 import UCI
 
 /// `uwb2mqtt decode [--json] [HEX …]`: UCI packets given as hex, one per argument or one per
@@ -175,14 +176,5 @@ public struct DecodeCommand {
             }
             throw .lengthMismatch(declared: first.payloadLength, actual: actual)
         }
-    }
-}
-
-extension String {
-    func trimmingWhitespace() -> String {
-        let scalars = unicodeScalars
-        guard let start = scalars.firstIndex(where: { !$0.properties.isWhitespace }),
-              let end = scalars.lastIndex(where: { !$0.properties.isWhitespace }) else { return "" }
-        return String(scalars[start...end])
     }
 }

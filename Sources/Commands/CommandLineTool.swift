@@ -1,6 +1,8 @@
 #if canImport(Glibc)
 @preconcurrency import Glibc
 #endif
+import Gateway
+import OfflineTools
 import DeviceLink
 
 /// The `uwb2mqtt` command line: subcommand dispatch, help and exit statuses

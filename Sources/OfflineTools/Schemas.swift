@@ -1,6 +1,7 @@
 #if canImport(Glibc)
 @preconcurrency import Glibc
 #endif
+import Gateway
 import FoundationEssentials
 
 /// JSON Schemas (draft-07) of the configuration file and the rules file, for editors.

@@ -1,3 +1,4 @@
+import Gateway
 import Dispatch
 import FoundationEssentials
 import Simulator

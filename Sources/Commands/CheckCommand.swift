@@ -1,6 +1,7 @@
 #if canImport(Glibc)
 @preconcurrency import Glibc
 #endif
+import Gateway
 import FoundationEssentials
 import MQTTClient
 import Synchronization
@@ -305,5 +306,19 @@ struct CommandOptions {
             options.values[name] = value
         }
         return options
+    }
+}
+
+extension RulesLoading {
+    /// `uwb2mqtt check`'s and `doctor`'s rules validator: errors as file:line:column, and the
+    /// warnings the `rules` topic would carry (rules whose peers match no configured peer).
+    public static let validator: CheckCommand.RulesValidator = { path, configuration in
+        switch load(path: path) {
+        case let .failure(failure):
+            return [.error(failure.description)]
+        case let .success(rules):
+            let warnings = configuration.map { rules.warnings(for: identities($0)) } ?? []
+            return warnings.map { .warning("\(path): \($0)") } + [.note("\(path): rules valid (sha256 \(rules.sha256.prefix(12))…)")]
+        }
     }
 }

@@ -1,3 +1,4 @@
+import Gateway
 import Proximity
 import Recording
 import UCI
@@ -14,7 +15,7 @@ public struct Replay {
         public var events: [String]
         /// Every message the agent would have published, in order, with the recorded time of the
         /// input that produced it; only when `keepsMessages`.
-        var messages: [(time: Double, message: AgentCore.Message)]
+        public var messages: [(time: Double, message: AgentCore.Message)]
         /// Every event with the peer segment it belongs to (for `--compare`).
         public var typedEvents: [ProximityEvent]
         public var plot: PlotData
@@ -191,7 +192,7 @@ public struct Replay {
 
 extension RuleValue {
     /// A short text for plot labels: strings bare, null as "null".
-    var plainText: String {
+    package var plainText: String {
         switch self {
         case let .string(s): s
         case .null: "null"

@@ -1,3 +1,5 @@
+import Fuse
+import Gateway
 import Dispatch
 import FoundationEssentials
 import SiteFusion

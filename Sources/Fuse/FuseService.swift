@@ -1,3 +1,4 @@
+import Gateway
 import EventLoop
 import DeviceLink
 import FoundationEssentials

@@ -1,6 +1,7 @@
 #if canImport(Glibc)
 @preconcurrency import Glibc
 #endif
+import Gateway
 import Dispatch
 import EventLoop
 import DeviceLink

@@ -1,4 +1,5 @@
 #if canImport(Glibc)
+import Gateway
 import Glibc
 #endif
 import FoundationEssentials

@@ -1,3 +1,5 @@
+import Gateway
+import OfflineTools
 import FoundationEssentials
 import Proximity
 import Recording

@@ -73,34 +73,17 @@ final class DescriptorChannel: Sendable {
         let (fd, wake) = try enter()
         defer { leave() }
         let deadline = Deadline(after: timeout)
-        let count = min(maximum, Self.readCap)
+        var bytes = [UInt8](repeating: 0, count: min(maximum, Self.readCap))
         while true {
             let revents = try wait(fd: fd, wake: wake, events: Int16(POLLIN), deadline: deadline)
             guard revents != 0 else { return [] }
-            var bytes = [UInt8](repeating: 0, count: count)
-            let n = bytes.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress, count) }
-            let code = errno
+            // Readable per poll but nothing to read (0) is harmless: wait again.
+            let n = try bytes.withUnsafeMutableBytes { buffer in
+                Result { () throws(TransportError) in try readOnce(fd, into: buffer, revents: revents) }
+            }.get()
             if n > 0 {
                 bytes.removeSubrange(n...)
                 return bytes
-            }
-            if n == 0 {
-                throw .disconnected(kind == .socket
-                    ? "\(label): the peer closed the connection"
-                    : "\(label): device hung up (unplugged or reset)")
-            }
-            switch code {
-            case EINTR:
-                continue
-            case EAGAIN, EWOULDBLOCK:
-                // Readable per poll but nothing to read: harmless unless poll also said hangup or
-                // error, in which case looping would spin until the deadline.
-                if revents & Int16(POLLHUP | POLLERR) != 0 {
-                    throw .disconnected("\(label): device hung up (unplugged or reset)")
-                }
-                continue
-            default:
-                throw failure(code, doing: "read")
             }
         }
     }
@@ -111,6 +94,13 @@ final class DescriptorChannel: Sendable {
         guard buffer.count > 0 else { return 0 }
         let (fd, _) = try enter()
         defer { leave() }
+        return try readOnce(fd, into: buffer, revents: revents)
+    }
+
+    /// What one `read(2)` gives after poll said `revents`: the byte count, 0 when there was nothing
+    /// after all, `.disconnected` at EOF — or when poll also said hang-up or error and there was
+    /// nothing left, which waiting again would only repeat until the deadline.
+    private func readOnce(_ fd: Int32, into buffer: UnsafeMutableRawBufferPointer, revents: Int16) throws(TransportError) -> Int {
         while true {
             let n = Glibc.read(fd, buffer.baseAddress, buffer.count)
             let code = errno

@@ -12,6 +12,28 @@ import TestSupport
         subscriber.messages.filter { $0.topic == "uwb2mqtt/gw/peer/\(peer)/event" }.map { json($0.payload) }
     }
 
+    /// The agent on the walk-by with `record:`, stopped once `condition` holds of what `subscriber`
+    /// (on `topics`) received; then `replay` of its recording with `replayArguments`. Hands the
+    /// subscriber and the replay's output lines to `compare`, inside the broker's lifetime.
+    func recordThenReplay(topics: [String], until what: String, _ condition: @escaping @Sendable (MQTTTestSubscriber) -> Bool,
+                          replayArguments: [String], compare: (MQTTTestSubscriber, [String]) throws -> Void) async throws {
+        let broker = try await MosquittoBroker.start()
+        defer { broker.stop() }
+        let dir = try TemporaryDirectory(prefix: "agent-record")
+        let subscriber = try await MQTTTestSubscriber.start(broker: broker, topics: topics)
+        defer { subscriber.stop() }
+        let config = testConfig(url: broker.url, spool: dir.file("spool"), extra: "rules: \(AgentFixtures.exampleRulesPath)\nrecord: \(dir.file("walk.uwbrec"))")
+        let agent = try AgentProcess(config: config, scenario: AgentFixtures.walkBy, directory: dir)
+        await eventually(what, timeout: 60) { condition(subscriber) }
+        #expect(agent.process.terminate() == .exited(0))
+
+        let replay = try ChildProcess(executable: AgentProcess.executable,
+                                      arguments: ["replay", dir.file("walk.uwbrec"), "--config", dir.file("agent.yaml"), "--fast"] + replayArguments,
+                                      stdoutPath: dir.file("replay.out"), stderrPath: dir.file("replay.err"))
+        #expect(await replay.waitForExit(timeout: .seconds(60)) == .exited(0))
+        try compare(subscriber, try String(contentsOfFile: dir.file("replay.out"), encoding: .utf8).split(separator: "\n").map(String.init))
+    }
+
     @Test func aWalkUpAndAwayGivesTheExpectedEvents() async throws {
         let broker = try await MosquittoBroker.start()
         defer { broker.stop() }
@@ -75,39 +97,27 @@ import TestSupport
 
     /// What the live agent published, minus `id` and `ts`, is what a replay of its recording prints.
     @Test func aReplayOfTheRecordingReproducesTheLiveEvents() async throws {
-        let broker = try await MosquittoBroker.start()
-        defer { broker.stop() }
-        let dir = try TemporaryDirectory(prefix: "agent-record")
-        let subscriber = try await MQTTTestSubscriber.start(broker: broker, topics: ["uwb2mqtt/gw/peer/+/event"])
-        defer { subscriber.stop() }
-        let config = testConfig(url: broker.url, spool: dir.file("spool"), extra: "rules: \(AgentFixtures.exampleRulesPath)\nrecord: \(dir.file("walk.uwbrec"))")
-        let agent = try AgentProcess(config: config, scenario: AgentFixtures.walkBy, directory: dir)
-        await eventually("signal_lost of phone-anna", timeout: 60) {
+        try await recordThenReplay(topics: ["uwb2mqtt/gw/peer/+/event"], until: "signal_lost of phone-anna", { subscriber in
             events(subscriber).contains { $0["type"] as? String == "signal_lost" }
-        }
-        #expect(agent.process.terminate() == .exited(0))
+        }, replayArguments: []) { subscriber, lines in
+            let replayed = lines.map { json($0) }
 
-        let replay = try ChildProcess(executable: AgentProcess.executable,
-                                      arguments: ["replay", dir.file("walk.uwbrec"), "--config", dir.file("agent.yaml"), "--fast"],
-                                      stdoutPath: dir.file("replay.out"), stderrPath: dir.file("replay.err"))
-        #expect(await replay.waitForExit(timeout: .seconds(60)) == .exited(0))
-        let replayed = try String(contentsOfFile: dir.file("replay.out"), encoding: .utf8).split(separator: "\n").map { json(String($0)) }
-
-        func comparable(_ events: [[String: Any]]) -> [String] {
-            // Phone-anna's events up to and including her signal loss (the replay goes on to time
-            // out the tool cart after the recording ends), without id and ts.
-            let anna = events.filter { $0["peer"] as? String == "phone-anna" }
-            let end = anna.firstIndex { $0["type"] as? String == "signal_lost" }.map { $0 + 1 } ?? anna.count
-            return anna.prefix(end).map { event in
-                var e = event
-                e["id"] = nil
-                e["ts"] = nil
-                return String(decoding: try! JSONSerialization.data(withJSONObject: e, options: [.sortedKeys]), as: UTF8.self)
+            func comparable(_ events: [[String: Any]]) -> [String] {
+                // Phone-anna's events up to and including her signal loss (the replay goes on to time
+                // out the tool cart after the recording ends), without id and ts.
+                let anna = events.filter { $0["peer"] as? String == "phone-anna" }
+                let end = anna.firstIndex { $0["type"] as? String == "signal_lost" }.map { $0 + 1 } ?? anna.count
+                return anna.prefix(end).map { event in
+                    var e = event
+                    e["id"] = nil
+                    e["ts"] = nil
+                    return String(decoding: try! JSONSerialization.data(withJSONObject: e, options: [.sortedKeys]), as: UTF8.self)
+                }
             }
+            let live = comparable(events(subscriber))
+            #expect(live.count >= 8)
+            #expect(comparable(replayed) == live)
         }
-        let live = comparable(events(subscriber))
-        #expect(live.count >= 8)
-        #expect(comparable(replayed) == live)
     }
 
     /// Every payload the live agent published about the peers — range, feedback, state, event,
@@ -115,49 +125,36 @@ import TestSupport
     /// replay drive the same core. The live agent stops mid-run, so per topic what it published
     /// is the start of what the replay (which goes on to time the peers out) gives.
     @Test func replayWithAllTopicsReproducesEveryLivePayload() async throws {
-        let broker = try await MosquittoBroker.start()
-        defer { broker.stop() }
-        let dir = try TemporaryDirectory(prefix: "agent-replay-topics")
-        let subscriber = try await MQTTTestSubscriber.start(broker: broker, topics: ["uwb2mqtt/gw/peer/#", "uwb2mqtt/gw/ranking/#"])
-        defer { subscriber.stop() }
-        let config = testConfig(url: broker.url, spool: dir.file("spool"), extra: "rules: \(AgentFixtures.exampleRulesPath)\nrecord: \(dir.file("walk.uwbrec"))")
-        let agent = try AgentProcess(config: config, scenario: AgentFixtures.walkBy, directory: dir)
-        await eventually("phone-anna in the counter zone", timeout: 60) {
+        try await recordThenReplay(topics: ["uwb2mqtt/gw/peer/#", "uwb2mqtt/gw/ranking/#"], until: "phone-anna in the counter zone", { subscriber in
             events(subscriber).contains { $0["type"] as? String == "zone_enter" }
-        }
-        #expect(agent.process.terminate() == .exited(0))
+        }, replayArguments: ["--topics"]) { subscriber, lines in
 
-        let replay = try ChildProcess(executable: AgentProcess.executable,
-                                      arguments: ["replay", dir.file("walk.uwbrec"), "--config", dir.file("agent.yaml"), "--fast", "--topics"],
-                                      stdoutPath: dir.file("replay.out"), stderrPath: dir.file("replay.err"))
-        #expect(await replay.waitForExit(timeout: .seconds(60)) == .exited(0))
-        let lines = try String(contentsOfFile: dir.file("replay.out"), encoding: .utf8).split(separator: "\n")
-
-        func comparable(_ payload: String) -> String {
-            var object = json(payload)
-            object["id"] = nil
-            object["ts"] = nil
-            return String(decoding: try! JSONSerialization.data(withJSONObject: object, options: [.sortedKeys]), as: UTF8.self)
-        }
-        var replayed: [String: [String]] = [:]
-        for line in lines {
-            guard let space = line.firstIndex(of: " ") else { continue }
-            replayed[String(line[..<space]), default: []].append(comparable(String(line[line.index(after: space)...])))
-        }
-        var live: [String: [String]] = [:]
-        for message in subscriber.messages where !message.retained || live[message.topic] != nil {
-            live[message.topic, default: []].append(comparable(message.payload))
-        }
-        #expect((live["uwb2mqtt/gw/peer/phone-anna/range"]?.count ?? 0) > 20)
-        #expect(live["uwb2mqtt/gw/peer/phone-anna/feedback"] != nil && live["uwb2mqtt/gw/peer/phone-anna/state"] != nil)
-        for (topic, published) in live.sorted(by: { $0.key < $1.key }) {
-            let expected = Array((replayed[topic] ?? []).prefix(published.count))
-            let first = published.indices.first { $0 >= expected.count || published[$0] != expected[$0] } ?? published.count
-            #expect(published == expected, """
-                \(topic): live \(published.count), replay \(replayed[topic]?.count ?? 0) messages; the first difference, at \(first):
-                live   \(first < published.count ? published[first] : "-")
-                replay \(first < expected.count ? expected[first] : "-")
-                """)
+            func comparable(_ payload: String) -> String {
+                var object = json(payload)
+                object["id"] = nil
+                object["ts"] = nil
+                return String(decoding: try! JSONSerialization.data(withJSONObject: object, options: [.sortedKeys]), as: UTF8.self)
+            }
+            var replayed: [String: [String]] = [:]
+            for line in lines {
+                guard let space = line.firstIndex(of: " ") else { continue }
+                replayed[String(line[..<space]), default: []].append(comparable(String(line[line.index(after: space)...])))
+            }
+            var live: [String: [String]] = [:]
+            for message in subscriber.messages where !message.retained || live[message.topic] != nil {
+                live[message.topic, default: []].append(comparable(message.payload))
+            }
+            #expect((live["uwb2mqtt/gw/peer/phone-anna/range"]?.count ?? 0) > 20)
+            #expect(live["uwb2mqtt/gw/peer/phone-anna/feedback"] != nil && live["uwb2mqtt/gw/peer/phone-anna/state"] != nil)
+            for (topic, published) in live.sorted(by: { $0.key < $1.key }) {
+                let expected = Array((replayed[topic] ?? []).prefix(published.count))
+                let first = published.indices.first { $0 >= expected.count || published[$0] != expected[$0] } ?? published.count
+                #expect(published == expected, """
+                    \(topic): live \(published.count), replay \(replayed[topic]?.count ?? 0) messages; the first difference, at \(first):
+                    live   \(first < published.count ? published[first] : "-")
+                    replay \(first < expected.count ? expected[first] : "-")
+                    """)
+            }
         }
     }
 

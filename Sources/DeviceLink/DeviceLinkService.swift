@@ -152,16 +152,43 @@ public final class DeviceLinkService {
             name = candidates[autoIndex % candidates.count].path
             autoIndex += 1
         }
-        do {
-            let opened = try openTransport(port: name, options: options)
-            transport = opened
+        // A TCP connect (name resolution, a host that does not answer) can take up to the connect
+        // timeout: it runs on a helper thread, which hands the transport back to the loop. Serial
+        // ports and terminals open at once.
+        let target = name
+        let options = self.options
+        guard target.lowercased().hasPrefix("tcp://") else {
+            return opened(target, Result { () throws(TransportError) in try openTransport(port: target, options: options) })
+        }
+        let remote = loop.remote
+        let link = WeakLink(self)
+        DetachedThread.start(name: "device open") {
+            let result = Result { () throws(TransportError) in try openTransport(port: target, options: options) }
+            remote.post {
+                if let service = link.service {
+                    service.opened(target, result)
+                } else if case let .success(transport) = result {
+                    transport.close()
+                }
+            }
+        }
+    }
+
+    private func opened(_ name: String, _ result: Result<any ByteTransport, TransportError>) {
+        switch result {
+        case let .success(transport) where running:
+            self.transport = transport
             transportName = name
             reassembler = Reassembler()
-            watch = loop.watch(opened.fileDescriptor, events: Int16(POLLIN)) { [unowned self] revents in readable(revents) }
+            watch = loop.watch(transport.fileDescriptor, events: Int16(POLLIN)) { [unowned self] revents in readable(revents) }
             handle(.opened(port: name))
-        } catch {
+        case let .success(transport):
+            transport.close()   // stopped while it was opening
+        case let .failure(error) where running:
             let absent: Bool = if case .notFound = error { true } else { false }
             handle(.openFailed(error.description, absent: absent))
+        case .failure:
+            break
         }
     }
 
@@ -234,4 +261,11 @@ public final class DeviceLinkService {
             onEvent(.log(.warning, "\(discard)"))
         }
     }
+}
+
+/// The link as a helper thread's result finds it: weak, so a link released meanwhile is not kept
+/// alive; read only on the loop's thread, where the result is delivered.
+private final class WeakLink: @unchecked Sendable {
+    weak var service: DeviceLinkService?
+    init(_ service: DeviceLinkService) { self.service = service }
 }

@@ -88,12 +88,7 @@ public struct Scenario: Hashable, Sendable, Decodable {
         // With `stop`, a gateway started late in the cycle would end within seconds, at a
         // moment set by the wall clock: never what a shared scene is meant for.
         if clock == .wall, duration == nil || atEnd != .loop { throw .wallClockNeedsLoop }
-        if let interval = device.rangingInterval {
-            guard interval.isFinite else { throw .notFinite(field: "device.ranging_interval") }
-            guard interval >= 0.001 else {
-                throw .outOfRange(field: "device.ranging_interval", value: interval, expected: "≥ 0.001 seconds")
-            }
-        }
+        try device.validate()
         for (field, value) in [("noise.sigma", noise.sigma), ("noise.angle_sigma", noise.angleSigma)] {
             guard value.isFinite else { throw .notFinite(field: field) }
             guard value >= 0 else { throw .outOfRange(field: field, value: value, expected: "≥ 0") }

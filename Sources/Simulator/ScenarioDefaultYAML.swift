@@ -18,6 +18,8 @@ extension Scenario {
     device:
       aoa: false                # a DWM3001C has one antenna: no angles, AoA FOM always 0
       # ranging_interval: 0.1   # seconds; overrides the RANGING_DURATION the host sets
+      # status_delay_ms: [3, 20] # status notifications come this late after their response
+      # status_reorder: true    # … and in any order, some before their response
 
     noise:
       sigma: 0.05               # Gaussian distance noise (m)

@@ -40,6 +40,13 @@ public struct SimulatedDevice: Sendable {
     private var lastInputTime: Double
     private var noiseRNG: SplitMix64
     private var faultRNG: SplitMix64
+    /// Draws the delays and order of status notifications (`device.status_delay_ms`,
+    /// `status_reorder`), a stream of its own so that other draws stay as they were.
+    private var statusRNG: SplitMix64
+    /// Status notifications written late, in the order they fall due.
+    private var heldStatus: [(time: Double, message: RawMessage)] = []
+    /// While a command is being answered with held status notifications: the ones it caused.
+    private var collectedStatus: [RawMessage]?
     private var faults: FaultSchedule
     /// While unplugged: the time the cable goes back in.
     private var replugTime: Double?
@@ -81,6 +88,7 @@ public struct SimulatedDevice: Sendable {
         lastInputTime = now
         noiseRNG = SplitMix64(seed: scenario.seed, stream: 1)
         faultRNG = SplitMix64(seed: scenario.seed, stream: 2)
+        statusRNG = SplitMix64(seed: scenario.seed, stream: 3)
         faults = FaultSchedule(scenario)
         faults.skip(before: now - startTime)
     }
@@ -105,7 +113,7 @@ public struct SimulatedDevice: Sendable {
         lastInputTime = now
         for event in reassembler.feed(bytes) {
             switch event {
-            case let .message(raw): handle(raw, into: &out)
+            case let .message(raw): answer(raw, into: &out)
             case let .discarded(discard): discardedInputBytes += discard.byteCount
             }
         }
@@ -134,7 +142,7 @@ public struct SimulatedDevice: Sendable {
     // MARK: Events
 
     private enum Event {
-        case replug, flushInput, fault, round(index: Int), scenarioEnd
+        case replug, flushInput, fault, heldStatus, round(index: Int), scenarioEnd
     }
 
     private func nextEvent() -> (time: Double, event: Event)? {
@@ -146,6 +154,7 @@ public struct SimulatedDevice: Sendable {
         consider(replugTime, .replug)
         if reassembler.hasPartialPacket { consider(lastInputTime + Self.partialPacketTimeout, .flushInput) }
         consider(faults.nextTime.map { startTime + $0 }, .fault)
+        consider(heldStatus.first?.time, .heldStatus)
         if isPluggedIn && deviceState != .error {
             for (index, session) in sessions.enumerated() where session.state == .active {
                 consider(session.nextRoundTime, .round(index: index))
@@ -165,6 +174,8 @@ public struct SimulatedDevice: Sendable {
             for case let .discarded(discard) in reassembler.flushPartialPacket() { discardedInputBytes += discard.byteCount }
         case .fault:
             if let fault = faults.pop(), isPluggedIn { inject(fault.kind, into: &out) }
+        case .heldStatus:
+            send(heldStatus.removeFirst().message, into: &out)
         case let .round(index):
             round(index, into: &out)
         case .scenarioEnd:
@@ -216,6 +227,7 @@ public struct SimulatedDevice: Sendable {
         case let .unplug(duration):
             powerCycle()
             reassembler = Reassembler(accepting: Reassembler.deviceSide)
+            heldStatus = []
             replugTime = now + duration
             out.append(.unplug(seconds: duration))
         case let .sessionStopped(reason):
@@ -251,9 +263,48 @@ public struct SimulatedDevice: Sendable {
 
     // MARK: Writing
 
+    /// Answers one command. With `status_delay_ms` or `status_reorder`, the status notifications
+    /// it causes are not written right after the response: each is held for a delay drawn from
+    /// the range, and with reordering they come in any order, about half of them before the
+    /// response.
+    private mutating func answer(_ raw: RawMessage, into out: inout [DeviceOutput]) {
+        guard scenario.device.holdsStatusNotifications else { return handle(raw, into: &out) }
+        let start = out.count
+        collectedStatus = []
+        handle(raw, into: &out)
+        var statuses = collectedStatus ?? []
+        collectedStatus = nil
+        if scenario.device.statusReorder {
+            for index in statuses.indices.reversed() where index > 0 {
+                statuses.swapAt(index, statusRNG.nextInt(in: 0...index))
+            }
+        }
+        var early: [DeviceOutput] = []
+        for message in statuses {
+            if scenario.device.statusReorder && statusRNG.nextUnit() < 0.5 {
+                send(message, into: &early)
+                continue
+            }
+            let delay = scenario.device.statusDelay.map { $0.lowerBound + statusRNG.nextUnit() * ($0.upperBound - $0.lowerBound) } ?? 0
+            let due = now + delay
+            let position = heldStatus.firstIndex { $0.time > due } ?? heldStatus.endIndex
+            heldStatus.insert((due, message), at: position)
+        }
+        out.insert(contentsOf: early, at: start)
+    }
+
+    /// DEVICE_STATUS_NTF and SESSION_STATUS_NTF: what `status_delay_ms` and `status_reorder` move.
+    private static func isStatusNotification(_ message: RawMessage) -> Bool {
+        message.messageType == .notification && ((message.gid == 0 && message.oid == 0x01) || (message.gid == 1 && message.oid == 0x02))
+    }
+
     /// Queues a message: one write per packet (a message over 255 bytes is segmented), each
     /// cut into pieces while a `split_writes` window is open.
     mutating func send(_ message: RawMessage, into out: inout [DeviceOutput]) {
+        if collectedStatus != nil, Self.isStatusNotification(message) {
+            collectedStatus?.append(message)
+            return
+        }
         let split = FaultSchedule.isSplitting(scenario, at: sceneTime)
         for packet in message.packets() {
             let bytes = packet.bytes

@@ -12,6 +12,26 @@ struct BringUpTests {
         #expect(out == [.write(hex("60 01 00 01 01")), .write(hex("40 00 00 01 00")), .write(hex("60 01 00 01 01"))])
     }
 
+    @Test("status_delay_ms and status_reorder: status notifications come late or before the response, none lost")
+    func lateAndReorderedStatus() throws {
+        let scenario = Scenario(name: "late", seed: 3, device: ScenarioDevice(statusDelay: 0.003...0.020, statusReorder: true))
+        var device = try SimulatedDevice(scenario: scenario)
+        var before = 0, after = 0
+        for trial in 0..<20 {
+            let t = Double(trial)
+            let out = messages(device.receive(wire(.coreDeviceReset()), at: t))
+            let response = try #require(out.firstIndex { if case .response = $0 { true } else { false } })
+            #expect(response == out.count - 1, "nothing is written right after the response")
+            before += response
+            #expect(device.advance(to: t + 0.0029).isEmpty, "a late notification is at least 3 ms late")
+            let late = messages(device.advance(to: t + 0.020))
+            after += late.count
+            #expect(response + late.count == 2, "both READY notifications of a reset arrive")
+            #expect(late.allSatisfy { $0 == .notification(.coreDeviceStatus(.ready)) })
+        }
+        #expect(before > 0 && after > 0)
+    }
+
     @Test("an empty reset payload is a SYNTAX_ERROR and nothing else")
     func emptyReset() throws {
         var device = try SimulatedDevice()

@@ -10,7 +10,7 @@ struct ScenarioTests {
     static let everyKey = """
     {
       "name": "all", "seed": 5, "duration": 30, "at_end": "stop",
-      "device": {"aoa": true, "ranging_interval": 0.1},
+      "device": {"aoa": true, "ranging_interval": 0.1, "status_delay_ms": [3, 20], "status_reorder": true},
       "noise": {"sigma": 0.02, "angle_sigma": 1.5, "dropout_probability": 0.1},
       "peers": [
         {"address": "0x00A1", "name": "a",
@@ -36,7 +36,7 @@ struct ScenarioTests {
         let scenario = try JSONDecoder().decode(Scenario.self, from: Data(Self.everyKey.utf8))
         #expect(scenario == Scenario(
             name: "all", seed: 5, duration: 30, atEnd: .stop,
-            device: ScenarioDevice(hasAoA: true, rangingInterval: 0.1),
+            device: ScenarioDevice(hasAoA: true, rangingInterval: 0.1, statusDelay: 0.003...0.020, statusReorder: true),
             noise: ScenarioNoise(sigma: 0.02, angleSigma: 1.5, dropoutProbability: 0.1),
             peers: [
                 PeerTrack(address: 0xA1, name: "a",
@@ -68,6 +68,8 @@ struct ScenarioTests {
             (#"{"peers": [{"address": "0x1FFFF", "path": [{"t": 0, "distance": 1}]}]}"#, "not a 16-bit short address"),
             (#"{"peers": [{"address": 1, "path": [{"t": 1, "distance": 1}, {"t": 1, "distance": 2}]}]}"#, "must be later"),
             (#"{"noise": {"dropout_probability": 1.5}}"#, "noise.dropout_probability"),
+            (#"{"device": {"status_delay_ms": [20, 3]}}"#, "least first"),
+            (#"{"device": {"status_delay_ms": 5000}}"#, "device.status_delay_ms"),
           ])
     func decodingErrors(json: String, message: String) {
         do {
@@ -114,7 +116,7 @@ struct ScenarioTests {
 
     @Test("defaultYAML names every key the decoder knows")
     func defaultYAMLKeys() {
-        let keys = ["name:", "seed:", "duration:", "at_end:", "clock:", "device:", "aoa:", "ranging_interval:", "noise:", "sigma:",
+        let keys = ["name:", "seed:", "duration:", "at_end:", "clock:", "device:", "aoa:", "ranging_interval:", "status_delay_ms:", "status_reorder:", "noise:", "sigma:",
                     "angle_sigma:", "dropout_probability:", "peers:", "address:", "path:", "distance:", "x:", "y:", "z:", "azimuth:",
                     "elevation:", "out_of_range:", "nlos:", "bias:", "dropouts:", "probability:", "faults:", "kind:",
                     "bytes:", "until:", "max_chunk:", "gap:", "reason:"]

@@ -75,6 +75,17 @@ public final class DeviceLinkService {
         stop()
     }
 
+    /// Winds the session down (SESSION_STOP, SESSION_DEINIT, each waited for briefly) and closes
+    /// the device; no bring-up starts after it. `isShutDown` says when it is done: the caller
+    /// runs the loop until then, or until its own deadline, and then calls `stop()`.
+    public func shutDown() {
+        guard running else { return }
+        handle(.shutdownRequested)
+    }
+
+    /// True once `shutDown()` has finished (or the link is stopped).
+    public var isShutDown: Bool { !running || session.isShutDown }
+
     /// Closes the device and stops every timer.
     public func stop() {
         guard running else { return }
@@ -130,11 +141,15 @@ public final class DeviceLinkService {
             case let .deviceIdentified(info, capabilities):
                 onEvent(.deviceIdentified(info, capabilities: capabilities))
             case .measurements:
-                break // reported with its receive time in `report`
+                break // reported with its receive time and raw message in `report`
             case let .sessionStopped(reason):
                 onEvent(.sessionStopped(reason))
             case let .log(level, text):
                 onEvent(.log(level, text))
+            case .shutDown:
+                closeTransport()
+                if let sessionTimer { loop.cancel(sessionTimer.timer) }
+                sessionTimer = nil
             }
         }
     }
@@ -185,7 +200,11 @@ public final class DeviceLinkService {
         case let .success(transport):
             transport.close()   // stopped while it was opening
         case let .failure(error) where running:
-            let absent: Bool = if case .notFound = error { true } else { false }
+            // Nothing there: no such port, or nothing listening at the address.
+            let absent: Bool = switch error {
+            case .notFound, .unreachable: true
+            default: false
+            }
             handle(.openFailed(error.description, absent: absent))
         case .failure:
             break
@@ -247,12 +266,17 @@ public final class DeviceLinkService {
         case let .message(raw):
             do {
                 let message = try UCIMessage(decoding: raw)
-                if case let .notification(.sessionInfo(info)) = message, info.sessionHandle == session.sessionHandle {
+                let actions = session.handle(.received(message), now: loop.now)
+                // A ranging round counts only while the session ranges: one that comes during a
+                // bring-up, a wind-down or an error is recorded, not published.
+                // The session's news first: the round that confirms SESSION_START comes after `ranging`.
+                perform(actions)
+                var measured = false
+                for case let .measurements(info) in actions {
+                    measured = true
                     onEvent(.measurements(info, receivedAt: wall, raw: raw))
-                } else {
-                    onEvent(.frame(raw, receivedAt: wall, valid: true))
                 }
-                perform(session.handle(.received(message), now: loop.now))
+                if !measured { onEvent(.frame(raw, receivedAt: wall, valid: true)) }
             } catch {
                 onEvent(.frame(raw, receivedAt: wall, valid: false))
                 onEvent(.log(.warning, "malformed \(raw.name) from the device: \(error.description)"))

@@ -46,6 +46,9 @@ public final class Agent {
     private var components: [AgentComponent] = []
     private var rules: RulesComponent!
     private var stopRequested = false
+    /// The longest a shutdown waits for the device's session to wind down: two commands of the
+    /// session's wind-down timeout each, and some slack; far below systemd's TimeoutStopSec.
+    private static let deviceShutdownLimit = 2.5
     /// The proximity engine's tick, armed while a peer ranges (it has timeouts to notice).
     private var engineTickArmed = false
 
@@ -171,8 +174,11 @@ public final class Agent {
         loop.run(until: { [unowned self] in stopRequested })
 
         _ = systemd.stopping()
-        // The device first (no new measurements while shutting down), then `offline` with ts and
-        // DISCONNECT (no will).
+        // The device first: its session is stopped and deinitialised (each command waited for
+        // briefly; an unplugged device not at all) and no measurement comes after this, while the
+        // broker still hears the device state. Then `offline` with ts and DISCONNECT (no will).
+        service.shutDown()
+        _ = loop.run(until: { [unowned self] in service.isShutDown }, deadline: Clocks.monotonic() + Self.deviceShutdownLimit)
         service.stop()
         try? publisher.direct(topic: topics.status, payload: Payloads.render(Payloads.status(
             online: false, ts: Clocks.wall(), position: configuration.gateway.position,

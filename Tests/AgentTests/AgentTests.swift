@@ -199,8 +199,9 @@ func deviceStates(_ subscriber: MQTTTestSubscriber) -> [String] {
         // Second run: delivers what the first journaled, in order, then its own.
         let second = try AgentProcess(config: config, directory: dir, name: "second")
         defer { second.stop() }
+        // The first run stopped its session on SIGTERM: `idle`.
         await eventually("both runs' device states, in order") {
-            deviceStates(subscriber) == ["opening", "initializing", "ranging", "opening", "initializing", "ranging"]
+            deviceStates(subscriber) == ["opening", "initializing", "ranging", "idle", "opening", "initializing", "ranging"]
         }
         #expect(second.log.contains("journaled messages wait for the broker"))
     }

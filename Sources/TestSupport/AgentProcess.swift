@@ -15,17 +15,20 @@ public final class AgentProcess: Sendable {
         return bundle.appendingPathComponent("uwb2mqtt").path
     }
 
-    /// Starts `uwb2mqtt run --config … --simulate …`; with `shellPrefix` (e.g. `ulimit -f 8;`) the
+    /// Starts `uwb2mqtt run --config … --simulate …` (without `--simulate` when `scenario` is
+    /// nil: the config's device port is used); with `shellPrefix` (e.g. `ulimit -f 8;`) the
     /// agent is exec'd from `/bin/sh -c`, so the PID is still the agent's. `environment` is added
     /// to the inherited one (e.g. a glibc tunable for a memory measurement).
-    public init(config: String, scenario: String = "default", directory: TemporaryDirectory, name: String = "agent",
+    public init(config: String, scenario: String? = "default", directory: TemporaryDirectory, name: String = "agent",
          shellPrefix: String? = nil, environment: [String: String] = [:]) throws {
         self.directory = directory
         self.name = name
         let configPath = try directory.write("\(name).yaml", config)
-        var scenarioArgument = scenario
-        if scenario.contains("\n") { scenarioArgument = try directory.write("\(name)-scenario.yaml", scenario) }
-        let arguments = ["run", "--config", configPath, "--simulate", scenarioArgument]
+        var arguments = ["run", "--config", configPath]
+        if let scenario {
+            let scenarioArgument = scenario.contains("\n") ? try directory.write("\(name)-scenario.yaml", scenario) : scenario
+            arguments += ["--simulate", scenarioArgument]
+        }
         if let shellPrefix {
             let command = shellPrefix + " exec " + ([Self.executable] + arguments).map { "'\($0)'" }.joined(separator: " ")
             process = try ChildProcess(executable: "/bin/sh", arguments: ["-c", command],

@@ -28,7 +28,8 @@ import TestSupport
     /// Cycles recovered before the baseline is taken (see the type's comment for why 40 in the soak).
     static let warmUpCycles = soak ? 40 : 2
     /// Seconds between unplugs. A cycle takes ~1.1 s: the agent's first reopen right after the
-    /// hangup finds no device, and the next one comes after its 1 s back-off; then the bring-up.
+    /// hangup finds no device, and the next one comes after its 1 s back-off; then the bring-up,
+    /// with every status notification late or out of order (once per connection all the same).
     static let period = 1.5
     static let unplugFor = 0.3
     static let firstUnplugAt = 1.5
@@ -40,7 +41,7 @@ import TestSupport
         var text = """
         name: unplug-cycles
         seed: 5
-        device: {ranging_interval: 0.1}
+        device: {ranging_interval: 0.1, status_delay_ms: [3, 20], status_reorder: true}
         peers:
           - {address: 0x0001, name: phone-anna, path: [{t: 0, distance: 2}]}
           - {address: 0x0002, name: tool-cart, path: [{t: 0, distance: 3}]}

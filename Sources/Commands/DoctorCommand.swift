@@ -371,7 +371,9 @@ public enum DoctorCommand {
         return Check("device access", .ok, "\(path) opens for \(user) (\(shown))", area: .device)
     }
 
-    /// Opens the port and asks CORE_GET_DEVICE_INFO; ok with the versions the device reports.
+    /// Opens the port and talks to the device as the agent's bring-up starts: CORE_DEVICE_RESET,
+    /// then CORE_GET_DEVICE_INFO; ok with the versions the device reports. A failure says what
+    /// the device did send, if anything.
     static func uciCheck(port: String, options: TransportOptions, timeout: Duration) -> Check {
         let transport: any ByteTransport
         do {
@@ -386,52 +388,63 @@ public enum DoctorCommand {
             return Check("device UCI", .fail, "cannot open: \(error.message)", hint: hint, area: .device)
         }
         defer { transport.close() }
-        do {
-            try transport.write(UCIMessage.command(.coreGetDeviceInfo).encoded())
-        } catch {
-            return Check("device UCI", .fail, "cannot write to \(port): \(error.message)", area: .device)
-        }
-        var reassembler = Reassembler()
-        var bytesSeen = 0
-        var messagesSeen = 0
-        let clock = ContinuousClock()
-        let deadline = clock.now + timeout
-        while clock.now < deadline {
-            let remaining = clock.now.duration(to: deadline)
-            let bytes: [UInt8]
-            do {
-                bytes = try transport.read(maximum: 4096, timeout: min(remaining, .milliseconds(100)))
-            } catch {
-                return Check("device UCI", .fail, "\(port): \(error.message)", hint: "replug the board; check `dmesg` for USB disconnects (cable, power)", area: .device)
+        var probe = DeviceProbe(transport: transport, timeout: timeout)
+        let seconds = Double(timeout.components.seconds) + Double(timeout.components.attoseconds) / 1e18
+        let waited = seconds == seconds.rounded() ? "\(Int(seconds)) s" : "\(seconds) s"
+        let replug = "replug the board; check `dmesg` for USB disconnects (cable, power)"
+
+        func unanswered(_ command: String, bytes: Int, afterReset: Bool) -> Check {
+            if let seen = probe.seenSummary {
+                return Check("device UCI", .fail, "\(port) sent \(seen) but did not answer \(command) within \(waited)",
+                             hint: afterReset ? replug : "the device speaks UCI but does not take a reset: replug (power-cycle) the board", area: .device)
             }
-            bytesSeen += bytes.count
-            var events = reassembler.feed(bytes)
-            if bytes.isEmpty && reassembler.hasPartialPacket { events += reassembler.flushPartialPacket() }
-            for case let .message(raw) in events {
-                messagesSeen += 1
-                guard raw.messageType == .response, raw.gid == 0, raw.oid == 0x02 else { continue }
-                guard case let .response(.coreGetDeviceInfo(status, info))? = try? UCIMessage(decoding: raw) else {
-                    return Check("device UCI", .fail, "malformed CORE_GET_DEVICE_INFO_RSP: \(raw.payload.count) bytes", area: .device)
-                }
+            if bytes > 0 {
+                return Check("device UCI", .fail, "\(port) sent \(bytes) bytes but no UCI message within \(waited)",
+                             hint: "the board may run Qorvo's CLI firmware (same USB id) or another program; flash the UCI build", area: .device)
+            }
+            return Check("device UCI", .fail, "no answer to \(command) from \(port) within \(waited)",
+                         hint: "replug the board; is this the J20 (nRF52833 USB) port and the UCI firmware? on battery-only power the UCI build may not start", area: .device)
+        }
+
+        do {
+            switch try probe.ask(.coreDeviceReset(resetConfig: 0)) {
+            case let .answered(response) where response.status != .ok:
+                let seen = probe.seenSummary.map { " (it also sent \($0))" } ?? ""
+                return Check("device UCI", .fail, "the device refused CORE_DEVICE_RESET with status \(response.status ?? .unknown)\(seen)",
+                             hint: replug, area: .device)
+            case .answered:
+                break
+            case let .malformed(raw):
+                return Check("device UCI", .fail, "malformed \(raw.name): \(raw.payload.count) bytes", area: .device)
+            case let .silent(bytes):
+                return unanswered("CORE_DEVICE_RESET", bytes: bytes, afterReset: false)
+            case let .readFailed(error):
+                return Check("device UCI", .fail, "\(port): \(error.message)", hint: replug, area: .device)
+            }
+            switch try probe.ask(.coreGetDeviceInfo) {
+            case let .answered(.coreGetDeviceInfo(status, info)):
                 guard status == .ok, let info else {
-                    return Check("device UCI", .fail, "the device answered CORE_GET_DEVICE_INFO with status \(status)",
-                                 hint: "reset the board (replug it)", area: .device)
+                    let seen = probe.seenSummary.map { " (it also sent \($0))" } ?? ""
+                    return Check("device UCI", .fail, "after a reset the device answered CORE_GET_DEVICE_INFO with status \(status)\(seen)",
+                                 hint: replug, area: .device)
                 }
                 var text = "UCI \(info.uciVersion), MAC \(info.macVersion), PHY \(info.phyVersion)"
                 if let qorvo = info.qorvo {
                     text += ", firmware \(qorvo.firmwareVersionString), device id 0x\(String(qorvo.deviceID, radix: 16, uppercase: true))"
                 }
-                return Check("device UCI", .ok, text, area: .device)
+                return Check("device UCI", .ok, text + "; reset ok", area: .device)
+            case let .answered(response):
+                return Check("device UCI", .fail, "malformed \(response.raw.name): \(response.raw.payload.count) bytes", area: .device)
+            case let .malformed(raw):
+                return Check("device UCI", .fail, "malformed \(raw.name): \(raw.payload.count) bytes", area: .device)
+            case let .silent(bytes):
+                return unanswered("CORE_GET_DEVICE_INFO", bytes: bytes, afterReset: true)
+            case let .readFailed(error):
+                return Check("device UCI", .fail, "\(port): \(error.message)", hint: replug, area: .device)
             }
+        } catch {
+            return Check("device UCI", .fail, "cannot write to \(port): \(error.message)", area: .device)
         }
-        let seconds = Double(timeout.components.seconds) + Double(timeout.components.attoseconds) / 1e18
-        let waited = seconds == seconds.rounded() ? "\(Int(seconds)) s" : "\(seconds) s"
-        if bytesSeen > 0 && messagesSeen == 0 {
-            return Check("device UCI", .fail, "\(port) sent \(bytesSeen) bytes but no UCI message within \(waited)",
-                         hint: "the board may run Qorvo's CLI firmware (same USB id) or another program; flash the UCI build", area: .device)
-        }
-        return Check("device UCI", .fail, "no answer to CORE_GET_DEVICE_INFO from \(port) within \(waited)",
-                     hint: "replug the board; is this the J20 (nRF52833 USB) port and the UCI firmware? on battery-only power the UCI build may not start", area: .device)
     }
 
     // MARK: - Broker

@@ -54,8 +54,8 @@ import TestSupport
         #expect(line(lines, "broker").contains("as gateway"))
         #expect(lines.last?.hasPrefix("doctor: all checks passed") == true)
         #expect(!lines.joined().contains(Self.password))
-        // The probe was one CORE_GET_DEVICE_INFO, nothing that would disturb a device.
-        #expect(simulator.commandsSeen == [.coreGetDeviceInfo])
+        // The probe starts as the agent's bring-up does: a reset, then the identity; no session.
+        #expect(simulator.commandsSeen == [.coreDeviceReset(resetConfig: 0), .coreGetDeviceInfo])
     }
 
     @Test func wrongPasswordIsABrokerFailureExitThree() async throws {
@@ -119,12 +119,46 @@ import TestSupport
         let checks = await DoctorCommand.diagnose(configPath: fixture.configPath, limits: limits)
         let uci = try #require(checks.first { $0.name == "device UCI" })
         #expect(uci.verdict == .fail)
-        #expect(uci.detail.contains("no answer to CORE_GET_DEVICE_INFO"), "\(uci)")
+        #expect(uci.detail.contains("no answer to CORE_DEVICE_RESET"), "\(uci)")
         #expect(uci.detail.contains("within 0.5 s"), "\(uci)")
         #expect(uci.hint != nil)
         #expect(clock.now - start < .seconds(10))
-        // What the probe sent is exactly one CORE_GET_DEVICE_INFO_CMD.
-        #expect(try terminal.read(maximum: 64, timeout: .seconds(1)) == [0x20, 0x02, 0x00, 0x00])
+        // What the probe sent is exactly one CORE_DEVICE_RESET_CMD.
+        #expect(try terminal.read(maximum: 64, timeout: .seconds(1)) == [0x20, 0x00, 0x00, 0x01, 0x00])
+    }
+
+    /// A device that wants a reset before anything else: it answers every other command with
+    /// DEVICE_STATUS_NTF(ERROR). The probe resets it first, as the agent does, and passes.
+    @Test func aDeviceThatWantsAResetFirstPasses() async throws {
+        let fixture = try ConfigFixture()
+        let terminal = try PseudoTerminal()
+        defer { terminal.close() }
+        try terminal.link(at: fixture.directory.file("dwm3001c"))
+        try fixture.writeConfig(port: fixture.directory.file("dwm3001c"))
+        let device = ResetFirstDevice(terminal: terminal)
+        defer { device.stop() }
+        let checks = await DoctorCommand.diagnose(configPath: fixture.configPath)
+        let uci = try #require(checks.first { $0.name == "device UCI" })
+        #expect(uci.verdict == .ok, "\(uci)")
+        #expect(uci.detail.contains("UCI 2.0.0"), "\(uci)")
+    }
+
+    /// The same device, but one that never takes the reset either: the report says what it sent.
+    @Test func aDeviceInErrorThatRefusesTheResetIsReportedAsSeen() async throws {
+        let fixture = try ConfigFixture()
+        let terminal = try PseudoTerminal()
+        defer { terminal.close() }
+        try terminal.link(at: fixture.directory.file("dwm3001c"))
+        try fixture.writeConfig(port: fixture.directory.file("dwm3001c"))
+        let device = ResetFirstDevice(terminal: terminal, acceptsReset: false)
+        defer { device.stop() }
+        var limits = DoctorCommand.Limits()
+        limits.deviceTimeout = .milliseconds(500)
+        let checks = await DoctorCommand.diagnose(configPath: fixture.configPath, limits: limits)
+        let uci = try #require(checks.first { $0.name == "device UCI" })
+        #expect(uci.verdict == .fail)
+        #expect(uci.detail.contains("sent CORE_DEVICE_STATUS_NTF(DEVICE_STATE_ERROR) but did not answer CORE_DEVICE_RESET"), "\(uci)")
+        #expect(uci.hint?.contains("flash") == false, "\(uci)")
     }
 
     @Test func unreachableBrokerIsExitThree() async throws {

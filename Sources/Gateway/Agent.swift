@@ -59,6 +59,7 @@ public final class Agent {
         var framesInvalid = 0
         var deviceReconnects = 0
         var brokerReconnects = 0
+        var requestsDropped = 0
     }
 
     public init(configuration: AgentConfiguration, scenario: Scenario? = nil, logger: Logger) {
@@ -358,7 +359,13 @@ public final class Agent {
          Field("publish_queue", .int(Int64(publisher.client.outstandingMessageCount))),
          Field("spooled", .int(Int64(publisher.spooled))), Field("dropped", .int(Int64(publisher.dropped))),
          Field("device_reconnects", .int(Int64(counters.deviceReconnects))),
-         Field("broker_reconnects", .int(Int64(counters.brokerReconnects)))]
+         Field("broker_reconnects", .int(Int64(counters.brokerReconnects))),
+         Field("requests_dropped", .int(Int64(counters.requestsDropped)))]
+    }
+
+    /// A request or announcement dropped by a limit (a flood, an oversized name): `requests_dropped`.
+    func countDroppedRequest() {
+        counters.requestsDropped += 1
     }
 
     private func publishDevice() {

@@ -19,9 +19,20 @@ struct Request: Sendable {
     /// The body's members (empty for an empty body).
     let body: [String: FieldValue]
 
+    /// A body is refused above this size before it is decoded (mqtt-api.md, request limits):
+    /// every request the agent knows fits in a few hundred bytes, and the decoding runs on the
+    /// agent's loop.
+    static let maximumBodyBytes = 4096
+    /// The longest `id` string echoed back (characters).
+    static let maximumIDLength = 128
+
     /// Parses a request, or says what is wrong with it (the response then has `ok: false`).
     static func parse(name: String, payload: [UInt8]) -> Result<Request, RequestError> {
         let known = Name(rawValue: name)
+        guard payload.count <= maximumBodyBytes else {
+            return .failure(RequestError(name: name, id: nil,
+                                         message: "the request body is \(payload.count) bytes; the limit is \(maximumBodyBytes) bytes (4 KiB)"))
+        }
         let text = String(decoding: payload, as: UTF8.self).trimmingWhitespace()
         if text.isEmpty {
             return known.map { .success(Request(rawName: name, name: $0, id: nil, body: [:])) }
@@ -36,6 +47,14 @@ struct Request: Sendable {
         }
         let object = Dictionary(fields.map { ($0.key, $0.value) }, uniquingKeysWith: { $1 })
         let id = object["id"]
+        switch id {
+        case nil, .int?: break
+        case let .string(text)? where text.count <= maximumIDLength: break
+        default:
+            // Not echoed: an answer never carries more than the limits allow.
+            return .failure(RequestError(name: name, id: nil,
+                                         message: "id must be a string of at most \(maximumIDLength) characters or an integer"))
+        }
         guard let known else { return .failure(RequestError(name: name, id: id, message: unknownMessage(name))) }
         return .success(Request(rawName: name, name: known, id: id, body: object))
     }

@@ -10,3 +10,12 @@ public enum MQTTTestPublisher {
         try await runCommand("/usr/bin/mosquitto_pub", arguments, in: broker.directory)
     }
 }
+
+extension MQTTTestPublisher {
+    /// Publishes the contents of the file at `path` (`mosquitto_pub -f`): for bodies too large
+    /// for a command line.
+    public static func publish(broker: MosquittoBroker, topic: String, file path: String, qos: Int = 1) async throws(TestSupportError) {
+        try await runCommand("/usr/bin/mosquitto_pub",
+                             ["-h", "127.0.0.1", "-p", String(broker.port), "-q", String(qos), "-t", topic, "-f", path], in: broker.directory)
+    }
+}

@@ -92,7 +92,7 @@ func deviceStates(_ subscriber: MQTTTestSubscriber) -> [String] {
 
         let metrics = json(try await subscriber.waitForMessage(topic: "uwb2mqtt/gw/metrics").payload)
         #expect(metrics.keys.sorted() == ["broker_reconnects", "device_reconnects", "dropped", "events", "frames_invalid", "frames_rx",
-                                          "measurements", "publish_queue", "spooled", "ts", "uptime_s"])
+                                          "measurements", "publish_queue", "requests_dropped", "spooled", "ts", "uptime_s"])
         // A late joiner gets the retained device and status.
         let late = try await MQTTTestSubscriber.start(broker: broker, topics: ["uwb2mqtt/gw/device", "uwb2mqtt/gw/status"])
         defer { late.stop() }

@@ -1,0 +1,98 @@
+import Foundation
+import Testing
+import TestSupport
+
+/// The request limits of mqtt-api.md against the real agent and a real broker: a retained request
+/// is ignored, an oversized body or id is refused without a stall, and a flood of rules reloads
+/// is coalesced and counted.
+@Suite(.serialized, .timeLimit(.minutes(3))) struct RequestLimitTests {
+    @Test func aRetainedSessionStopStopsNothing() async throws {
+        let broker = try await MosquittoBroker.start()
+        defer { broker.stop() }
+        let dir = try TemporaryDirectory(prefix: "request-retained")
+        // Left on the broker by someone who published with -r: it would stop every future start.
+        try await MQTTTestPublisher.publish(broker: broker, topic: "uwb2mqtt/gw/request/session_stop", message: "{}", retain: true)
+        let subscriber = try await MQTTTestSubscriber.start(broker: broker, topics: ["uwb2mqtt/gw/device", "uwb2mqtt/gw/peer/tool-cart/range"])
+        defer { subscriber.stop() }
+        let agent = try AgentProcess(config: testConfig(url: broker.url, spool: dir.file("spool")), directory: dir)
+        defer { agent.stop() }
+        _ = try await subscriber.waitForMessages(topic: "uwb2mqtt/gw/peer/tool-cart/range", count: 20, timeout: .seconds(20))
+        let states = subscriber.messages.filter { $0.topic.hasSuffix("/device") }.compactMap { json($0.payload)["state"] as? String }
+        #expect(!states.contains("idle"), "\(states)")
+        #expect(agent.logLines.filter { $0.contains("ignored the retained message on uwb2mqtt/gw/request/session_stop") }.count == 1)
+    }
+
+    @Test func anOversizedBodyOrIDIsRefusedWithoutAStall() async throws {
+        let broker = try await MosquittoBroker.start()
+        defer { broker.stop() }
+        let dir = try TemporaryDirectory(prefix: "request-size")
+        let subscriber = try await MQTTTestSubscriber.start(broker: broker, topics: ["uwb2mqtt/gw/response/ping", "uwb2mqtt/gw/peer/tool-cart/range"])
+        defer { subscriber.stop() }
+        let agent = try AgentProcess(config: testConfig(url: broker.url, spool: dir.file("spool")), directory: dir)
+        defer { agent.stop() }
+        _ = try await subscriber.waitForMessages(topic: "uwb2mqtt/gw/peer/tool-cart/range", count: 5, timeout: .seconds(20))
+
+        // 40 MB that would be a JSON object with an id, were it decoded.
+        let big = dir.file("big.json")
+        var body = Data(#"{"id": "big", "pad": ""#.utf8)
+        body.append(Data(repeating: UInt8(ascii: "x"), count: 40_000_000))
+        body.append(Data(#""}"#.utf8))
+        try body.write(to: URL(fileURLWithPath: big))
+        try await MQTTTestPublisher.publish(broker: broker, topic: "uwb2mqtt/gw/request/ping", file: big)
+        let refused = try await subscriber.waitForMessage(topic: "uwb2mqtt/gw/response/ping", timeout: .seconds(20))
+        let answer = json(refused.payload)
+        #expect(answer["ok"] as? Bool == false)
+        #expect((answer["error"] as? String)?.contains("the limit is 4096 bytes") == true, "\(answer)")
+        #expect(answer["id"] == nil, "nothing of an oversized body is echoed")
+
+        let longID = String(repeating: "i", count: 200)
+        try await MQTTTestPublisher.publish(broker: broker, topic: "uwb2mqtt/gw/request/ping", message: #"{"id": "\#(longID)"}"#)
+        let bad = try await subscriber.waitForMessage(topic: "uwb2mqtt/gw/response/ping",
+                                                      where: { ($0.payload as String).contains("at most 128 characters") }, timeout: .seconds(5))
+        #expect(!bad.payload.contains(longID))
+
+        // Right after: a ping is answered at once and ranges flow.
+        let sent = ContinuousClock.now
+        try await MQTTTestPublisher.publish(broker: broker, topic: "uwb2mqtt/gw/request/ping", message: #"{"id": 7}"#)
+        _ = try await subscriber.waitForMessage(topic: "uwb2mqtt/gw/response/ping", where: { json($0.payload)["id"] as? Int == 7 },
+                                                timeout: .seconds(5))
+        #expect(ContinuousClock.now - sent < .seconds(2))
+        let ranges = subscriber.messages.filter { $0.topic.hasSuffix("/range") }.count
+        _ = try await subscriber.waitForMessages(topic: "uwb2mqtt/gw/peer/tool-cart/range", count: ranges + 5, timeout: .seconds(5))
+        #expect(agent.residentKiB < 64 * 1024, "VmRSS \(agent.residentKiB) KiB")
+    }
+
+    @Test func aFloodOfRulesReloadsIsCoalescedAndCounted() async throws {
+        let broker = try await MosquittoBroker.start()
+        defer { broker.stop() }
+        let dir = try TemporaryDirectory(prefix: "request-reloads")
+        let subscriber = try await MQTTTestSubscriber.start(
+            broker: broker, topics: ["uwb2mqtt/gw/response/reload_rules", "uwb2mqtt/gw/rules", "uwb2mqtt/gw/metrics"])
+        defer { subscriber.stop() }
+        let agent = try AgentProcess(config: testConfig(url: broker.url, spool: dir.file("spool"), extra: "rules: \(exampleRulesPath)"),
+                                     directory: dir)
+        defer { agent.stop() }
+        _ = try await subscriber.waitForMessage(topic: "uwb2mqtt/gw/rules", timeout: .seconds(20))
+        let rulesBefore = subscriber.messages.filter { $0.topic.hasSuffix("/rules") }.count
+
+        // 50 reloads as fast as mosquitto_pub sends them (-l: one message per input line).
+        let lines = dir.file("reloads.txt")
+        try (0..<50).map { #"{"id": \#($0)}"# }.joined(separator: "\n").appending("\n").write(toFile: lines, atomically: true, encoding: .utf8)
+        let floodStart = ContinuousClock.now
+        let flood = try ChildProcess(executable: "/bin/sh", arguments: [
+            "-c", "/usr/bin/mosquitto_pub -h 127.0.0.1 -p \(broker.port) -q 1 -t uwb2mqtt/gw/request/reload_rules -l < '\(lines)'"],
+            stdoutPath: dir.file("flood.out"), stderrPath: dir.file("flood.err"))
+        defer { flood.terminate() }
+        let answers = try await subscriber.waitForMessages(topic: "uwb2mqtt/gw/response/reload_rules", count: 50, timeout: .seconds(20))
+        let seconds = (ContinuousClock.now - floodStart).components.seconds
+        let accepted = answers.filter { json($0.payload)["ok"] as? Bool == true }.count
+        #expect(accepted >= 1)
+        #expect(accepted <= 1 + Int(seconds), "at most one reload a second: \(accepted) accepted in \(seconds + 1) s")
+        let dropped = try await subscriber.waitForMessage(topic: "uwb2mqtt/gw/metrics", where: {
+            (json($0.payload)["requests_dropped"] as? Int ?? 0) == 50 - accepted
+        }, timeout: .seconds(5))
+        #expect(json(dropped.payload)["requests_dropped"] as? Int == 50 - accepted)
+        let rulesAfter = subscriber.messages.filter { $0.topic.hasSuffix("/rules") }.count
+        #expect(rulesAfter - rulesBefore == accepted, "one `rules` publication per reload")
+    }
+}

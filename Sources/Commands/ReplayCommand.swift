@@ -18,7 +18,8 @@ public enum ReplayCommand {
     Runs a recording through the same decoding, filters and rules the agent runs and prints the
     events as JSON lines, shaped as the MQTT `event` payloads. Peers are named by --config (else
     by address). Rules come from --rules, else from the config's `rules:`. Recorded timing is kept
-    unless --fast. Damaged parts of a recording are reported on stderr; the rest is replayed.
+    unless --fast. The replay ends at the recording's last packet: nothing is dated after it.
+    Damaged parts of a recording are reported on stderr; the rest is replayed.
 
     Options:
       --config FILE     the agent's configuration, for peer names and the rules path

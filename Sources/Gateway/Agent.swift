@@ -302,7 +302,8 @@ public final class Agent {
         }
         configuration.device = new.device
         configuration.rules = new.rules
-        core.setPeers(new.device.peers, sessionID: new.device.sessionID)
+        core.setPeers(new.device.peers, sessionID: new.device.sessionID, at: Clocks.wall())
+        deliver()
         if new.gateway.id != configuration.gateway.id || new.mqtt.url != configuration.mqtt.url
             || new.mqtt.baseTopic != configuration.mqtt.baseTopic {
             logger.warning("config: gateway.id, mqtt.url and mqtt.base_topic take effect after a restart")

@@ -44,6 +44,12 @@ public struct AgentCore {
     private var settings: Settings
     /// Names and topics per peer address, rebuilt when the peer list changes.
     private var peers: PeerRoutes
+    /// The addresses of the configured peers.
+    private var configured: [MacAddress]
+    /// Configured peers a reload removed. The device takes a new peer list some rounds after the
+    /// reload; measurements of these still in flight are dropped, or the peer would come back under
+    /// its address and leave a retained `state` behind again. Cleared when a reload adds it back.
+    private var departed: Set<MacAddress> = []
     private var eventCounter = 0
     private var lastStateAt: [MacAddress: Double] = [:]
     /// The `ts` text of the last measurement: shared by the payloads of one notification.
@@ -61,6 +67,7 @@ public struct AgentCore {
     public init(settings: Settings, peers: [AgentConfiguration.Peer], identities: [PeerIdentity], gateway: GatewayPose?) {
         self.settings = settings
         self.peers = PeerRoutes(directory: PeerDirectory(peers), topics: settings.topics)
+        configured = peers.map { .short($0.address.value) }
         engine = ProximityEngine(rules: Rules(), peers: identities, gateway: gateway, deviceHasAoA: false)
     }
 
@@ -104,7 +111,9 @@ public struct AgentCore {
     /// happened to fire in between — the same live and in a replay.
     public mutating func ranging(_ info: SessionInfo, at time: Double) {
         publish(engine.tick(at: time))
-        for measurement in info.twoWayMeasurements { range(measurement, sequence: info.sequenceNumber, at: time) }
+        for measurement in info.twoWayMeasurements where departed.isEmpty || !departed.contains(measurement.macAddress) {
+            range(measurement, sequence: info.sequenceNumber, at: time)
+        }
     }
 
     /// Time passed: signal loss, dwell times, angles that age.
@@ -130,10 +139,33 @@ public struct AgentCore {
         engine.deviceHasAoA = hasAoA
     }
 
-    /// A new peer list (SIGHUP): names and topics are worked out again.
-    mutating func setPeers(_ peers: [AgentConfiguration.Peer], sessionID: UInt32) {
+    /// A new peer list (SIGHUP) at `time`: names and topics are worked out again.
+    ///
+    /// A peer whose topics change — removed from the list, renamed, or seen on air and now named —
+    /// would leave its retained `state` on the broker for good: an empty retained message on the old
+    /// topic deletes it (journaled like any retained state, so a broker outage does not lose it).
+    /// The engine forgets such a peer, and one renamed under the same topic: its next measurement
+    /// starts it afresh under its new name and topic.
+    mutating func setPeers(_ peers: [AgentConfiguration.Peer], sessionID: UInt32, at time: Double) {
+        var old = self.peers
         self.peers = PeerRoutes(directory: PeerDirectory(peers), topics: settings.topics)
         settings.sessionID = sessionID
+        let addresses: [MacAddress] = peers.map { .short($0.address.value) }
+        var known = configured
+        for peer in engine.peers where !known.contains(peer.address) { known.append(peer.address) }
+        var forgotten: [MacAddress] = []
+        for address in known {
+            let before = old.route(for: address), after = self.peers.route(for: address)
+            if before.state != after.state {
+                outbox.append(Message(topic: before.state, payload: [], delivery: .durable(retain: true)))
+                lastStateAt[address] = nil
+            }
+            if before.state != after.state || before.identity != after.identity { forgotten.append(address) }
+        }
+        departed.formUnion(configured.filter { !addresses.contains($0) })
+        departed.subtract(addresses)
+        configured = addresses
+        publish(engine.forget(forgotten, at: time))
     }
 
     // MARK: Decisions

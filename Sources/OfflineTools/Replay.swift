@@ -8,7 +8,9 @@ import UCI
 /// producing the messages the agent would have published, and what a plot of the run needs.
 ///
 /// Time is the recording's: the core is ticked every 100 ms of recorded time between packets,
-/// as the agent's timer does, and once more after the last packet so that timeouts fire.
+/// as the agent's timer does. The replay ends with the last packet: the end of a recording is the
+/// end of what is known, not silence of the tags, so nothing is decided or dated after it (a tag
+/// that went quiet inside the recording is still lost, by the ticks up to the next packet).
 public struct Replay {
     public struct Outcome: Sendable {
         /// Event payloads in order, as published on the `event` topics (JSON text).
@@ -159,8 +161,6 @@ public struct Replay {
                 }
             }
         }
-        // Let the timeouts after the last packet happen, as the live agent's timer would.
-        tick(until: lastTime + rules.signalLostAfter + 2 * Self.tickInterval)
         for (address, since) in lostSince {
             series[address]?.gaps.append(.init(from: since, to: nil))
         }

@@ -133,6 +133,21 @@ public struct ProximityEngine: Sendable {
         return outputs + rankingChanges(at: time)
     }
 
+    /// Peers that left the configuration, or are named anew: their trackers go, with no event (the
+    /// agent clears their topics instead), and a later measurement of the address starts afresh
+    /// under the identity it then has. Rankings they were in are published without them.
+    public mutating func forget(_ addresses: [MacAddress], at time: Double) -> [ProximityOutput] {
+        guard !addresses.isEmpty else { return [] }
+        for address in addresses { trackers[address] = nil }
+        order.removeAll { addresses.contains($0) }
+        return rankingChanges(at: time)
+    }
+
+    /// Every peer the engine tracks (configured, or seen on air), in output order.
+    public var peers: [PeerIdentity] {
+        order.compactMap { trackers[$0]?.identity }
+    }
+
     /// Swaps in new rules between two measurements.
     ///
     /// Kept: each peer's link, filter (restarted from the current estimate when `filter.kind` or

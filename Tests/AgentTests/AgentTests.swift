@@ -301,6 +301,43 @@ func deviceStates(_ subscriber: MQTTTestSubscriber) -> [String] {
         #expect(!agent.log.contains("restarting the session"))
     }
 
+    /// A peer removed by a reload leaves nothing retained: a client that subscribes afterwards gets
+    /// neither its `state` nor its Home Assistant entity, while the remaining peer's are there.
+    @Test func aPeerRemovedOnSIGHUPLeavesNoRetainedStateOrEntity() async throws {
+        let broker = try await MosquittoBroker.start()
+        defer { broker.stop() }
+        let dir = try TemporaryDirectory(prefix: "agent-removed")
+        let subscriber = try await MQTTTestSubscriber.start(broker: broker, topics: ["uwb2mqtt/gw/peer/+/state", "homeassistant/#"])
+        defer { subscriber.stop() }
+        let config = testConfig(url: broker.url, spool: dir.file("spool"), mqttExtra: "  home_assistant: true")
+        let agent = try AgentProcess(config: config, directory: dir)
+        defer { agent.stop() }
+        let cartState = "uwb2mqtt/gw/peer/tool-cart/state"
+        let cartEntity = "homeassistant/sensor/uwb2mqtt_gw/tool-cart_distance/config"
+        try await subscriber.waitForMessage(topic: cartState, where: { json($0.payload)["link"] as? String == "ranging" })
+        try await subscriber.waitForMessage(topic: cartEntity, where: { !$0.payload.isEmpty })
+
+        try config.replacingOccurrences(of: "    - {address: 0x0002, name: tool-cart}\n", with: "")
+            .write(toFile: dir.file("agent.yaml"), atomically: true, encoding: .utf8)
+        agent.process.kill(SIGHUP)
+        // Empty retained messages delete both on the broker.
+        try await subscriber.waitForMessage(topic: cartState, where: { $0.payload.isEmpty })
+        try await subscriber.waitForMessage(topic: cartEntity, where: { $0.payload.isEmpty })
+
+        // A late subscriber: the broker queues every retained message for it when it subscribes,
+        // so once a message published after that arrives, all retained ones have.
+        let late = try await MQTTTestSubscriber.start(broker: broker, topics: ["uwb2mqtt/gw/peer/+/state", "homeassistant/#", "test/marker"])
+        defer { late.stop() }
+        try await MQTTTestPublisher.publish(broker: broker, topic: "test/marker", message: "after the retained ones")
+        try await late.waitForMessage(topic: "test/marker")
+        let retained = late.messages.filter(\.retained)
+        #expect(retained.contains { $0.topic == "uwb2mqtt/gw/peer/phone-anna/state" })
+        #expect(retained.contains { $0.topic == "homeassistant/sensor/uwb2mqtt_gw/phone-anna_distance/config" })
+        // Nothing of the cart, under its name or its address.
+        #expect(!retained.contains { $0.topic.contains("tool-cart") || $0.topic.contains("0x0002") }, "\(retained)")
+        #expect(agent.process.isRunning)
+    }
+
     @Test func homeAssistantDiscovery() async throws {
         let broker = try await MosquittoBroker.start()
         defer { broker.stop() }

@@ -12,9 +12,18 @@ import TestSupport
         subscriber.messages.filter { $0.topic == "uwb2mqtt/gw/peer/\(peer)/event" }.map { json($0.payload) }
     }
 
+    /// The `ts` of the newest `range` message `subscriber` received: the receive time of the newest
+    /// packet the agent recorded (it records a notification before it publishes its ranges).
+    /// RFC 3339 texts of one width compare as the times they name.
+    func newestRangeTime(_ subscriber: MQTTTestSubscriber) -> String {
+        subscriber.messages.filter { $0.topic.hasSuffix("/range") }.compactMap { json($0.payload)["ts"] as? String }.max() ?? ""
+    }
+
     /// The agent on the walk-by with `record:`, stopped once `condition` holds of what `subscriber`
-    /// (on `topics`) received; then `replay` of its recording with `replayArguments`. Hands the
-    /// subscriber and the replay's output lines to `compare`, inside the broker's lifetime.
+    /// (on `topics`, which include the ranges) received and a packet dated at or after it has been
+    /// recorded — a replay ends at the recording's last packet; then `replay` of its recording with
+    /// `replayArguments`. Hands the subscriber and the replay's output lines to `compare`, inside
+    /// the broker's lifetime.
     func recordThenReplay(topics: [String], until what: String, _ condition: @escaping @Sendable (MQTTTestSubscriber) -> Bool,
                           replayArguments: [String], compare: (MQTTTestSubscriber, [String]) throws -> Void) async throws {
         let broker = try await MosquittoBroker.start()
@@ -24,7 +33,10 @@ import TestSupport
         defer { subscriber.stop() }
         let config = testConfig(url: broker.url, spool: dir.file("spool"), extra: "rules: \(AgentFixtures.exampleRulesPath)\nrecord: \(dir.file("walk.uwbrec"))")
         let agent = try AgentProcess(config: config, scenario: AgentFixtures.walkBy, directory: dir)
+        defer { agent.stop() }
         await eventually(what, timeout: 60) { condition(subscriber) }
+        let decided = subscriber.messages.compactMap { json($0.payload)["ts"] as? String }.max() ?? ""
+        await eventually("a packet recorded after \(what)") { newestRangeTime(subscriber) >= decided }
         #expect(agent.process.terminate() == .exited(0))
 
         let replay = try ChildProcess(executable: AgentProcess.executable,
@@ -97,14 +109,14 @@ import TestSupport
 
     /// What the live agent published, minus `id` and `ts`, is what a replay of its recording prints.
     @Test func aReplayOfTheRecordingReproducesTheLiveEvents() async throws {
-        try await recordThenReplay(topics: ["uwb2mqtt/gw/peer/+/event"], until: "signal_lost of phone-anna", { subscriber in
+        try await recordThenReplay(topics: ["uwb2mqtt/gw/peer/+/event", "uwb2mqtt/gw/peer/+/range"], until: "signal_lost of phone-anna", { subscriber in
             events(subscriber).contains { $0["type"] as? String == "signal_lost" }
         }, replayArguments: []) { subscriber, lines in
             let replayed = lines.map { json($0) }
 
             func comparable(_ events: [[String: Any]]) -> [String] {
-                // Phone-anna's events up to and including her signal loss (the replay goes on to time
-                // out the tool cart after the recording ends), without id and ts.
+                // Phone-anna's events up to and including her signal loss (the agent went on a
+                // little longer), without id and ts.
                 let anna = events.filter { $0["peer"] as? String == "phone-anna" }
                 let end = anna.firstIndex { $0["type"] as? String == "signal_lost" }.map { $0 + 1 } ?? anna.count
                 return anna.prefix(end).map { event in
@@ -121,9 +133,9 @@ import TestSupport
     }
 
     /// Every payload the live agent published about the peers — range, feedback, state, event,
-    /// ranking — is what `replay --topics` of its recording gives, `id` and `ts` aside: run and
-    /// replay drive the same core. The live agent stops mid-run, so per topic what it published
-    /// is the start of what the replay (which goes on to time the peers out) gives.
+    /// ranking — up to the last recorded packet is what `replay --topics` of its recording gives,
+    /// `id` and `ts` aside: run and replay drive the same core. The live agent stops mid-run, so
+    /// per topic what it published is the start of what the replay gives.
     @Test func replayWithAllTopicsReproducesEveryLivePayload() async throws {
         try await recordThenReplay(topics: ["uwb2mqtt/gw/peer/#", "uwb2mqtt/gw/ranking/#"], until: "phone-anna in the counter zone", { subscriber in
             events(subscriber).contains { $0["type"] as? String == "zone_enter" }
@@ -141,7 +153,10 @@ import TestSupport
                 replayed[String(line[..<space]), default: []].append(comparable(String(line[line.index(after: space)...])))
             }
             var live: [String: [String]] = [:]
-            for message in subscriber.messages where !message.retained || live[message.topic] != nil {
+            // What a timer decided between the last recorded packet and the stop is not in the recording.
+            let end = newestRangeTime(subscriber)
+            for message in subscriber.messages where (!message.retained || live[message.topic] != nil)
+                && json(message.payload)["ts"] as? String ?? "" <= end {
                 live[message.topic, default: []].append(comparable(message.payload))
             }
             #expect((live["uwb2mqtt/gw/peer/phone-anna/range"]?.count ?? 0) > 20)

@@ -23,6 +23,20 @@ import Testing
         #expect(reopened.recoveryNote == nil)
     }
 
+    /// An empty retained payload deletes a retained message on the broker: the journal keeps it
+    /// as it is, empty, across a restart.
+    @Test func anEmptyRetainedPayloadSurvivesARestart() throws {
+        let dir = temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        var spool = try Spool(directory: dir, maximumBytes: 1 << 20)
+        try spool.append(SpooledMessage(topic: "uwb2mqtt/gw/peer/a/state", payload: [], qos: 1, retain: true))
+        try spool.append(event(1))
+        let reopened = try Spool(directory: dir, maximumBytes: 1 << 20)
+        #expect(reopened.messages.map(\.topic) == ["uwb2mqtt/gw/peer/a/state", "uwb2mqtt/gw/peer/a/event"])
+        #expect(reopened.messages.first?.payload == [] && reopened.messages.first?.retain == true)
+        #expect(reopened.recoveryNote == nil)
+    }
+
     @Test func deliveredMessagesAreForgotten() throws {
         let dir = temporaryDirectory()
         defer { try? FileManager.default.removeItem(atPath: dir) }

@@ -113,6 +113,9 @@ public enum RecordCommand {
                 status = 3
             }
         }
+        // The session is stopped and deinitialised before the port closes, as the agent does.
+        service.shutDown()
+        _ = loop.run(until: { service.isShutDown }, deadline: Clocks.monotonic() + 2.5)
         service.stop()
         withExtendedLifetime(signals) {}
         let packets = recorder.packets

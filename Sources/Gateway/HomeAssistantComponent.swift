@@ -1,3 +1,4 @@
+import EventLoop
 import MQTTClient
 import UCI
 
@@ -9,6 +10,14 @@ final class HomeAssistantComponent: AgentComponent {
     private let discovery: HomeAssistantDiscovery
     /// The discovery topics announced last, to clear those a change removed.
     private var announced: Set<String> = []
+    private var lastAnnouncedAt = -Double.infinity
+    /// The one re-announcement due after a burst of `online` messages.
+    private var pendingAnnouncement: EventLoop.Timer?
+
+    /// Home Assistant's `online` is answered by announcing every entity, which publishes and
+    /// journals one message per entity: a flood of `online` is coalesced to one announcement
+    /// per this many seconds.
+    static let announceInterval = 1.0
 
     init(agent: Agent) {
         self.agent = agent
@@ -19,7 +28,7 @@ final class HomeAssistantComponent: AgentComponent {
 
     func receive(_ message: MQTTMessage) -> Bool {
         if message.topic == "homeassistant/status" {
-            if message.text == "online" { announce() }
+            if message.text == "online" { announceSoon() }
             return true
         }
         guard message.topic.hasPrefix("homeassistant/"), message.topic.contains("/\(discovery.nodeID)/") else { return false }
@@ -40,7 +49,25 @@ final class HomeAssistantComponent: AgentComponent {
         return discovery.configs(peers: peers, zones: agent.core.engine.rules.zones.map(\.name))
     }
 
+    func stop() {
+        if let pendingAnnouncement { agent.loop.cancel(pendingAnnouncement) }
+        pendingAnnouncement = nil
+    }
+
+    /// Announces now, or once at the end of the interval when an announcement was just made;
+    /// what comes while one is pending changes nothing and is counted as dropped.
+    private func announceSoon() {
+        let now = Clocks.monotonic()
+        if now - lastAnnouncedAt >= Self.announceInterval, pendingAnnouncement == nil { return announce() }
+        guard pendingAnnouncement == nil else { return agent.countDroppedRequest() }
+        pendingAnnouncement = agent.loop.schedule(at: lastAnnouncedAt + Self.announceInterval) { [unowned self] in
+            pendingAnnouncement = nil
+            announce()
+        }
+    }
+
     private func announce() {
+        lastAnnouncedAt = Clocks.monotonic()
         let configs = currentConfigs()
         for (topic, fields) in configs { agent.publishDurable(topic, fields, retain: true) }
         // Entities of zones that a reload removed: an empty retained config deletes them.

@@ -95,4 +95,35 @@ import TestSupport
         let rulesAfter = subscriber.messages.filter { $0.topic.hasSuffix("/rules") }.count
         #expect(rulesAfter - rulesBefore == accepted, "one `rules` publication per reload")
     }
+
+    @Test func aFloodOfHomeAssistantOnlineIsCoalesced() async throws {
+        let broker = try await MosquittoBroker.start()
+        defer { broker.stop() }
+        let dir = try TemporaryDirectory(prefix: "request-ha-online")
+        let topic = "homeassistant/sensor/uwb2mqtt_gw/phone-anna_distance/config"
+        let subscriber = try await MQTTTestSubscriber.start(broker: broker, topics: [topic, "uwb2mqtt/gw/metrics"])
+        defer { subscriber.stop() }
+        let agent = try AgentProcess(config: testConfig(url: broker.url, spool: dir.file("spool"), mqttExtra: "  home_assistant: true"),
+                                     directory: dir)
+        defer { agent.stop() }
+        _ = try await subscriber.waitForMessage(topic: topic, timeout: .seconds(20))
+
+        let lines = dir.file("online.txt")
+        try String(repeating: "online\n", count: 200).write(toFile: lines, atomically: true, encoding: .utf8)
+        let floodStart = ContinuousClock.now
+        let flood = try ChildProcess(executable: "/bin/sh", arguments: [
+            "-c", "/usr/bin/mosquitto_pub -h 127.0.0.1 -p \(broker.port) -q 1 -t homeassistant/status -l < '\(lines)'"],
+            stdoutPath: dir.file("flood.out"), stderrPath: dir.file("flood.err"))
+        defer { flood.terminate() }
+        #expect(await flood.waitForExit(timeout: .seconds(20)) == .exited(0))
+        // The coalesced announcement comes at most a second after the last one.
+        let dropped = try await subscriber.waitForMessage(topic: "uwb2mqtt/gw/metrics", where: {
+            (json($0.payload)["requests_dropped"] as? Int ?? 0) >= 150
+        }, timeout: .seconds(10))
+        _ = dropped
+        _ = try await subscriber.waitForMessages(topic: topic, count: 2, timeout: .seconds(5))
+        let seconds = Int((ContinuousClock.now - floodStart).components.seconds)
+        let announcements = subscriber.messages.filter { $0.topic == topic }.count - 1
+        #expect(announcements >= 1 && announcements <= 2 + seconds, "\(announcements) announcements in about \(seconds + 1) s")
+    }
 }

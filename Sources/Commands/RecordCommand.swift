@@ -90,7 +90,7 @@ public enum RecordCommand {
         let service = DeviceLinkService(loop: loop, port: configuration.device.port, configuration: configuration.device.session,
                                         options: TransportOptions(baudRate: configuration.device.baud)) { event in
             switch event {
-            case let .frame(raw, receivedAt, _), let .measurements(_, receivedAt, raw):
+            case let .frame(raw, receivedAt, _), let .measurements(_, receivedAt, _, raw):
                 do { try recorder.record(raw, receivedAt: receivedAt) } catch {
                     logger.error("recording stopped: \(error)")
                     stopRequested = true

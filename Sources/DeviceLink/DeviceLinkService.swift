@@ -16,9 +16,10 @@ public final class DeviceLinkService {
     public enum Event: Sendable {
         case stateChanged(DeviceLinkState, port: String)
         case deviceIdentified(DeviceInfo, capabilities: [ConfigTLV])
-        /// A ranging round, with the wall-clock time it was received and the message it came in
-        /// (for recording). It stands for its frame too: one event per notification, not two.
-        case measurements(SessionInfo, receivedAt: Double, raw: RawMessage)
+        /// A ranging round, with the wall-clock time it was received, the monotonic clock read
+        /// with it (the pair dates it on the agent's time) and the message it came in (for
+        /// recording). It stands for its frame too: one event per notification, not two.
+        case measurements(SessionInfo, receivedAt: Double, monotonic: Double, raw: RawMessage)
         case sessionStopped(ReasonCode)
         case log(LogLevel, String)
         /// Every other UCI message received, decoded or not (for recording and metrics).
@@ -45,6 +46,9 @@ public final class DeviceLinkService {
     private var sessionTimer: (timer: EventLoop.Timer, at: Double)?
     private var partialPacketTimer: EventLoop.Timer?
     private var running = false
+    /// Hostile or broken bytes on the line come per packet: their warnings are throttled.
+    private var malformedLog = LogThrottle()
+    private var discardLog = LogThrottle()
 
     public init(loop: EventLoop, port: String, configuration: RangingSessionConfiguration, options: TransportOptions = TransportOptions(),
                 timing: DeviceSession.Timing = DeviceSession.Timing(), onEvent: @escaping (Event) -> Void) {
@@ -90,6 +94,9 @@ public final class DeviceLinkService {
     public func stop() {
         guard running else { return }
         running = false
+        for summary in [malformedLog.flush(at: loop.now), discardLog.flush(at: loop.now)].compactMap({ $0 }) {
+            onEvent(.log(.warning, summary))
+        }
         closeTransport()
         if let sessionTimer { loop.cancel(sessionTimer.timer) }
         sessionTimer = nil
@@ -262,6 +269,7 @@ public final class DeviceLinkService {
 
     private func report(_ event: Reassembler.Event) {
         let wall = Clocks.wallMicroseconds()
+        let monotonic = Clocks.monotonic()
         switch event {
         case let .message(raw):
             do {
@@ -274,15 +282,17 @@ public final class DeviceLinkService {
                 var measured = false
                 for case let .measurements(info) in actions {
                     measured = true
-                    onEvent(.measurements(info, receivedAt: wall, raw: raw))
+                    onEvent(.measurements(info, receivedAt: wall, monotonic: monotonic, raw: raw))
                 }
                 if !measured { onEvent(.frame(raw, receivedAt: wall, valid: true)) }
             } catch {
                 onEvent(.frame(raw, receivedAt: wall, valid: false))
-                onEvent(.log(.warning, "malformed \(raw.name) from the device: \(error.description)"))
+                for line in malformedLog.lines(for: "malformed \(raw.name) from the device: \(error.description)", at: loop.now) {
+                    onEvent(.log(.warning, line))
+                }
             }
         case let .discarded(discard):
-            onEvent(.log(.warning, "\(discard)"))
+            for line in discardLog.lines(for: "\(discard)", at: loop.now) { onEvent(.log(.warning, line)) }
         }
     }
 }

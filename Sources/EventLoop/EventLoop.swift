@@ -62,6 +62,12 @@ public final class EventLoop {
 
     /// CLOCK_MONOTONIC seconds at the last wake-up: one reading shared by everything that wake-up runs.
     public private(set) var now: Double
+    /// Called at the start of a wake-up that came more than `lateWakeThreshold` seconds after it
+    /// was due, with how late it was: the process was not scheduled (stopped, starved) or a
+    /// handler blocked the loop. It runs before anything the wake-up found to do, so that what
+    /// arrived meanwhile is read knowing that the silence before it was the loop's own.
+    public var onLateWake: ((Double) -> Void)?
+    public var lateWakeThreshold = 0.5
 
     public init() throws(EventLoopError) {
         remote = try RemoteQueue()
@@ -174,6 +180,7 @@ public final class EventLoop {
         let timeout = Self.pollTimeout(until: wakeAt, now: Clocks.monotonic())
         let ready = pollSet.withUnsafeMutableBufferPointer { poll($0.baseAddress, nfds_t($0.count), timeout) }
         now = Clocks.monotonic()
+        if let onLateWake, wakeAt.isFinite, now - wakeAt > lateWakeThreshold { onLateWake(now - wakeAt) }
         guard ready > 0 else { return }
         // Dispatch by id: a handler may have removed (or, through a nested run, replaced) another
         // source since the wait began; its stale readiness is skipped.

@@ -46,6 +46,9 @@ public final class Agent {
     private var components: [AgentComponent] = []
     private var rules: RulesComponent!
     private var stopRequested = false
+    /// The time every input to the core is dated with: the wall clock, never running backwards.
+    private var clock = AgentClock()
+    private var stalls = LogThrottle(window: 60)
     /// The longest a shutdown waits for the device's session to wind down: two commands of the
     /// session's wind-down timeout each, and some slack; far below systemd's TimeoutStopSec.
     private static let deviceShutdownLimit = 2.5
@@ -93,6 +96,7 @@ public final class Agent {
         do {
             loop = try EventLoop()
             signals = try SignalDescriptor([SIGINT, SIGTERM, SIGHUP], on: loop) { [unowned self] number in handleSignal(number) }
+            loop.onLateWake = { [unowned self] seconds in loopWokeLate(by: seconds) }
         } catch {
             logger.error("cannot set up the event loop: \(error)")
             return 1
@@ -198,6 +202,27 @@ public final class Agent {
         return 0
     }
 
+    /// Now in the agent's time (see `AgentClock`), or the agent's time of readings of the two
+    /// clocks taken together (a measurement's receive time). When the system clock stepped
+    /// forward, the time it skipped is not taken for silence of the tags.
+    func now(wall: Double = Clocks.wall(), monotonic: Double = Clocks.monotonic()) -> Double {
+        let (time, steppedForward) = clock.time(monotonic: monotonic, wall: wall)
+        if steppedForward {
+            logger.warning("the system clock stepped forward; the skipped time does not count as silence of the tags")
+            core.excuseSilence(until: time)
+        }
+        return time
+    }
+
+    /// The loop woke up late: the agent did not run (stopped, starved, or something blocked it).
+    /// The tags' measurements meanwhile wait in the device's buffer and are read now; their
+    /// silence until now is the agent's, not theirs.
+    private func loopWokeLate(by seconds: Double) {
+        core.excuseSilence(until: now())
+        let line = "the agent did not run for \((seconds * 10).rounded() / 10) s; the tags' silence meanwhile does not count as signal loss"
+        for text in stalls.lines(for: line, at: Clocks.monotonic()) { logger.warning(text) }
+    }
+
     private func handleSignal(_ number: Int32) {
         guard number == SIGHUP else {
             logger.info("stopping (signal \(number))")
@@ -219,7 +244,7 @@ public final class Agent {
             deviceState = state
             devicePort = port
             if state.name == "absent" {
-                core.linkLost(.deviceAbsent, at: Clocks.wall())
+                core.linkLost(.deviceAbsent, at: now())
                 deliver()
             }
             if state == .ranging {
@@ -233,15 +258,15 @@ public final class Agent {
             self.capabilities = DeviceCapabilities(tlvs: capabilities, uciVersion: info.uciVersion)
             core.setDeviceHasAoA(self.capabilities.hasAoA)
             publishDevice()
-        case let .measurements(info, receivedAt, raw):
+        case let .measurements(info, receivedAt, monotonic, raw):
             counters.framesReceived += 1
             record(raw, receivedAt)
-            core.ranging(info, at: receivedAt)
+            core.ranging(info, at: now(wall: receivedAt, monotonic: monotonic))
             deliver()
             armEngineTick()
         case let .sessionStopped(reason):
             logger.debug("ranging session stopped (\(reason))")
-            core.linkLost(.sessionStopped, at: Clocks.wall())
+            core.linkLost(.sessionStopped, at: now())
             deliver()
         case let .log(level, text):
             logger.log(level, text)
@@ -302,7 +327,7 @@ public final class Agent {
         }
         configuration.device = new.device
         configuration.rules = new.rules
-        core.setPeers(new.device.peers, sessionID: new.device.sessionID, at: Clocks.wall())
+        core.setPeers(new.device.peers, sessionID: new.device.sessionID, at: now())
         deliver()
         if new.gateway.id != configuration.gateway.id || new.mqtt.url != configuration.mqtt.url
             || new.mqtt.baseTopic != configuration.mqtt.baseTopic {
@@ -423,7 +448,7 @@ public final class Agent {
         // Between 100 and 150 ms: while tags range, the tick rides on a notification's wake-up.
         loop.schedule(after: 0.1, slack: 0.05) { [unowned self] in
             engineTickArmed = false
-            core.tick(at: Clocks.wall())
+            core.tick(at: now())
             deliver()
             armEngineTick()
         }

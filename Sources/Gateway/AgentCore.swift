@@ -51,6 +51,8 @@ public struct AgentCore {
     /// its address and leave a retained `state` behind again. Cleared when a reload adds it back.
     private var departed: Set<MacAddress> = []
     private var eventCounter = 0
+    /// The latest input time.
+    private var latest = -Double.infinity
     private var lastStateAt: [MacAddress: Double] = [:]
     /// The `ts` text of the last measurement: shared by the payloads of one notification.
     private var timestamps = TimestampMemo()
@@ -110,6 +112,7 @@ public struct AgentCore {
     /// round. So the outcome depends on the rounds and their times only, not on when a timer
     /// happened to fire in between — the same live and in a replay.
     public mutating func ranging(_ info: SessionInfo, at time: Double) {
+        let time = advance(to: time)
         publish(engine.tick(at: time))
         for measurement in info.twoWayMeasurements where departed.isEmpty || !departed.contains(measurement.macAddress) {
             range(measurement, sequence: info.sequenceNumber, at: time)
@@ -118,7 +121,13 @@ public struct AgentCore {
 
     /// Time passed: signal loss, dwell times, angles that age.
     public mutating func tick(at time: Double) {
-        publish(engine.tick(at: time))
+        publish(engine.tick(at: advance(to: time)))
+    }
+
+    /// The agent did not run until `time` (a stall of its own, or the system clock stepped
+    /// forward): the silence of the tags meanwhile is not theirs and loses no link.
+    public mutating func excuseSilence(until time: Double) {
+        engine.excuseSilence(until: advance(to: time))
     }
 
     /// Whether `tick` can change anything now (a peer ranges); the shell ticks only then.
@@ -126,12 +135,12 @@ public struct AgentCore {
 
     /// Ranging stopped for every peer: the device stopped the session, or went away.
     public mutating func linkLost(_ cause: LossCause, at time: Double) {
-        publish(engine.linkLost(peer: nil, cause: cause, at: time))
+        publish(engine.linkLost(peer: nil, cause: cause, at: advance(to: time)))
     }
 
     /// New rules took effect (at start, SIGHUP, a request or a file change).
     public mutating func replaceRules(_ rules: Rules, at time: Double) {
-        publish(engine.replaceRules(rules, at: time))
+        publish(engine.replaceRules(rules, at: advance(to: time)))
     }
 
     /// The device's capabilities: an angle is reported only by a device with AoA.
@@ -165,7 +174,14 @@ public struct AgentCore {
         departed.formUnion(configured.filter { !addresses.contains($0) })
         departed.subtract(addresses)
         configured = addresses
-        publish(engine.forget(forgotten, at: time))
+        publish(engine.forget(forgotten, at: advance(to: time)))
+    }
+
+    /// Time as the core sees it never runs backwards: an input dated before the latest one
+    /// counts as simultaneous with it, so every peer's events stay in order.
+    private mutating func advance(to time: Double) -> Double {
+        if time > latest { latest = time }
+        return latest
     }
 
     // MARK: Decisions

@@ -29,6 +29,9 @@ struct PeerTracker: Sendable {
     var lossCause: LossCause?
     /// Time of the last valid measurement.
     var lastValid: Double?
+    /// The agent itself did not run until this time (a stall, a step of the system clock): the
+    /// silence before it is not the tag's, so it does not count towards `signal_lost_after`.
+    var excusedUntil: Double?
     /// Time of the last failed measurement.
     var lastFailure: Double?
     /// Filtered distance; nil unless ranging.
@@ -121,5 +124,14 @@ struct PeerTracker: Sendable {
                reason: EventReason = EventReason(), cue: RuleValue? = nil) -> ProximityEvent {
         ProximityEvent(ts: time, peer: identity, type: type, rule: rule, from: from, to: to, distanceM: distance,
                        reason: reason, cue: cue)
+    }
+}
+
+extension PeerTracker {
+    /// Since when the tag has been silent as far as signal loss goes: its last valid
+    /// measurement, or the end of a silence excused since.
+    var silentSince: Double? {
+        guard let lastValid else { return nil }
+        return max(lastValid, excusedUntil ?? lastValid)
     }
 }

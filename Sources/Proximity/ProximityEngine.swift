@@ -53,7 +53,7 @@ public struct ProximityEngine: Sendable {
         var estimate: Position?
         if !sample.isValid {
             tracker.lastFailure = time
-            if tracker.link == .ranging, let last = tracker.lastValid, time - last >= rules.signalLostAfter - PeerTracker.timeSlack {
+            if tracker.link == .ranging, let silent = tracker.silentSince, time - silent >= rules.signalLostAfter - PeerTracker.timeSlack {
                 events += tracker.lose(.measurementErrors, at: time, rules: rules)
             }
         } else {
@@ -101,8 +101,8 @@ public struct ProximityEngine: Sendable {
         for address in order {
             guard var tracker = trackers[address] else { continue }
             var events: [ProximityEvent] = []
-            if tracker.link == .ranging, let last = tracker.lastValid {
-                if time - last >= rules.signalLostAfter - PeerTracker.timeSlack {
+            if tracker.link == .ranging, let last = tracker.lastValid, let silent = tracker.silentSince {
+                if time - silent >= rules.signalLostAfter - PeerTracker.timeSlack {
                     let errors = (tracker.lastFailure ?? -.infinity) > last
                     events.appendIfAny(tracker.lose(errors ? .measurementErrors : .timeout, at: time, rules: rules))
                 } else {
@@ -118,6 +118,15 @@ public struct ProximityEngine: Sendable {
         }
         outputs.appendIfAny(rankingChanges(at: time))
         return outputs
+    }
+
+    /// The agent did not run (or its clock stepped) until `time`: what seemed silence of the
+    /// tags until then was the agent's own, and counts towards no signal loss. Their next
+    /// measurements (read late, in a burst) continue the link as if nothing happened.
+    public mutating func excuseSilence(until time: Double) {
+        for (address, tracker) in trackers where tracker.link == .ranging {
+            trackers[address]?.excusedUntil = time
+        }
     }
 
     /// The device link reports that ranging stopped: for one peer, or for all when `peer` is nil.

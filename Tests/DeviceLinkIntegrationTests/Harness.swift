@@ -54,7 +54,7 @@ final class LinkHarness: Sendable {
     }
 
     var rounds: [SessionInfo] {
-        all.compactMap { if case let .measurements(info, _, _) = $0 { info } else { nil } }
+        all.compactMap { if case let .measurements(info, _, _, _) = $0 { info } else { nil } }
     }
 
     var logs: [String] {

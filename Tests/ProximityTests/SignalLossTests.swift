@@ -39,6 +39,24 @@ import Testing
         try Self.expectCleared(drive, cause: "timeout", at: 102.5)
     }
 
+    /// The agent itself stalled from 100.5 to 105 (stopped, starved): the tag's measurements of
+    /// that time are read in a burst afterwards. Its silence was the agent's: no loss.
+    @Test func aStallOfTheAgentIsNotASignalLoss() throws {
+        var drive = try Self.engaged()
+        drive.engine.excuseSilence(until: 105)
+        drive.tick(at: 105)
+        drive.measure(anna, 0.5, at: 105.01, azimuth: 5, elevation: 0)
+        drive.tick(at: 106)
+        #expect(!drive.events.contains { $0.type == .signalLost }, "\(drive.eventLines())")
+        // A tag that really went away is still lost, signal_lost_after after the stall.
+        var gone = try Self.engaged()
+        gone.engine.excuseSilence(until: 105)
+        gone.tick(at: 106.9)
+        #expect(!gone.events.contains { $0.type == .signalLost })
+        gone.tick(at: 107)
+        #expect(gone.events.contains { $0.type == .signalLost && $0.reason.lastSeen == 100.4 })
+    }
+
     @Test func measurementErrors() throws {
         var drive = try Self.engaged()
         for i in 1...9 { drive.fail(anna, at: 100.4 + Double(i) * 0.2) }

@@ -28,6 +28,10 @@ public struct AgentConfiguration: Sendable, Decodable {
             if TopicSegment.sanitize(id).isEmpty || id.isEmpty {
                 throw YAMLError(at: YAMLDecoder.mark(of: decoder) ?? .unknown, "gateway.id must not be empty")
             }
+            if TopicSegment.sanitize(id).count > TopicSegment.maximumLength {
+                throw YAMLError(at: YAMLDecoder.mark(of: decoder) ?? .unknown,
+                                "gateway.id is at most \(TopicSegment.maximumLength) characters, found \(id.count)")
+            }
         }
     }
 
@@ -99,6 +103,10 @@ public struct AgentConfiguration: Sendable, Decodable {
                 guard peer.address != address else {
                     throw YAMLError(at: mark(.peers), "peer address \(peer.address) is this device's own address")
                 }
+                guard peer.topicSegment.count <= TopicSegment.maximumLength else {
+                    throw YAMLError(at: mark(.peers), "peer name \"\(peer.displayName.prefix(20))…\" is \(peer.displayName.count) characters; "
+                                    + "a peer name is at most \(TopicSegment.maximumLength)")
+                }
                 if let other = segments[peer.topicSegment] {
                     throw YAMLError(at: mark(.peers), "peer names \"\(other)\" and \"\(peer.displayName)\" both become the topic segment \"\(peer.topicSegment)\"")
                 }
@@ -114,6 +122,8 @@ public struct AgentConfiguration: Sendable, Decodable {
     }
 
     public struct MQTT: Sendable, Decodable {
+        /// The longest `base_topic`: below it, a topic of 64-character names is within 512 bytes.
+        static let maximumBaseTopicBytes = 256
         public var url = "mqtt://127.0.0.1:1883"
         public var clientID: String?
         public var username: String?
@@ -159,6 +169,10 @@ public struct AgentConfiguration: Sendable, Decodable {
             baseTopic = try c.decodeIfPresent(String.self, forKey: .baseTopic) ?? baseTopic
             guard !baseTopic.isEmpty, !baseTopic.contains("+"), !baseTopic.contains("#"), !baseTopic.hasPrefix("/"), !baseTopic.hasSuffix("/") else {
                 throw YAMLError(at: mark(.baseTopic), "mqtt.base_topic must be a topic without wildcards or leading/trailing '/', found \"\(baseTopic)\"")
+            }
+            // With a gateway id and names of 64 characters, the longest topic stays within 512 bytes.
+            guard baseTopic.utf8.count <= Self.maximumBaseTopicBytes else {
+                throw YAMLError(at: mark(.baseTopic), "mqtt.base_topic is at most \(Self.maximumBaseTopicBytes) bytes, found \(baseTopic.utf8.count)")
             }
             keepalive = try c.decodeIfPresent(ConfigDuration.self, forKey: .keepalive) ?? keepalive
             guard keepalive.seconds >= 5, keepalive.seconds <= 65535 else {

@@ -3,6 +3,10 @@
 /// `[a-z0-9_-]` becomes `_`, so that nothing can add a level (`/`), a wildcard (`+`, `#`) or
 /// escape `<base>/<gw>/`.
 public enum TopicSegment {
+    /// The longest segment a name may become (mqtt-api.md, names): names are checked against it
+    /// when the config and rules are loaded.
+    public static let maximumLength = 64
+
     public static func sanitize(_ text: String) -> String {
         var out = ""
         out.reserveCapacity(text.utf8.count)

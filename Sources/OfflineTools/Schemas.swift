@@ -35,7 +35,8 @@ public enum Schemas {
             "id": {
               "description": "The <gw> segment of every topic. Default: the host name, lower-cased and sanitized.",
               "type": "string",
-              "minLength": 1
+              "minLength": 1,
+              "maxLength": 64
             },
             "position": {
               "description": "Metres in the site frame; absent by default. Enables site-frame positions.",
@@ -115,7 +116,7 @@ public enum Schemas {
                 "required": ["address"],
                 "properties": {
                   "address": {"description": "The peer's short MAC address.", "allOf": [{"$ref": "#/definitions/shortAddress"}]},
-                  "name": {"description": "Used in payloads; topics use it sanitized. Unnamed peers appear by address (\"0x0002\").", "type": "string"}
+                  "name": {"description": "Used in payloads; topics use it sanitized. Unnamed peers appear by address (\"0x0002\").", "type": "string", "maxLength": 64}
                 }
               }
             }
@@ -141,8 +142,9 @@ public enum Schemas {
             "cert_file": {"description": "TLS client certificate; goes with key_file.", "type": ["string", "null"]},
             "key_file": {"description": "TLS client key; goes with cert_file.", "type": ["string", "null"]},
             "base_topic": {
-              "description": "<base> in every topic: <base>/<gw>/…; no wildcards, no leading or trailing '/'.",
+              "description": "<base> in every topic: <base>/<gw>/…; no wildcards, no leading or trailing '/'; at most 256 bytes.",
               "type": "string",
+              "maxLength": 256,
               "pattern": "^[^/+#]([^+#]*[^/+#])?$",
               "default": "uwb2mqtt"
             },
@@ -410,7 +412,8 @@ public enum Schemas {
         "name": {
           "description": "The rule's name, unique among rules of its kind; used in events and topics.",
           "type": "string",
-          "minLength": 1
+          "minLength": 1,
+          "maxLength": 64
         },
         "distance": {
           "description": "Metres as a number (1.2), or a string with a unit: 60cm, 1.2m, 1200mm.",

@@ -50,9 +50,16 @@ enum RulesDecoding {
         }
     }
 
-    /// A rule name must be non-empty text.
+    /// The longest rule name: names become topic segments (`ranking/<rule>`) and event fields,
+    /// and a topic segment is at most 64 characters (mqtt-api.md, names).
+    static let maximumNameLength = 64
+
+    /// A rule name must be non-empty text of at most `maximumNameLength` characters.
     static func requireName(_ name: Located<String>) throws(YAMLError) {
         if name.value.isEmpty { throw YAMLError(at: name.mark, "a name cannot be empty") }
+        if name.value.count > maximumNameLength {
+            throw YAMLError(at: name.mark, "a name is at most \(maximumNameLength) characters, this one has \(name.value.count)")
+        }
     }
 
     /// `file:line:column: ` for a known mark, nothing for the placeholder of non-YAML decoders.

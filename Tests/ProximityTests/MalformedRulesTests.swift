@@ -50,6 +50,7 @@ import Testing
         ("version: 1\nrankings:\n  - {name: r, facing_bonus: -5}\n", "rules.yaml:3:29: facing_bonus cannot be negative, found -5"),
         ("version: 1\nrankings:\n  - {name: r, base_scores: {cart: high}}\n", "rules.yaml:3:35: expected a number, found \"high\""),
         ("version: 1\nrankings:\n  - {name: \"\"}\n", "rules.yaml:3:12: a name cannot be empty"),
+        ("version: 1\nrankings:\n  - {name: \(String(repeating: "r", count: 65))}\n", "rules.yaml:3:12: a name is at most 64 characters, this one has 65"),
         ("version: 1\nzones:\n\t- name: a\n", "rules.yaml:3:1: tab characters cannot be used for indentation, use spaces (found character that cannot start any token while scanning for the next token)"),
     ]
 

@@ -113,6 +113,9 @@ import Testing
         ("log level", "device: {peers: [{address: 1}]}\nlog_level: verbose"),
         ("position incomplete", "gateway: {position: {x: 1, y: 2}}\ndevice: {peers: [{address: 1}]}"),
         ("empty gateway id", "gateway: {id: \"\"}\ndevice: {peers: [{address: 1}]}"),
+        ("gateway id too long", "gateway: {id: \(String(repeating: "g", count: 65))}\ndevice: {peers: [{address: 1}]}"),
+        ("peer name too long", "device: {peers: [{address: 1, name: \(String(repeating: "p", count: 65))}]}"),
+        ("base topic too long", "device: {peers: [{address: 1}]}\nmqtt: {base_topic: \(String(repeating: "b", count: 257))}"),
     ]
 
     @Test(arguments: goodConfigs)

@@ -9,7 +9,7 @@ struct SchemaValidator {
     static let annotations: Set<String> = ["$schema", "title", "description", "default", "examples"]
     static let supported: Set<String> = [
         "type", "properties", "required", "additionalProperties", "enum", "const", "pattern", "minimum", "maximum",
-        "exclusiveMinimum", "minLength", "items", "minItems", "maxItems", "anyOf", "oneOf", "allOf", "$ref", "if",
+        "exclusiveMinimum", "minLength", "maxLength", "items", "minItems", "maxItems", "anyOf", "oneOf", "allOf", "$ref", "if",
         "then", "else", "dependencies", "definitions",
     ]
 
@@ -63,6 +63,7 @@ struct SchemaValidator {
                 }
             }
             if case let .number(m)? = s["minLength"], Double(text.count) < m { problems.append("\(path): shorter than \(m)") }
+            if case let .number(m)? = s["maxLength"], Double(text.count) > m { problems.append("\(path): longer than \(m)") }
         }
         if case let .array(items) = value {
             if case let .number(m)? = s["minItems"], Double(items.count) < m { problems.append("\(path): fewer than \(Int(m)) items") }

@@ -238,10 +238,12 @@ public struct AgentConfiguration: Sendable, Decodable {
 
     /// Reads and validates a config file; errors are `file:line:column: message`.
     public static func load(path: String) throws -> AgentConfiguration {
-        guard let data = FileManager.default.contents(atPath: path) else {
-            throw ConfigurationError("cannot read \(path): \(FileManager.default.fileExists(atPath: path) ? "permission denied" : "no such file")")
+        let bytes: [UInt8]
+        switch FileSystem.readTextFile(at: path) {
+        case let .success(read): bytes = read
+        case let .failure(problem): throw ConfigurationError("cannot read \(path): \(problem)")
         }
-        var config = try YAMLDecoder().decode(AgentConfiguration.self, from: data, file: path)
+        var config = try YAMLDecoder().decode(AgentConfiguration.self, from: Data(bytes), file: path)
         config.source = path
         return config
     }

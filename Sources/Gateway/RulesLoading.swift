@@ -24,12 +24,14 @@ public enum RulesLoading {
 
     /// Reads and validates `path`.
     public static func load(path: String) -> Result<Rules, Failure> {
-        guard let data = FileManager.default.contents(atPath: path) else {
-            let reason = FileManager.default.fileExists(atPath: path) ? "cannot read it (permissions)" : "no such file"
-            return .failure(Failure(line: nil, column: nil, message: reason, file: path))
+        let bytes: [UInt8]
+        switch FileSystem.readTextFile(at: path) {
+        case let .success(read): bytes = read
+        case let .failure(problem):
+            return .failure(Failure(line: nil, column: nil, message: problem.missing ? "no such file" : "cannot read it: \(problem)", file: path))
         }
         do {
-            return .success(try RulesFile.load(bytes: Array(data), file: path))
+            return .success(try RulesFile.load(bytes: bytes, file: path))
         } catch {
             return .failure(Failure(line: error.mark.line, column: error.mark.column, message: error.message, file: path))
         }

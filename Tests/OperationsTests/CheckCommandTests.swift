@@ -65,6 +65,22 @@ import TestSupport
         #expect(errors == ["cannot read \(fixture.directory.file("nope.yaml")): no such file"])
     }
 
+    /// A path that is not a regular file is named for what it is, and no file is read whole
+    /// however large: a FIFO would block for ever, /dev/zero never ends.
+    @Test func aConfigThatIsNotAFileSaysWhatItIs() throws {
+        let fixture = try ConfigFixture()
+        let fifo = fixture.directory.file("fifo.yaml")
+        #expect(mkfifo(fifo, 0o600) == 0)
+        let big = try fixture.directory.write("big.yaml", String(repeating: "# padding\n", count: 120_000))
+        for (path, reason) in [(fixture.directory.path, "it is a directory, not a file"), (fifo, "it is a FIFO, not a file"),
+                               ("/dev/zero", "it is a character device, not a file"),
+                               (big, "it is 1200000 bytes; the limit is 1048576 bytes")] {
+            let (status, _, errors) = check(["--config", path])
+            #expect(status == 1)
+            #expect(errors == ["cannot read \(path): \(reason)"])
+        }
+    }
+
     @Test func missingNamedFilesAreWarningsWithTheirKeyPosition() throws {
         let fixture = try ConfigFixture()
         try fixture.writeConfig(port: "auto", username: "gateway",

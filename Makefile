@@ -72,7 +72,8 @@ fuzz: deps
 # pseudo-terminal at 100 / 1,000 / 10,000 measurements/s against a private mosquitto (CPU per
 # measurement, latency, heap allocations per measurement with a perf uprobe when perf and root
 # are there, VmRSS over 1,000,000 measurements), then the same workload through the Python
-# baseline Tests/Bench/python_gateway.py. BENCH_FLAGS=--quick: short windows, ~1.5 minutes.
+# baseline Tests/Bench/python_gateway.py, then the journal at its 64 MiB bound (~1 minute: append,
+# open, drain through mosquitto, bytes written per record). BENCH_FLAGS=--quick: short windows.
 BENCH_CPU   ?= 1
 BENCH_FLAGS ?=
 PY_BENCH_PKGS := pyserial==3.5 paho-mqtt==2.1.0

@@ -64,8 +64,9 @@ let package = Package(
         // The executable: argument dispatch only.
         .executableTarget(name: "uwb2mqtt", dependencies: ["Commands"]),
 
-        // `make bench`: UCI decode throughput, and the real agent process measured end to end (CPU, latency, memory) beside a Python baseline.
-        .executableTarget(name: "UCIBench", dependencies: ["UCI", "DeviceLink", "EventLoop", "Gateway", "Simulator", "Proximity", "TestSupport", "CMosquitto"]),
+        // `make bench`: UCI decode throughput, the real agent process measured end to end (CPU, latency, memory) beside a Python
+        // baseline, and the journal at 64 MiB (append, open, drain through mosquitto, bytes written).
+        .executableTarget(name: "UCIBench", dependencies: ["UCI", "DeviceLink", "EventLoop", "Gateway", "Simulator", "Proximity", "TestSupport", "CMosquitto", "MQTTClient"]),
 
         // A simulated DWM3001C (device side of UCI) driven by a scenario. Pure core, no I/O.
         .target(name: "Simulator", dependencies: ["UCI"]),

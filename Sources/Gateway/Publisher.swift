@@ -6,6 +6,11 @@ import MQTTClient
 /// keeps only the newest message per topic while offline, and counts what it replaced. Answers
 /// to requests are QoS 1 but held like live data, never journaled (see `response`).
 ///
+/// Live data and answers never wait behind the journal: their topics are not the journal's, so
+/// there is no order between them to keep, and a range that waits for minutes of journal is of
+/// no use to anyone. Durable messages keep their order: while the journal is not empty, every
+/// new one is appended behind it.
+///
 /// Owned by the agent loop; not shared.
 struct Publisher {
     let client: MQTTClient
@@ -15,12 +20,15 @@ struct Publisher {
     private var live: [String: SpooledMessage] = [:]
     private var liveOrder: [String] = []
     private(set) var liveDropped = 0
+    /// Durable messages the broker can never take (a topic longer than MQTT allows, one that
+    /// libmosquitto refuses): dropped with a reason instead of blocking the journal behind them.
+    private(set) var refused = 0
     /// Why the journal cannot be written now (a full disk), reported once when it starts and once
     /// when it ends rather than for every message; what it could not write is kept in memory.
     private(set) var journalFailure: String?
-    /// The journal batch being delivered: message ids still awaiting PUBACK, and the journal
-    /// sequence numbers to forget once they all arrived.
-    private var batch: (pending: Set<Int>, sequences: Set<UInt64>)?
+    /// The journal batch being delivered: message ids still awaiting PUBACK, and the sequence
+    /// number of its last message, up to which the journal forgets once they all arrived.
+    private var batch: (pending: Set<Int>, through: UInt64)?
     static let batchSize = 50
 
     init(client: MQTTClient, spool: Spool) {
@@ -28,14 +36,14 @@ struct Publisher {
         self.spool = spool
     }
 
-    /// Messages dropped to stay bounded: superseded live data and spool overflow.
-    var dropped: Int { liveDropped + spool.dropped }
+    /// Messages dropped to stay bounded or because the broker can never take them: superseded
+    /// live data, journal overflow, refused messages.
+    var dropped: Int { liveDropped + spool.dropped + refused }
     var spooled: Int { spool.count }
 
-    /// Publishes an event or a piece of retained state (QoS 1): now if the broker has it,
-    /// otherwise into the journal. Returns a problem to log, if any.
+    /// Publishes an event or a piece of retained state (QoS 1): now if the broker has it and
+    /// nothing journaled is ahead of it, otherwise into the journal. Returns a problem to log.
     mutating func durable(topic: String, payload: [UInt8], retain: Bool) -> String? {
-        let message = SpooledMessage(topic: topic, payload: payload, qos: 1, retain: retain)
         if connected && spool.isEmpty && batch == nil {
             do {
                 try client.publish(topic: topic, payload: payload, qos: .atLeastOnce, retain: retain)
@@ -43,15 +51,34 @@ struct Publisher {
             } catch .queueFull, .notConnected {
                 // fall through to the journal
             } catch {
-                return "cannot publish to \(topic): \(error)"
+                return refuse(topic, error)
             }
         }
+        var problems: [String] = []
         do {
-            try spool.append(message)
-            return journalWritable()
+            try spool.append(SpooledMessage(topic: topic, payload: payload, qos: 1, retain: retain))
+            if spool.isPersisted, let problem = journalWritable() { problems.append(problem) }
         } catch {
-            return journalFailed(error)
+            switch error {
+            case .topicTooLong, .messageTooLarge: return refuse(topic, error)
+            case .io, .locked: if let problem = journalFailed(error) { problems.append(problem) }
+            }
         }
+        if let notice = spool.takeNotice() { problems.append(notice) }
+        return problems.joinedProblems
+    }
+
+    /// Counts a message that can never be published; the reason to log names its topic, shortened.
+    private mutating func refuse(_ topic: String, _ error: any Error) -> String {
+        refused += 1
+        let reason: String
+        switch error {
+        case let MQTTError.invalidTopic(_, why): reason = "invalid topic: \(why)"
+        case let error as Spool.SpoolError: reason = "\(error)"
+        default: reason = "\(error)"
+        }
+        let shown = topic.utf8.count > 120 ? String(topic.prefix(100)) + "… (\(topic.utf8.count) bytes)" : topic
+        return "dropped a message for \(shown): \(reason) (counted in dropped)"
     }
 
     private mutating func journalFailed(_ error: Spool.SpoolError) -> String? {
@@ -68,7 +95,7 @@ struct Publisher {
 
     /// Publishes live data: now if connected, else keeps the newest per topic.
     mutating func live(topic: String, payload: [UInt8], qos: Int) {
-        if connected && batch == nil && spool.isEmpty {
+        if connected && (qos == 0 || client.outstandingMessageCount < answerWindow) {
             do {
                 try client.publish(topic: topic, payload: payload, qos: qos == 0 ? .atMostOnce : .atLeastOnce)
                 return
@@ -85,10 +112,11 @@ struct Publisher {
     /// Not journaled: an answer is for a requester waiting now, not a promise across outages, and
     /// a journal write costs an fsync. Under a flood of requests (the fault suite's 10,000 a
     /// second) answers that fell back to the journal took a millisecond each, the agent fell
-    /// further behind with every one and stopped publishing anything else. Answers also take at
-    /// most half of the client's QoS 1 window, so that events and state keep the rest.
+    /// further behind with every one and stopped publishing anything else. Answers (and QoS 1
+    /// live data) also take at most half of the client's QoS 1 window, so that the journal keeps
+    /// the rest.
     mutating func response(topic: String, payload: [UInt8]) {
-        if connected && batch == nil && spool.isEmpty && client.outstandingMessageCount < answerWindow {
+        if connected && client.outstandingMessageCount < answerWindow {
             do {
                 try client.publish(topic: topic, payload: payload, qos: .atLeastOnce)
                 return
@@ -117,6 +145,7 @@ struct Publisher {
 
     mutating func brokerConnected() -> String? {
         connected = true
+        flushLive()
         return deliverNextBatch()
     }
 
@@ -127,63 +156,80 @@ struct Publisher {
         // would deliver every message twice. (After a restart the journal still has it.)
     }
 
-    /// A PUBACK: when the whole batch is acknowledged it leaves the journal.
+    /// A PUBACK: when the whole batch is acknowledged the journal forgets it.
     mutating func acknowledged(_ messageID: Int) -> String? {
         guard var current = batch, current.pending.remove(messageID) != nil else {
             // Outside a journal batch, an acknowledgement reopens the QoS 1 window. What waited
             // for it goes now: the journal, when an event or state found the window full while
-            // connected (without this it waited for the next reconnect, and held all live data
-            // with it), else the answers held meanwhile.
-            guard batch == nil, connected else { return nil }
-            if !spool.isEmpty {
-                _ = deliverNextBatch()   // a window still full is retried at the next acknowledgement
-            } else if !liveOrder.isEmpty {
-                flushLive()
-            }
-            return nil
+            // connected (without this it waited for the next reconnect), and the answers held
+            // meanwhile.
+            guard connected else { return nil }
+            flushLive()
+            // A window still full is retried at the next acknowledgement.
+            return batch == nil && !spool.isEmpty ? deliverNextBatch(reportingAFullWindow: false) : nil
         }
         batch = current
         guard current.pending.isEmpty else { return nil }
         batch = nil
-        // The delivered messages leave the journal in memory even when the file cannot be
-        // rewritten (a full disk: the copy needs room), and delivery goes on: stopping here
-        // would hold the rest of the journal and all live data back until the next reconnect.
-        // The file catches up with the next rewrite that succeeds (at the latest when the journal
-        // is empty, which needs no room); until then a restart would deliver some twice.
-        var problem: String?
+        // The delivered messages leave the journal even when the cursor cannot be written (the
+        // disk failing): delivery goes on, and a restart delivers some of them again.
+        var problems: [String] = []
         do {
-            try spool.remove(sequences: current.sequences)
-            problem = journalWritable()
+            try spool.delivered(through: current.through)
+            if spool.isPersisted, let problem = journalWritable() { problems.append(problem) }
         } catch {
-            problem = journalFailed(error)
+            if let problem = journalFailed(error) { problems.append(problem) }
         }
-        let next = deliverNextBatch()
-        return [problem, next].compactMap { $0 }.joined(separator: "; ").nilIfEmpty
+        if let next = deliverNextBatch() { problems.append(next) }
+        return problems.joinedProblems
     }
 
-    private mutating func deliverNextBatch() -> String? {
-        guard connected, batch == nil else { return nil }
-        if spool.isEmpty {
-            flushLive()
-            return nil
-        }
-        var ids: Set<Int> = []
-        var sequences: Set<UInt64> = []
-        for message in spool.messages.prefix(Self.batchSize) {
-            do {
-                ids.insert(try client.publish(topic: message.topic, payload: message.payload, qos: .atLeastOnce, retain: message.retain))
-                sequences.insert(message.sequence)
-            } catch {
+    /// Publishes the next batch of the journal. A message the client refuses for good (an invalid
+    /// topic, a payload too large) is dropped with a reason and counted; one it cannot take now
+    /// (the window full) ends the batch, and is retried at the next acknowledgement.
+    private mutating func deliverNextBatch(reportingAFullWindow: Bool = true) -> String? {
+        var problems: [String] = []
+        while connected, batch == nil {
+            let messages = spool.pending(upTo: Self.batchSize)
+            guard !messages.isEmpty else { break }
+            var ids: Set<Int> = []
+            var through: UInt64?
+            for message in messages {
+                do {
+                    ids.insert(try client.publish(topic: message.topic, payload: message.payload, qos: .atLeastOnce, retain: message.retain))
+                    through = message.sequence
+                } catch .invalidTopic(let topic, let reason) {
+                    problems.append(refuse(topic, MQTTError.invalidTopic(topic: topic, reason: reason)))
+                    through = message.sequence
+                } catch .payloadTooLarge(let bytes) {
+                    problems.append(refuse(message.topic, MQTTError.payloadTooLarge(bytes: bytes)))
+                    through = message.sequence
+                } catch {
+                    break
+                }
+            }
+            guard let through else {
+                if reportingAFullWindow { problems.append("cannot deliver the journal yet") }
                 break
             }
+            if ids.isEmpty {
+                // Only refused messages: nothing to wait for.
+                do {
+                    try spool.delivered(through: through)
+                } catch {
+                    if let problem = journalFailed(error) { problems.append(problem) }
+                    break
+                }
+                continue
+            }
+            batch = (ids, through)
         }
-        guard !sequences.isEmpty else { return "cannot deliver the journal yet" }
-        batch = (ids, sequences)
-        return nil
+        if let notice = spool.takeNotice() { problems.append(notice) }
+        return problems.joinedProblems
     }
 
-    /// Sends the held live data and answers, oldest topic first. An answer that finds half the
-    /// QoS 1 window taken (see `response`) or the client refusing stays held, with everything
+    /// Sends the held live data and answers, oldest topic first. A QoS 1 message that finds half
+    /// the QoS 1 window taken (see `response`) or the client refusing stays held, with everything
     /// after it, until the next acknowledgement.
     private mutating func flushLive() {
         while let topic = liveOrder.first {
@@ -203,6 +249,6 @@ struct Publisher {
     }
 }
 
-private extension String {
-    var nilIfEmpty: String? { isEmpty ? nil : self }
+private extension [String] {
+    var joinedProblems: String? { isEmpty ? nil : joined(separator: "; ") }
 }

@@ -2,276 +2,440 @@
 import Glibc
 #endif
 
-/// A message waiting for the broker: what `Spool` keeps on disk.
-public struct SpooledMessage: Hashable, Sendable {
-    public var topic: String
-    public var payload: [UInt8]
-    public var qos: Int
-    public var retain: Bool
-    /// Position in the journal, assigned by `Spool.append` (and on load): what a delivery
-    /// acknowledges, so that messages dropped or added meanwhile cannot shift the accounting.
-    public internal(set) var sequence: UInt64 = 0
-
-    public init(topic: String, payload: [UInt8], qos: Int, retain: Bool) {
-        self.topic = topic
-        self.payload = payload
-        self.qos = qos
-        self.retain = retain
-    }
-
-    /// Bytes this message takes in the journal.
-    var recordSize: Int { Spool.recordOverhead + topic.utf8.count + payload.count }
-}
-
 /// The store-and-forward journal (mqtt-api.md, "Delivery promises"): events and retained state
-/// that cannot be published while the broker is unreachable are appended here, fsync'd, and
-/// published in order once it is back — also after an agent restart.
+/// that cannot be published while the broker is unreachable are appended here, synced to disk,
+/// and published in order once it is back — also after an agent restart.
 ///
-/// One file, `journal`, of records `length(4) qos(1) retain(1) topic_length(2) topic payload
-/// crc32(4)` (little-endian). A crash or power cut can only cut the last record short; it is
-/// dropped on load and everything before it is kept. Every message is kept and delivered in
-/// order; only when `maximumBytes` would be exceeded are messages dropped: first retained
-/// messages superseded by a newer one for the same topic (a late joiner only sees the newest),
-/// then the oldest. `dropped` counts them. Single-owner: the agent loop is its only user.
-public struct Spool: Sendable {
+/// On disk, in the spool directory:
+/// - `journal-<first sequence, 20 digits>.seg`: append-only segments of records (`JournalRecord`:
+///   `"UWBJ" body_length(4) sequence(8) qos(1) flags(1) topic_length(2) topic payload crc32(4)`,
+///   little-endian). A segment is closed at about 1/16 of `maximumBytes` (at most 4 MiB) and a
+///   new one begun.
+/// - `cursor`: the read pointer, the sequence number of the first record not yet delivered
+///   (`JournalCursor`).
+/// - `lock`: held with `flock` while open (`JournalLock`): a second agent on the same directory
+///   is refused.
+/// - `*.damaged`: segments in which recovery found damage, kept for inspection; never read.
+///
+/// Every operation costs what it touches. Appending writes one record and `fdatasync`s it.
+/// Delivery reads ahead a bounded window (`pending(upTo:)`), and `delivered(through:)` moves the
+/// cursor and deletes the segments it has passed: nothing is ever rewritten. Only the window is
+/// held in memory, and what could not be written (below).
+///
+/// The bound: when an append would take the journal (whole segments on disk, and what waits in
+/// memory) beyond `maximumBytes`, the oldest segments are deleted, undelivered or not; `dropped`
+/// counts the messages lost that way and `takeNotice()` says so once per episode.
+///
+/// Crash safety: a crash or power cut can only cut the last record short; loading drops it and
+/// keeps everything before it. Any other damage (a flipped bit) costs the records it touches:
+/// loading resynchronises on the next valid record, keeps the segment aside as `*.damaged` and
+/// says in `recoveryNote` how many records were lost and why (`JournalRecovery`). After a power
+/// cut the cursor may be a few seconds behind: those messages are delivered again.
+///
+/// A write that fails (a full disk) is cut back off, and that message and the ones after it wait
+/// in memory, in order, until a segment is freed (delivered or dropped), when they are written
+/// again; until then a crash loses them. The `journal` file of earlier versions is migrated into
+/// segments on open (`LegacyJournal`).
+///
+/// Single-owner: the agent loop is its only user.
+public final class Spool {
     public enum SpoolError: Error, CustomStringConvertible, Equatable {
         case io(String)
-        public var description: String { switch self { case let .io(text): text } }
-    }
+        /// Another process holds the directory's lock.
+        case locked(directory: String, owner: Int32?)
+        /// A topic longer than MQTT (and the record's 16-bit length) allows: never publishable.
+        case topicTooLong(bytes: Int)
+        /// A message larger than the whole journal.
+        case messageTooLarge(bytes: Int, maximum: Int)
 
-    static let recordOverhead = 4 + 1 + 1 + 2 + 4
+        public var description: String {
+            switch self {
+            case let .io(text):
+                text
+            case let .locked(directory, owner):
+                "the spool directory \(directory) is in use by another uwb2mqtt agent\(owner.map { " (pid \($0))" } ?? ""), "
+                    + "which holds its lock \(directory)/lock; stop that agent or give this one its own mqtt.spool_dir"
+            case let .topicTooLong(bytes):
+                "a topic of \(bytes) bytes is longer than MQTT allows (\(JournalRecord.maximumTopicBytes))"
+            case let .messageTooLarge(bytes, maximum):
+                "a message of \(bytes) bytes is larger than the whole journal (\(maximum) bytes)"
+            }
+        }
+    }
 
     public let directory: String
     public let maximumBytes: Int
-    public private(set) var messages: [SpooledMessage] = []
+    /// Where a segment is closed and the next begun.
+    let segmentBytes: Int
+    /// Messages not yet delivered.
+    public private(set) var count = 0
+    /// What the journal takes: its segments on disk and the messages waiting in memory.
     public private(set) var bytes = 0
     /// Messages dropped to stay within `maximumBytes` since start.
     public private(set) var dropped = 0
-    /// What loading found wrong (a truncated or corrupt tail), for a log line.
+    /// What loading found wrong (a record cut short, damage, an old journal migrated), for a log line.
     public private(set) var recoveryNote: String?
+    /// Bytes this journal wrote to its files since start (records, cursor, recovery copies aside).
+    public private(set) var bytesWritten = 0
 
-    private var path: String { directory + "/journal" }
-    private var nextSequence: UInt64 = 1
+    private let lock: JournalLock
+    private let cursorFile: JournalCursor
+    /// The first sequence number not yet delivered.
+    private var cursor: UInt64
+    private var nextSequence: UInt64
+    private var segments: [JournalSegment] = []
+    /// The last segment's descriptor while appending to it; whether it has writes not yet synced.
+    private var appendFD: Int32 = -1
+    private var unsynced = false
+    /// Messages that could not be written, oldest first, from `unwrittenHead` on; their sequence
+    /// numbers are consecutive.
+    private var unwritten: [SpooledMessage] = []
+    private var unwrittenHead = 0
+    /// The delivery window: undelivered messages read ahead, oldest first, from `windowHead` on.
+    private var window: [SpooledMessage] = []
+    private var windowHead = 0
+    /// Where the next record for the window is read, and the highest sequence number read.
+    private var readSegment = 0
+    private var readOffset = 0
+    private var lastRead: UInt64
+    private var reader: (segment: UInt64, file: JournalFileReader)?
+    private var scratch: [UInt8] = []
+    private var notice: String?
+    private var overflowReported = false
 
-    /// Opens (creating the directory if needed) and loads what a previous run left.
+    /// Opens the journal in `directory` (creating it if needed), takes its lock and loads what a
+    /// previous run left. Throws `.locked` when another agent has it open.
     public init(directory: String, maximumBytes: Int) throws(SpoolError) {
         self.directory = directory
         self.maximumBytes = max(maximumBytes, 1024)
+        segmentBytes = min(max(self.maximumBytes / 16, 256), 4 << 20)
         if mkdir(directory, 0o750) != 0 && errno != EEXIST {
             throw .io("cannot create spool directory \(directory): \(String(cString: strerror(errno)))")
         }
-        let data = try Self.readFile(path)
-        var offset = 0
-        while offset < data.count {
-            guard let (message, size) = Self.decodeRecord(data, at: offset) else {
-                recoveryNote = "spool journal: dropped \(data.count - offset) unreadable bytes at its end (interrupted write)"
-                break
-            }
-            var numbered = message
-            numbered.sequence = nextSequence
-            nextSequence += 1
-            messages.append(numbered)
-            bytes += size
-            offset += size
-        }
-        if recoveryNote != nil { try rewrite() }
+        lock = try JournalLock(directory: directory)
+        cursorFile = try JournalCursor(path: directory + "/cursor")
+        var notes: [String] = []
+        if let problem = cursorFile.problem { notes.append("\(problem): delivering the whole journal again") }
+        cursor = max(cursorFile.stored ?? 1, 1)
+        let recovery = try JournalRecovery(directory: directory, cursor: cursor, names: try Self.segmentNames(directory))
+        notes += recovery.notes
+        segments = recovery.segments
+        readSegment = recovery.readSegment
+        readOffset = recovery.readOffset
+        count = recovery.pending
+        bytes = segments.reduce(0) { $0 + $1.size }
+        nextSequence = max(cursor, recovery.lastSequence + 1)
+        lastRead = cursor - 1
+        if let note = try LegacyJournal.migrate(into: self) { notes.append(note) }
+        recoveryNote = notes.isEmpty ? nil : "spool journal: " + notes.joined(separator: "; ")
     }
 
-    public var isEmpty: Bool { messages.isEmpty }
-    public var count: Int { messages.count }
+    deinit {
+        if appendFD >= 0 { close(appendFD) }
+        reader?.file.close()
+        cursorFile.close()
+    }
 
-    /// Appends and fsyncs one message, first making room if the bound requires it. Returns its
-    /// sequence number. When the file cannot be written (a full disk) it throws, and the message
-    /// stays queued in memory only: it is still delivered unless the process dies first.
+    public var isEmpty: Bool { count == 0 }
+    /// Whether every undelivered message is on disk (false after a failed write until the
+    /// messages waiting in memory could be written).
+    public var isPersisted: Bool { unwrittenHead == unwritten.count }
+
+    /// Something to report once (the bound reached, damage found while reading), then nil.
+    public func takeNotice() -> String? {
+        defer { notice = nil }
+        return notice
+    }
+
+    // MARK: appending
+
+    /// Appends one message and syncs it to disk, first deleting the oldest segments if the bound
+    /// requires it. Returns its sequence number.
+    ///
+    /// Refuses a topic longer than 65535 bytes and a message larger than the journal. When the
+    /// file cannot be written (a full disk) it throws `.io`, and the message waits in memory: it
+    /// is still delivered unless the process dies first. While messages wait in memory, later
+    /// ones join them without touching the disk (`isPersisted` is false).
     @discardableResult
-    public mutating func append(_ message: SpooledMessage) throws(SpoolError) -> UInt64 {
+    public func append(_ message: SpooledMessage) throws(SpoolError) -> UInt64 {
+        try append(message, sync: true)
+    }
+
+    @discardableResult
+    func append(_ message: SpooledMessage, sync: Bool) throws(SpoolError) -> UInt64 {
+        let topicBytes = message.topic.utf8.count
+        guard topicBytes <= JournalRecord.maximumTopicBytes else { throw .topicTooLong(bytes: topicBytes) }
+        let size = message.recordSize
+        guard size <= maximumBytes else { throw .messageTooLarge(bytes: size, maximum: maximumBytes) }
         var message = message
         message.sequence = nextSequence
         nextSequence += 1
-        guard message.recordSize <= maximumBytes else {
-            dropped += 1
+        var freed = false
+        while bytes + size > maximumBytes, dropOldest() { freed = true }
+        count += 1
+        bytes += size
+        if !isPersisted {
+            unwritten.append(message)
+            if freed { try? writeUnwritten() }
             return message.sequence
         }
-        var needsRewrite = false
-        if bytes + message.recordSize > maximumBytes {
-            // Superseded retained state goes first: only the newest per topic matters to a late joiner.
-            var newestRetained: [String: Int] = [:]
-            for (index, m) in messages.enumerated() where m.retain { newestRetained[m.topic] = index }
-            if message.retain { newestRetained[message.topic] = messages.count }
-            var kept: [SpooledMessage] = []
-            for (index, m) in messages.enumerated() {
-                if bytes + message.recordSize > maximumBytes, m.retain, newestRetained[m.topic] != index {
-                    bytes -= m.recordSize
-                    dropped += 1
-                    needsRewrite = true
-                } else {
-                    kept.append(m)
-                }
-            }
-            messages = kept
-        }
-        while bytes + message.recordSize > maximumBytes, !messages.isEmpty {
-            bytes -= messages.removeFirst().recordSize
-            dropped += 1
-            needsRewrite = true
-        }
-        messages.append(message)
-        bytes += message.recordSize
-        if needsRewrite {
-            try rewrite()
-        } else {
-            try appendToFile(Self.encodeRecord(message))
+        do {
+            _ = try writeRun([message][...], sync: sync)
+        } catch {
+            unwritten.append(message)
+            throw error
         }
         return message.sequence
     }
 
-    /// Forgets delivered messages by sequence number (those already dropped are ignored).
-    public mutating func remove(sequences: Set<UInt64>) throws(SpoolError) {
-        let before = messages.count
-        messages.removeAll { message in
-            guard sequences.contains(message.sequence) else { return false }
-            bytes -= message.recordSize
-            return true
+    /// Syncs what `append(_:sync: false)` wrote.
+    func syncAppends() throws(SpoolError) {
+        guard unsynced, appendFD >= 0 else { return }
+        guard fdatasync(appendFD) == 0 else { throw .io("cannot sync the journal in \(directory): \(String(cString: strerror(errno)))") }
+        unsynced = false
+    }
+
+    /// Writes the first messages of `messages` that fit in the current segment (at least one),
+    /// all or none; returns how many.
+    private func writeRun(_ messages: ArraySlice<SpooledMessage>, sync: Bool) throws(SpoolError) -> Int {
+        guard let first = messages.first else { return 0 }
+        try prepareSegment(for: first)
+        let last = segments.count - 1
+        let start = segments[last].size
+        scratch.removeAll(keepingCapacity: true)
+        var taken = 0
+        for message in messages {
+            if taken > 0 && start + scratch.count + message.recordSize > segmentBytes { break }
+            JournalRecord.encode(message, into: &scratch)
+            taken += 1
         }
-        if messages.count != before { try rewrite() }
-    }
-
-    /// Forgets the first `count` messages once they were delivered.
-    public mutating func removeFirst(_ count: Int) throws(SpoolError) {
-        let n = min(count, messages.count)
-        guard n > 0 else { return }
-        for message in messages.prefix(n) { bytes -= message.recordSize }
-        messages.removeFirst(n)
-        try rewrite()
-    }
-
-    // MARK: file I/O
-
-    /// Appends one record. A write that fails part-way (a full disk) is cut back off, so that the
-    /// records appended after it are not hidden behind a torn one (load stops at the first).
-    private func appendToFile(_ record: [UInt8]) throws(SpoolError) {
-        let fd = open(path, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0o640)
-        guard fd >= 0 else { throw .io("cannot open \(path): \(String(cString: strerror(errno)))") }
-        defer { close(fd) }
-        let end = lseek(fd, 0, SEEK_END)
-        do {
-            try Self.writeAll(fd, record, path)
+        let path = directory + "/" + segments[last].name
+        do throws(SpoolError) {
+            try JournalWrite.all(appendFD, scratch, path)
+            if sync {
+                guard fdatasync(appendFD) == 0 else { throw SpoolError.io("cannot sync \(path): \(String(cString: strerror(errno)))") }
+            }
         } catch {
-            if end >= 0 { _ = ftruncate(fd, end) }
+            // Cut back off: a torn record before later ones would read as damage.
+            _ = ftruncate(appendFD, off_t(start))
             throw error
         }
-        guard fsync(fd) == 0 else { throw .io("cannot fsync \(path): \(String(cString: strerror(errno)))") }
+        unsynced = !sync
+        bytesWritten += scratch.count
+        segments[last].size += scratch.count
+        segments[last].records += taken
+        segments[last].lastSequence = messages[messages.startIndex + taken - 1].sequence
+        return taken
     }
 
-    /// Replaces the journal atomically: a temporary file, fsync, rename, fsync of the directory.
-    /// An empty journal is truncated in place instead, which needs no free space: after a full
-    /// disk, delivering everything is what frees it.
-    private func rewrite() throws(SpoolError) {
-        if messages.isEmpty {
-            let fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o640)
-            guard fd >= 0 else { throw .io("cannot truncate \(path): \(String(cString: strerror(errno)))") }
-            _ = fsync(fd)
-            close(fd)
+    /// Makes the last segment the one `message` is appended to: the current one while it has room,
+    /// else a new one (named after the message's sequence number).
+    private func prepareSegment(for message: SpooledMessage) throws(SpoolError) {
+        if let last = segments.last, last.size == 0 || last.size + message.recordSize <= segmentBytes {
+            if appendFD >= 0 { return }
+            let path = directory + "/" + last.name
+            appendFD = open(path, O_WRONLY | O_APPEND | O_CLOEXEC)
+            guard appendFD >= 0 else { throw .io("cannot open \(path): \(String(cString: strerror(errno)))") }
             return
         }
-        let temporary = path + ".tmp"
-        let fd = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o640)
-        guard fd >= 0 else { throw .io("cannot open \(temporary): \(String(cString: strerror(errno)))") }
-        var all: [UInt8] = []
-        all.reserveCapacity(bytes)
-        for message in messages { all += Self.encodeRecord(message) }
-        do {
-            try Self.writeAll(fd, all, temporary)
-        } catch {
-            close(fd)
-            unlink(temporary)  // a half-written copy would only take more of a full disk
-            throw error
-        }
-        let synced = fsync(fd) == 0
-        close(fd)
-        guard synced, rename(temporary, path) == 0 else {
-            let reason = String(cString: strerror(errno))
-            unlink(temporary)
-            throw .io("cannot replace \(path): \(reason)")
-        }
-        let dir = open(directory, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
-        if dir >= 0 { _ = fsync(dir); close(dir) }
+        try syncAppends()
+        closeAppend()
+        let segment = JournalSegment(firstSequence: message.sequence)
+        let path = directory + "/" + segment.name
+        let fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_APPEND | O_CLOEXEC, 0o640)
+        guard fd >= 0 else { throw .io("cannot create \(path): \(String(cString: strerror(errno)))") }
+        JournalWrite.syncDirectory(directory)
+        appendFD = fd
+        segments.append(segment)
     }
 
-    private static func writeAll(_ fd: Int32, _ bytes: [UInt8], _ path: String) throws(SpoolError) {
-        var written = 0
-        while written < bytes.count {
-            let n = bytes.withUnsafeBytes { write(fd, $0.baseAddress! + written, bytes.count - written) }
-            if n < 0 {
-                if errno == EINTR { continue }
-                throw .io("cannot write \(path): \(String(cString: strerror(errno)))")
+    private func closeAppend() {
+        if appendFD >= 0 { close(appendFD) }
+        appendFD = -1
+        unsynced = false
+    }
+
+    /// Writes the messages waiting in memory, in order, as far as the disk takes them.
+    private func writeUnwritten() throws(SpoolError) {
+        while unwrittenHead < unwritten.count {
+            unwrittenHead += try writeRun(unwritten[unwrittenHead...], sync: true)
+        }
+        unwritten.removeAll()
+        unwrittenHead = 0
+    }
+
+    // MARK: delivering
+
+    /// The next undelivered messages, oldest first, at most `limit`: what to publish next. Reads
+    /// ahead from disk only as far as asked.
+    public func pending(upTo limit: Int) -> [SpooledMessage] {
+        while window.count - windowHead < limit {
+            guard let message = readNext() else {
+                // Everything there is was read: what the window holds is all that is left (records
+                // unreadable since loading are not counted any more).
+                count = window.count - windowHead
+                break
             }
-            written += n
+            window.append(message)
+        }
+        return Array(window[windowHead..<min(window.count, windowHead + limit)])
+    }
+
+    /// Forgets the messages up to `sequence` once delivered (those already gone are ignored):
+    /// moves the cursor and deletes the segments it has passed.
+    public func delivered(through sequence: UInt64) throws(SpoolError) {
+        guard sequence >= cursor else { return }
+        var left = 0
+        while windowHead < window.count, window[windowHead].sequence <= sequence {
+            windowHead += 1
+            left += 1
+        }
+        compactWindow()
+        count = max(0, count - left)
+        advance(to: sequence + 1)
+        while unwrittenHead < unwritten.count, unwritten[unwrittenHead].sequence <= sequence {
+            bytes -= unwritten[unwrittenHead].recordSize
+            unwrittenHead += 1
+        }
+        if unwrittenHead == unwritten.count {
+            unwritten.removeAll()
+            unwrittenHead = 0
+        }
+        var freed = false
+        while let first = segments.first, first.lastSequence < cursor {
+            removeFirstSegment()
+            freed = true
+        }
+        if count == 0 { overflowReported = false }
+        bytesWritten += try cursorFile.write(cursor)
+        if freed && !isPersisted { try writeUnwritten() }
+    }
+
+    private func readNext() -> SpooledMessage? {
+        while readSegment < segments.count {
+            let segment = segments[readSegment]
+            if readOffset >= segment.size {
+                guard readSegment < segments.count - 1 else { break }
+                readSegment += 1
+                readOffset = 0
+                continue
+            }
+            do {
+                if reader?.segment != segment.firstSequence {
+                    reader?.file.close()
+                    reader = nil
+                    reader = (segment.firstSequence, try JournalFileReader(path: directory + "/" + segment.name))
+                }
+                switch try reader!.file.record(at: readOffset, end: segment.size) {
+                case let .record(message, size):
+                    readOffset += size
+                    if message.sequence > lastRead && message.sequence >= cursor {
+                        lastRead = message.sequence
+                        return message
+                    }
+                case .incomplete, .invalid:
+                    throw SpoolError.io("a record at byte \(readOffset) does not check out any more")
+                }
+            } catch {
+                // The file changed since it was loaded (failing storage): the rest of it is lost.
+                notice = "spool journal: skipped the rest of \(segment.name): \(error)"
+                readOffset = segment.size
+            }
+        }
+        guard unwrittenHead < unwritten.count else { return nil }
+        let first = unwritten[unwrittenHead].sequence
+        let index = unwrittenHead + (lastRead >= first ? Int(lastRead - first + 1) : 0)
+        guard index < unwritten.count else { return nil }
+        lastRead = unwritten[index].sequence
+        return unwritten[index]
+    }
+
+    // MARK: the bound
+
+    /// Deletes the oldest segment, or when there is none the oldest message waiting in memory.
+    /// Returns false when there is nothing left to delete.
+    private func dropOldest() -> Bool {
+        if let first = segments.first {
+            let undelivered = first.lastSequence < cursor ? 0
+                : min(first.records, Int(first.lastSequence - max(cursor, first.firstSequence) + 1))
+            lost(undelivered)
+            removeFirstSegment()
+            advance(to: first.lastSequence + 1)
+        } else if unwrittenHead < unwritten.count {
+            let message = unwritten[unwrittenHead]
+            unwrittenHead += 1
+            bytes -= message.recordSize
+            if message.sequence >= cursor { lost(1) }
+            advance(to: message.sequence + 1)
+        } else {
+            return false
+        }
+        bytesWritten += (try? cursorFile.write(cursor)) ?? 0
+        return true
+    }
+
+    private func lost(_ messages: Int) {
+        guard messages > 0 else { return }
+        dropped += messages
+        count = max(0, count - messages)
+        if !overflowReported {
+            overflowReported = true
+            notice = "the journal reached its bound (spool_max_bytes, \(maximumBytes) bytes): dropping its oldest messages, "
+                + "a segment at a time (counted in dropped)"
         }
     }
 
-    private static func readFile(_ path: String) throws(SpoolError) -> [UInt8] {
-        let fd = open(path, O_RDONLY | O_CLOEXEC)
-        if fd < 0 {
-            if errno == ENOENT { return [] }
-            throw .io("cannot read \(path): \(String(cString: strerror(errno)))")
+    private func removeFirstSegment() {
+        let segment = segments.removeFirst()
+        if segments.isEmpty { closeAppend() }
+        if reader?.segment == segment.firstSequence {
+            reader?.file.close()
+            reader = nil
         }
-        defer { close(fd) }
-        var data: [UInt8] = []
-        var chunk = [UInt8](repeating: 0, count: 65536)
-        while true {
-            let n = chunk.withUnsafeMutableBytes { read(fd, $0.baseAddress!, 65536) }
-            if n < 0 { if errno == EINTR { continue }; throw .io("cannot read \(path): \(String(cString: strerror(errno)))") }
-            if n == 0 { break }
-            data += chunk[0..<n]
+        if readSegment > 0 {
+            readSegment -= 1
+        } else {
+            readOffset = 0
         }
-        return data
+        bytes -= segment.size
+        unlink(directory + "/" + segment.name)
     }
 
-    // MARK: records
-
-    static func encodeRecord(_ message: SpooledMessage) -> [UInt8] {
-        let topic = Array(message.topic.utf8)
-        var body: [UInt8] = [UInt8(truncatingIfNeeded: message.qos), message.retain ? 1 : 0,
-                             UInt8(truncatingIfNeeded: topic.count), UInt8(truncatingIfNeeded: topic.count >> 8)]
-        body += topic
-        body += message.payload
-        var record = le32(UInt32(body.count))
-        record += body
-        record += le32(CRC32.checksum(body))
-        return record
+    /// Moves the cursor to `sequence` (never back); the window forgets what is behind it.
+    private func advance(to sequence: UInt64) {
+        guard sequence > cursor else { return }
+        cursor = sequence
+        lastRead = max(lastRead, sequence - 1)
+        while windowHead < window.count, window[windowHead].sequence < sequence { windowHead += 1 }
+        compactWindow()
     }
 
-    static func decodeRecord(_ data: [UInt8], at offset: Int) -> (SpooledMessage, Int)? {
-        guard data.count - offset >= recordOverhead else { return nil }
-        let length = Int(readLE32(data, offset))
-        guard length >= 4, data.count - offset >= 8 + length else { return nil }
-        let body = Array(data[(offset + 4)..<(offset + 4 + length)])
-        guard readLE32(data, offset + 4 + length) == CRC32.checksum(body) else { return nil }
-        let topicLength = Int(body[2]) | Int(body[3]) << 8
-        guard 4 + topicLength <= body.count else { return nil }
-        let topic = String(decoding: body[4..<(4 + topicLength)], as: UTF8.self)
-        let message = SpooledMessage(topic: topic, payload: Array(body[(4 + topicLength)...]), qos: Int(body[0]), retain: body[1] != 0)
-        return (message, 8 + length)
+    private func compactWindow() {
+        if windowHead == window.count {
+            window.removeAll(keepingCapacity: true)
+            windowHead = 0
+        } else if windowHead > 256, windowHead * 2 > window.count {
+            window.removeFirst(windowHead)
+            windowHead = 0
+        }
     }
 
-    private static func le32(_ v: UInt32) -> [UInt8] { [UInt8(v & 0xFF), UInt8(v >> 8 & 0xFF), UInt8(v >> 16 & 0xFF), UInt8(v >> 24)] }
-    private static func readLE32(_ d: [UInt8], _ o: Int) -> UInt32 {
-        UInt32(d[o]) | UInt32(d[o + 1]) << 8 | UInt32(d[o + 2]) << 16 | UInt32(d[o + 3]) << 24
-    }
-}
-
-/// CRC-32 (IEEE 802.3), to tell a torn journal record from a whole one.
-enum CRC32 {
-    static let table: [UInt32] = (0..<256).map { n in
-        var c = UInt32(n)
-        for _ in 0..<8 { c = c & 1 != 0 ? 0xEDB8_8320 ^ (c >> 1) : c >> 1 }
-        return c
-    }
-
-    static func checksum(_ bytes: [UInt8]) -> UInt32 {
-        var c: UInt32 = 0xFFFF_FFFF
-        for b in bytes { c = table[Int((c ^ UInt32(b)) & 0xFF)] ^ (c >> 8) }
-        return c ^ 0xFFFF_FFFF
+    private static func segmentNames(_ directory: String) throws(SpoolError) -> [String] {
+        guard let stream = opendir(directory) else {
+            throw .io("cannot list \(directory): \(String(cString: strerror(errno)))")
+        }
+        defer { closedir(stream) }
+        var names: [String] = []
+        while let entry = readdir(stream) {
+            let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in
+                String(decoding: raw.prefix { $0 != 0 }, as: UTF8.self)
+            }
+            if JournalSegment.firstSequence(ofName: name) != nil {
+                names.append(name)
+            } else if name.hasPrefix(JournalSegment.prefix), name.hasSuffix(JournalSegment.suffix + ".tmp") {
+                unlink(directory + "/" + name)   // a copy that recovery did not finish
+            }
+        }
+        return names
     }
 }

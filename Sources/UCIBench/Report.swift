@@ -15,6 +15,8 @@ struct BenchReport: Sendable {
     var pythonSkipped: String?
     var pipelineError: String?
     var mallocSkipped: String?
+    var journal: JournalFigure?
+    var journalError: String?
     var settings = PipelineSettings()
 
     // MARK: table
@@ -92,6 +94,8 @@ struct BenchReport: Sendable {
             return (d >= 0 ? "+" : "") + "\(grouped(Double(d))) KiB"
         }
         out.append(pad("  growth 100k → end", 20) + lpad(growth(sm), 14) + lpad(growth(pm), 13))
+        out.append("")
+        out += journalRows()
         var notes: [String] = []
         if let m = sm, !m.reachedTarget { notes.append("uwb2mqtt did not reach \(grouped(Double(settings.memoryMeasurements))) measurements in \(format(settings.memoryTimeout, 0)) s") }
         if let m = pm, !m.reachedTarget { notes.append("python did not reach \(grouped(Double(settings.memoryMeasurements))) measurements in \(format(settings.memoryTimeout, 0)) s") }
@@ -111,6 +115,30 @@ struct BenchReport: Sendable {
             for note in notes { out.append("note: \(note)") }
         }
         return out.joined(separator: "\n") + "\n"
+    }
+
+    /// The journal's figures alone (`uwb2mqtt-bench journal-only`).
+    func journalTable() -> String { journalRows().joined(separator: "\n") + "\n" }
+
+    /// The journal at its bound: appends (one fdatasync each), opening, draining through mosquitto,
+    /// and what the disk is asked to write for it.
+    private func journalRows() -> [String] {
+        guard let j = journal else { return ["Journal: NOT MEASURED: \(journalError ?? "skipped")"] }
+        var out = ["Journal (spool) of \(j.maximumBytes >> 20) MiB, \(j.recordBytes)-byte event records      messages/s   MB/s    bytes written/record"]
+        func row(_ label: String, _ rate: JournalFigure.Rate, _ written: String) -> String {
+            pad(label, 62) + lpad(grouped(rate.perSecond), 12)
+                + lpad(format(rate.perSecond * Double(j.recordBytes) / 1e6, 1), 7) + lpad(written, 22)
+        }
+        out.append(row("  append, empty → full (fdatasync each; \(grouped(Double(j.fill.messages))))", j.fill,
+                       format(j.appendDiskBytesPerRecord, 0) + " (disk)"))
+        out.append(row("  append at the bound (oldest segments dropped; \(grouped(Double(j.atBound.messages))))", j.atBound, ""))
+        out.append(pad("  open again: every record checked (\(grouped(Double(j.openMessages))))", 62) + lpad(format(j.openSeconds, 2) + " s", 12))
+        out.append(row("  drain through mosquitto, batches of 50 (\(grouped(Double(j.drain.messages))))", j.drain,
+                       format(j.drainJournalBytesPerRecord, 2) + " / " + format(j.drainDiskBytesPerRecord, 1) + " (disk)"))
+        out.append(pad("  VmRSS with the journal open; VmHWM after the drain", 62)
+                   + lpad("\(grouped(Double(j.residentKiBOpen))) KiB; \(grouped(Double(j.peakKiB))) KiB", 24))
+        out.append("  bytes written per delivered record: by the journal (its read pointer) / write_bytes of /proc/self/io")
+        return out
     }
 
     /// Threads and context switches in the deployment-rate window (`PipelineSettings.deploymentRate`):
@@ -180,6 +208,19 @@ struct BenchReport: Sendable {
         fields.append(("python_skipped", pythonSkipped.map(str) ?? "null"))
         fields.append(("pipeline_error", pipelineError.map(str) ?? "null"))
         fields.append(("mallocs_skipped", mallocSkipped.map(str) ?? "null"))
+        fields.append(("journal", journal.map { j in
+            obj([("maximum_bytes", num(Double(j.maximumBytes))), ("record_bytes", num(Double(j.recordBytes))),
+                 ("fill_messages", num(Double(j.fill.messages))), ("fill_per_s", num(j.fill.perSecond)),
+                 ("append_disk_bytes_per_record", num(j.appendDiskBytesPerRecord)),
+                 ("at_bound_messages", num(Double(j.atBound.messages))), ("at_bound_per_s", num(j.atBound.perSecond)),
+                 ("dropped_at_bound", num(Double(j.dropped))),
+                 ("open_s", num(j.openSeconds)), ("open_messages", num(Double(j.openMessages))),
+                 ("drain_messages", num(Double(j.drain.messages))), ("drain_per_s", num(j.drain.perSecond)),
+                 ("drain_journal_bytes_per_record", num(j.drainJournalBytesPerRecord)),
+                 ("drain_disk_bytes_per_record", num(j.drainDiskBytesPerRecord)),
+                 ("rss_kib_open", num(Double(j.residentKiBOpen))), ("hwm_kib_after_drain", num(Double(j.peakKiB)))])
+        } ?? "null"))
+        fields.append(("journal_error", journalError.map(str) ?? "null"))
         return obj(fields)
     }
 

@@ -4,6 +4,7 @@
 //   uwb2mqtt-bench [--no-python REASON] [--quick] [--json PATH] [--agent PATH] [--python-gateway PATH]
 //   uwb2mqtt-bench decode-only     the UCI decode figures only (and the in-process core)
 //   uwb2mqtt-bench core-only       the in-process core figure only (for a profiler)
+//   uwb2mqtt-bench journal-only    the journal figures only (64 MiB, or --journal-mib N)
 //   uwb2mqtt-bench decode1 N       exactly N decodes of (a), no timing: for
 //                                  `valgrind --tool=callgrind` (instructions per decode =
 //                                  difference of two runs with different N, divided by ΔN)
@@ -16,6 +17,8 @@
 //    with a perf uprobe on glibc malloc (MallocCounter.swift; needs perf and root, else skipped).
 //    Then the same workload through Tests/Bench/python_gateway.py (pyserial + paho-mqtt) as the
 //    baseline.
+// 3. The journal (JournalBench.swift): a 64 MiB spool filled, appended to at its bound, opened,
+//    drained through the same mosquitto; bytes written per appended and per delivered record.
 #if canImport(Glibc)
 @preconcurrency import Glibc
 #endif
@@ -38,6 +41,8 @@ var jsonPath = ".build/bench.json"
 var agentPath = executableDirectory() + "/uwb2mqtt"
 var pythonGateway = "Tests/Bench/python_gateway.py"
 var decodeOnly = false
+var journalOnly = false
+var journalMiB = 64
 while !arguments.isEmpty {
     let option = arguments.removeFirst()
     func value() -> String {
@@ -46,6 +51,8 @@ while !arguments.isEmpty {
     }
     switch option {
     case "decode-only": decodeOnly = true
+    case "journal-only": journalOnly = true
+    case "--journal-mib": journalMiB = Int(value()) ?? journalMiB
     case "--no-python": pythonSkipped = value()
     case "--quick":
         settings.window = 3
@@ -55,9 +62,23 @@ while !arguments.isEmpty {
     case "--agent": agentPath = value()
     case "--python-gateway": pythonGateway = value()
     default:
-        fputs("usage: uwb2mqtt-bench [decode-only | decode1 N] [--no-python REASON] [--quick] [--json PATH] [--agent PATH] [--python-gateway PATH]\n", stderr)
+        fputs("usage: uwb2mqtt-bench [decode-only | journal-only | decode1 N] [--no-python REASON] [--quick] [--json PATH] [--agent PATH] [--python-gateway PATH] [--journal-mib N]\n", stderr)
         exit(2)
     }
+}
+
+if journalOnly {
+    do {
+        let broker = try BenchBroker()
+        defer { broker.stop() }
+        var report = BenchReport()
+        report.journal = try benchJournal(maximumBytes: journalMiB << 20, broker: broker)
+        print(report.journalTable(), terminator: "")
+    } catch {
+        fputs("uwb2mqtt-bench: journal: \(error)\n", stderr)
+        exit(1)
+    }
+    exit(0)
 }
 
 // The decode figures run on one CPU (BENCH_CPU, default 1) when it exists; the affinity is put
@@ -109,6 +130,11 @@ if !decodeOnly {
             } catch {
                 report.pythonSkipped = "the Python gateway failed: \(error)"
             }
+        }
+        do {
+            report.journal = try benchJournal(maximumBytes: journalMiB << 20, broker: broker)
+        } catch {
+            report.journalError = "\(error)"
         }
     } catch {
         report.pipelineError = "\(error)"

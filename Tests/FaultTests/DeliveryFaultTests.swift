@@ -87,9 +87,9 @@ import Glibc
         let firstBoot = try #require(eventIDs(subscriber).first?.boot)
         proxy.cut()
         // The zone enter and the approach complete while the broker is unreachable: into the journal.
-        let journal = dir.file("spool/journal")
+        let journal = dir.file("spool")
         await eventually("the zone enter and the approach in the journal", timeout: 30) {
-            let text = String(decoding: FileManager.default.contents(atPath: journal) ?? Data(), as: UTF8.self)
+            let text = String(decoding: journalSegments(journal), as: UTF8.self)
             return text.contains(#""type": "zone_enter""#) && text.contains(#""type": "approach_completed""#)
         }
         let journaled = Self.journaledEventIDs(journal)
@@ -112,9 +112,9 @@ import Glibc
               + "\(Set(firstRun).count) of its events delivered in all")
     }
 
-    /// The event ids in the journal file (records hold the JSON payloads as they are: `"id": "gw:…"`).
-    static func journaledEventIDs(_ path: String) -> [EventID] {
-        let text = String(decoding: FileManager.default.contents(atPath: path) ?? Data(), as: UTF8.self)
+    /// The event ids in the journal's segments (records hold the JSON payloads as they are: `"id": "gw:…"`).
+    static func journaledEventIDs(_ spool: String) -> [EventID] {
+        let text = String(decoding: journalSegments(spool), as: UTF8.self)
         var ids: [EventID] = []
         var rest = text[...]
         while let start = rest.range(of: #""id": "gw:"#) {
@@ -125,6 +125,12 @@ import Glibc
         }
         return ids
     }
+}
+
+/// The bytes of the journal's segment files in `spool`, oldest first.
+func journalSegments(_ spool: String) -> Data {
+    let names = ((try? FileManager.default.contentsOfDirectory(atPath: spool)) ?? []).filter { $0.hasSuffix(".seg") }.sorted()
+    return names.reduce(into: Data()) { $0 += FileManager.default.contents(atPath: spool + "/" + $1) ?? Data() }
 }
 
 /// A mosquitto with persistence (autosave every second) on a port of its own, killed with SIGKILL

@@ -19,6 +19,7 @@ struct Publisher {
     /// Live messages waiting for the broker: newest per topic, in first-seen order.
     private var live: [String: SpooledMessage] = [:]
     private var liveOrder: [String] = []
+    private var heldBytes = 0
     private(set) var liveDropped = 0
     /// Durable messages the broker can never take (a topic longer than MQTT allows, one that
     /// libmosquitto refuses): dropped with a reason instead of blocking the journal behind them.
@@ -40,6 +41,8 @@ struct Publisher {
     /// live data, journal overflow, refused messages.
     var dropped: Int { liveDropped + spool.dropped + refused }
     var spooled: Int { spool.count }
+    /// Live messages and answers waiting for the broker (one per topic).
+    var heldTopics: Int { liveOrder.count }
 
     /// Publishes an event or a piece of retained state (QoS 1): now if the broker has it and
     /// nothing journaled is ahead of it, otherwise into the journal. Returns a problem to log.
@@ -130,12 +133,30 @@ struct Publisher {
     /// The part of the client's QoS 1 window answers may take.
     private var answerWindow: Int { client.configuration.maxQueuedMessages / 2 }
 
+    /// Held live data and answers are bounded: one topic per peer topic and request name is
+    /// far below it, a flood of distinct request names is not (each has its own answer topic).
+    static let maximumHeldTopics = 1000
+    static let maximumHeldBytes = 1 << 20
+
     private mutating func hold(_ message: SpooledMessage) {
-        if live.updateValue(message, forKey: message.topic) != nil {
+        if let replaced = live.updateValue(message, forKey: message.topic) {
             liveDropped += 1
+            heldBytes -= replaced.payload.count + replaced.topic.utf8.count
         } else {
             liveOrder.append(message.topic)
         }
+        heldBytes += message.payload.count + message.topic.utf8.count
+        // The oldest go first: a requester waiting that long has given up.
+        var dropFrom = 0
+        while liveOrder.count - dropFrom > Self.maximumHeldTopics || heldBytes > Self.maximumHeldBytes,
+              dropFrom < liveOrder.count - 1 {
+            if let old = live.removeValue(forKey: liveOrder[dropFrom]) {
+                heldBytes -= old.payload.count + old.topic.utf8.count
+                liveDropped += 1
+            }
+            dropFrom += 1
+        }
+        if dropFrom > 0 { liveOrder.removeFirst(dropFrom) }
     }
 
     /// Publishes directly without the journal (the `online` status on every connect).
@@ -245,6 +266,7 @@ struct Publisher {
             }
             live.removeValue(forKey: topic)
             liveOrder.removeFirst()
+            heldBytes -= message.payload.count + message.topic.utf8.count
         }
     }
 }

@@ -66,4 +66,22 @@ import TestSupport
         try await subscriber.waitForMessage(topic: "w/range") { $0.payload == "held" }
         _ = await thread.perform { _ in state.client!.disconnect() }
     }
+
+    /// While the broker is away, answers to a flood of distinct request names (each its own
+    /// topic) are held up to a bound, the oldest dropped and counted.
+    @Test func heldAnswersAreBounded() throws {
+        let directory = try TemporaryDirectory(prefix: "publisher-held")
+        let loop = try EventLoop()
+        let client = try MQTTClient(configuration: try MQTTConfiguration(url: "mqtt://127.0.0.1:1", clientID: "held"), loop: loop) { _ in }
+        var publisher = Publisher(client: client, spool: try Spool(directory: directory.file("spool"), maximumBytes: 1 << 20))
+        for index in 0..<3000 {
+            publisher.response(topic: "uwb2mqtt/gw/response/name-\(index)", payload: Array(repeating: 0x61, count: 200))
+        }
+        #expect(publisher.heldTopics <= Publisher.maximumHeldTopics)
+        #expect(publisher.heldTopics * 230 <= Publisher.maximumHeldBytes + 230)
+        #expect(publisher.dropped == 3000 - publisher.heldTopics)
+        // A big answer pushes out as many old ones as its size needs.
+        publisher.response(topic: "uwb2mqtt/gw/response/big", payload: Array(repeating: 0x62, count: 900_000))
+        #expect(publisher.heldTopics < 1000 && publisher.heldTopics > 1)
+    }
 }

@@ -56,10 +56,16 @@ public struct DecodeCommand {
         }
     }
 
+    /// The longest input line decoded (a UCI message is at most a few KiB as hex); a longer one
+    /// is skipped with an error, never held whole.
+    static let maximumLineBytes = 1 << 20
+
     /// Runs the command over `arguments` (or stdin lines when there are none) and returns the
     /// exit status: 0 when everything decoded, 1 when anything was malformed.
-    public func run(arguments: [String], readLine: () -> String? = { Swift.readLine() },
+    public func run(arguments: [String], readLine: (() -> InputLine?)? = nil,
                     write: (String) -> Void = { print($0) }) -> Int32 {
+        var stdin = BoundedLineReader(limit: Self.maximumLineBytes)
+        let readLine = readLine ?? { stdin.next() }
         var decoder = Decoder()
         var failed = false
         func emit(_ outcomes: [Outcome]) {
@@ -69,7 +75,15 @@ public struct DecodeCommand {
             }
         }
         if arguments.isEmpty {
-            while let line = readLine() {
+            var number = 0
+            while let input = readLine() {
+                number += 1
+                guard case let .text(line) = input else {
+                    if case let .tooLong(bytes) = input {
+                        emit([.error("line \(number) is \(bytes) bytes; lines are at most \(Self.maximumLineBytes) bytes", bytes: [])])
+                    }
+                    continue
+                }
                 let trimmed = line.trimmingWhitespace()
                 if trimmed.isEmpty || trimmed.hasPrefix("#") { continue }
                 emit(decoder.feed(trimmed))

@@ -1,3 +1,4 @@
+import Foundation
 import Testing
 import Gateway
 @testable import Commands
@@ -9,7 +10,7 @@ import Gateway
     func run(_ arguments: [String], json: Bool = true, stdin: [String] = []) -> (Int32, [String]) {
         var lines: [String] = []
         var input = stdin[...]
-        let status = DecodeCommand(json: json).run(arguments: arguments, readLine: { input.popFirst() },
+        let status = DecodeCommand(json: json).run(arguments: arguments, readLine: { input.popFirst().map(InputLine.text) },
                                                    write: { lines.append($0) })
         return (status, lines)
     }
@@ -137,5 +138,29 @@ import Gateway
         #expect(CommandLineTool.main(["decode", "--bogus"]) == 2)
         #expect(CommandLineTool.main(["frobnicate"]) == 2)
         #expect(CommandLineTool.main(["help", "decode"]) == 0)
+    }
+}
+
+/// `decode` reading stdin: a line too long to be a UCI message is skipped as it streams past,
+/// reported by its number and size; the lines around it decode.
+@Suite struct DecodeLineLimitTests {
+    @Test func anOverlongLineIsSkippedNotHeld() throws {
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("decode-lines-\(getpid()).txt").path
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let long = String(repeating: "60 ", count: 1_000_000)   // 3 MB
+        try "60 01 00 01 01\n\(long)\n60 01 00 01 01".write(toFile: path, atomically: true, encoding: .utf8)
+        let fd = open(path, O_RDONLY)
+        defer { close(fd) }
+        var reader = BoundedLineReader(fd: fd, limit: 1 << 20)
+        var lines: [InputLine] = []
+        while let line = reader.next() { lines.append(line) }
+        #expect(lines == [.text("60 01 00 01 01"), .tooLong(bytes: 3_000_000), .text("60 01 00 01 01")])
+
+        var input = lines[...]
+        var output: [String] = []
+        let status = DecodeCommand(json: false).run(arguments: [], readLine: { input.popFirst() }, write: { output.append($0) })
+        #expect(status == 1)
+        #expect(output.count == 3)
+        #expect(output[1].contains("line 2 is 3000000 bytes; lines are at most 1048576 bytes"), "\(output[1])")
     }
 }

@@ -38,6 +38,8 @@ public final class Agent {
     private var counters = Counters()
     private var startedAt = Clocks.monotonic()
     private var brokerConnectedOnce = false
+    private var brokerConnectedAt: Double?
+    private var quickDrops = 0
     private var lastBrokerProblem: String?
     private var rangingReached = 0
     let systemd = SystemdNotifier()
@@ -407,6 +409,7 @@ public final class Agent {
             if brokerConnectedOnce { counters.brokerReconnects += 1 }
             brokerConnectedOnce = true
             lastBrokerProblem = nil
+            brokerConnectedAt = Clocks.monotonic()
             logger.info("connected to the broker")
             do {
                 try publisher.direct(topic: topics.status, payload: Payloads.render(Payloads.status(
@@ -422,6 +425,7 @@ public final class Agent {
             publisher.brokerDisconnected()
             let text = "\(reason)"
             if case .requested = reason { return }
+            noteQuickDrop()
             if text != lastBrokerProblem {
                 logger.warning("broker connection: \(text); retrying with back-off")
                 lastBrokerProblem = text
@@ -435,6 +439,21 @@ public final class Agent {
             _ = publisher.acknowledged(messageID)
         case .subscribed:
             break
+        }
+    }
+
+    /// A broker drops a client when another connects with its client id, and the two then take
+    /// turns: connections that end within seconds of being made, again and again. Said once,
+    /// with the id, since the broker gives no reason in MQTT 3.1.1.
+    private func noteQuickDrop() {
+        guard let connectedAt = brokerConnectedAt else { return }
+        brokerConnectedAt = nil
+        let now = Clocks.monotonic()
+        guard now - connectedAt < 10 else { quickDrops = 0; return }
+        quickDrops += 1
+        if quickDrops == 3 {
+            logger.warning("the broker closed the connection within seconds of connecting, 3 times in a row: another client may be using "
+                           + "the client id \"\(configuration.clientID)\" (a second agent with this gateway id?); give each its own mqtt.client_id")
         }
     }
 

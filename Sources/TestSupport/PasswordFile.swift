@@ -9,4 +9,14 @@ public enum MosquittoPasswordFile {
                              describedAs: "mosquitto_passwd -b -c \(path) \(username) <password>")
         return path
     }
+
+    /// Creates `passwd` in `directory` with every (username, password) and returns its path.
+    public static func create(in directory: TemporaryDirectory, users: [(String, String)]) async throws(TestSupportError) -> String {
+        let path = directory.file("passwd")
+        for (index, (username, password)) in users.enumerated() {
+            try await runCommand("/usr/bin/mosquitto_passwd", ["-b"] + (index == 0 ? ["-c"] : []) + [path, username, password],
+                                 in: directory, describedAs: "mosquitto_passwd -b \(path) \(username) <password>")
+        }
+        return path
+    }
 }

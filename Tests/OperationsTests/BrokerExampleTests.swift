@@ -1,0 +1,51 @@
+import Foundation
+import Testing
+import TestSupport
+
+/// deploy/mosquitto's example broker config and ACL, run by a real mosquitto: each role can do
+/// what it needs and nothing more, and an oversized packet is refused.
+@Suite struct BrokerExampleTests {
+    static let deploy = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("../../deploy/mosquitto").standardized.path
+    static let users = ["gateway", "integrator", "homeassistant", "admin"]
+
+    /// A marker published by the same user right after: once it arrives, the broker has dealt
+    /// with what came before it (mosquitto_pub returns after the PUBACK).
+    func attempt(_ broker: MosquittoBroker, as user: String, topic: String, message: String = "x") async {
+        try? await MQTTTestPublisher.publish(broker: broker, topic: topic, message: message, extraArguments: ["-u", user, "-P", "\(user)-pw"])
+    }
+
+    @Test func eachRoleGetsOnlyWhatItNeeds() async throws {
+        let directory = try TemporaryDirectory(prefix: "broker-example")
+        let passwords = try await MosquittoPasswordFile.create(in: directory, users: Self.users.map { ($0, "\($0)-pw") })
+        let acl = try String(contentsOfFile: Self.deploy + "/acl", encoding: .utf8).replacingOccurrences(of: "lobby", with: "gw")
+        let aclPath = try directory.write("acl", acl)
+        // The example's own settings, on the test's port (the listener line is the test broker's).
+        let example = try String(contentsOfFile: Self.deploy + "/uwb2mqtt.conf", encoding: .utf8).split(separator: "\n")
+            .filter { !$0.hasPrefix("#") && !$0.hasPrefix("listener") && !$0.hasPrefix("password_file") && !$0.hasPrefix("acl_file")
+                      && !$0.hasPrefix("allow_anonymous") && !$0.hasPrefix("persistence") && !$0.isEmpty }
+            .map(String.init)
+        #expect(example == ["max_packet_size 65536"])
+        let broker = try await MosquittoBroker.start(.init(passwordFile: passwords, extraConfig: example + ["acl_file \(aclPath)"]))
+        defer { broker.stop() }
+        // An observer with every read right of the example: Home Assistant's.
+        let observer = try await MQTTTestSubscriber.start(broker: broker, topics: ["uwb2mqtt/#", "homeassistant/#"],
+                                                          extraArguments: ["-u", "homeassistant", "-P", "homeassistant-pw"])
+        defer { observer.stop() }
+
+        let allowed = [("gateway", "uwb2mqtt/gw/status"), ("gateway", "homeassistant/sensor/uwb2mqtt_gw/anna_distance/config"),
+                       ("integrator", "uwb2mqtt/gw/request/ping"), ("integrator", "uwb2mqtt/gw/request/state"),
+                       ("admin", "uwb2mqtt/gw/request/session_stop"), ("admin", "uwb2mqtt/other/request/reload_rules")]
+        let denied = [("gateway", "uwb2mqtt/other/status"), ("gateway", "homeassistant/sensor/some_light/config"),
+                      ("integrator", "uwb2mqtt/gw/request/session_stop"), ("integrator", "uwb2mqtt/gw/request/device_reset"),
+                      ("integrator", "uwb2mqtt/gw/status"), ("homeassistant", "uwb2mqtt/gw/request/reload_rules"),
+                      ("admin", "uwb2mqtt/gw/status")]
+        for (user, topic) in denied { await attempt(broker, as: user, topic: topic, message: "denied") }
+        // Over the packet size limit: the client is disconnected, nothing is delivered.
+        await attempt(broker, as: "admin", topic: "uwb2mqtt/gw/request/ping", message: String(repeating: "p", count: 70_000))
+        for (user, topic) in allowed { await attempt(broker, as: user, topic: topic, message: "allowed") }
+        for (_, topic) in allowed { try await observer.waitForMessage(topic: topic, where: { $0.payload == "allowed" }, timeout: .seconds(10)) }
+
+        let leaked = observer.messages.filter { $0.payload == "denied" || $0.payload.count > 65_000 }
+        #expect(leaked.isEmpty, "\(leaked.map(\.topic))")
+    }
+}

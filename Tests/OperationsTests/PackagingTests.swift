@@ -84,4 +84,9 @@ import TestSupport
         let line = try #require(security.split(separator: "\n").first { $0.contains("Overall exposure level") })
         #expect(line.contains(" OK") || line.contains("SAFE"), "\(line)")
     }
+
+    @Test func theAgentsUnitBoundsItsMemoryAndTasks() throws {
+        let unit = try String(contentsOfFile: "\(Self.repo)/deploy/uwb2mqtt.service", encoding: .utf8)
+        for limit in ["MemoryMax=64M", "TasksMax=16"] { #expect(unit.contains("\n\(limit)\n"), "\(limit)") }
+    }
 }

@@ -71,9 +71,21 @@ public enum ProcFS {
         }
     }
 
-    public static func residentKiB(pid: pid_t) -> Int {
+    public static func residentKiB(pid: pid_t) -> Int { statusKiB(pid: pid, field: "VmRSS:") }
+
+    /// The peak resident set size (VmHWM) in KiB.
+    public static func peakResidentKiB(pid: pid_t) -> Int { statusKiB(pid: pid, field: "VmHWM:") }
+
+    static func statusKiB(pid: pid_t, field: String) -> Int {
         let status = (try? String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8)) ?? ""
-        guard let line = status.split(separator: "\n").first(where: { $0.hasPrefix("VmRSS:") }) else { return -1 }
+        guard let line = status.split(separator: "\n").first(where: { $0.hasPrefix(field) }) else { return -1 }
+        return Int(line.split(separator: " ", omittingEmptySubsequences: true).dropFirst().first ?? "") ?? -1
+    }
+
+    /// Bytes the process caused to be written to storage (`write_bytes` of /proc/PID/io).
+    public static func storageBytesWritten(pid: pid_t) -> Int {
+        let io = (try? String(contentsOfFile: "/proc/\(pid)/io", encoding: .utf8)) ?? ""
+        guard let line = io.split(separator: "\n").first(where: { $0.hasPrefix("write_bytes:") }) else { return -1 }
         return Int(line.split(separator: " ", omittingEmptySubsequences: true).dropFirst().first ?? "") ?? -1
     }
 }

@@ -127,3 +127,62 @@ import TestSupport
         #expect(announcements >= 1 && announcements <= 2 + seconds, "\(announcements) announcements in about \(seconds + 1) s")
     }
 }
+
+/// The issue's bar for floods of requests that each would journal: 10,000 `reload_rules` and
+/// 10,000 Home Assistant `online` as fast as a client sends them. Afterwards a ping is answered
+/// within 2 s and ranges flow within 10 s; the agent wrote at most 50 MB and stayed within 64 MiB.
+@Suite(.serialized, .timeLimit(.minutes(3))) struct JournalingFloodTests {
+    @Test func twentyThousandJournalingRequestsLeaveTheAgentResponsive() async throws {
+        let broker = try await MosquittoBroker.start()
+        defer { broker.stop() }
+        let dir = try TemporaryDirectory(prefix: "journaling-flood")
+        let subscriber = try await MQTTTestSubscriber.start(broker: broker, topics: ["uwb2mqtt/gw/response/ping", "uwb2mqtt/gw/peer/tool-cart/range",
+                                                                                    "uwb2mqtt/gw/metrics"])
+        defer { subscriber.stop() }
+        let agent = try AgentProcess(config: testConfig(url: broker.url, spool: dir.file("spool"),
+                                                        extra: "rules: \(exampleRulesPath)", mqttExtra: "  home_assistant: true"),
+                                     directory: dir)
+        func spoolBytes() -> Int {
+            let files = (try? FileManager.default.contentsOfDirectory(atPath: dir.file("spool"))) ?? []
+            return files.reduce(0) { $0 + ((try? FileManager.default.attributesOfItem(atPath: dir.file("spool") + "/" + $1)[.size] as? Int) ?? 0) }
+        }
+        defer { agent.stop() }
+        _ = try await subscriber.waitForMessages(topic: "uwb2mqtt/gw/peer/tool-cart/range", count: 10, timeout: .seconds(20))
+        let writtenBefore = ProcFS.storageBytesWritten(pid: agent.process.pid)
+        let spoolBefore = spoolBytes()
+
+        let reloads = dir.file("reloads.txt"), onlines = dir.file("onlines.txt")
+        try String(repeating: "{}\n", count: 10_000).write(toFile: reloads, atomically: true, encoding: .utf8)
+        try String(repeating: "online\n", count: 10_000).write(toFile: onlines, atomically: true, encoding: .utf8)
+        let start = ContinuousClock.now
+        let floods = try [(reloads, "uwb2mqtt/gw/request/reload_rules"), (onlines, "homeassistant/status")].map { file, topic in
+            try ChildProcess(executable: "/bin/sh", arguments: [
+                "-c", "/usr/bin/mosquitto_pub -h 127.0.0.1 -p \(broker.port) -q 0 -t \(topic) -l < '\(file)'"],
+                stdoutPath: dir.file("\(topic.hasPrefix("home") ? "ha" : "rr").out"), stderrPath: dir.file("\(topic.hasPrefix("home") ? "ha" : "rr").err"))
+        }
+        defer { for flood in floods { flood.terminate() } }
+        for flood in floods { #expect(await flood.waitForExit(timeout: .seconds(60)) == .exited(0)) }
+        let floodTime = ContinuousClock.now - start
+
+        let pingSent = ContinuousClock.now
+        try await MQTTTestPublisher.publish(broker: broker, topic: "uwb2mqtt/gw/request/ping", message: #"{"id": "after"}"#)
+        _ = try await subscriber.waitForMessage(topic: "uwb2mqtt/gw/response/ping", where: { json($0.payload)["id"] as? String == "after" },
+                                                timeout: .seconds(10))
+        let pingLatency = ContinuousClock.now - pingSent
+        let ranges = subscriber.messages.filter { $0.topic.hasSuffix("/range") }.count
+        _ = try await subscriber.waitForMessages(topic: "uwb2mqtt/gw/peer/tool-cart/range", count: ranges + 5, timeout: .seconds(10))
+        let written = ProcFS.storageBytesWritten(pid: agent.process.pid) - writtenBefore
+        let journaled = spoolBytes() - spoolBefore
+        let peak = ProcFS.peakResidentKiB(pid: agent.process.pid)
+        let metrics = try await subscriber.waitForMessage(topic: "uwb2mqtt/gw/metrics", where: {
+            (json($0.payload)["requests_dropped"] as? Int ?? 0) > 0 }, timeout: .seconds(5))
+        let dropped = json(metrics.payload)["requests_dropped"] as? Int ?? 0
+        print("FIGURES journaling flood: 20,000 requests sent in \(floodTime); \(dropped) coalesced (requests_dropped); "
+              + "ping answered after \(pingLatency); journal grew by \(journaled) bytes, write_bytes \(written); VmHWM \(peak) KiB")
+        #expect(pingLatency < .seconds(2))
+        #expect(dropped >= 10_000, "most of the flood reached the agent and was coalesced")
+        #expect(written <= 50_000_000 && journaled <= 50_000_000)
+        #expect(peak <= 64 * 1024)
+        #expect(agent.process.isRunning)
+    }
+}

@@ -166,6 +166,8 @@ public enum CheckCommand {
                     }
                 case .missing:
                     findings.append(.warning("\(mark): \(key.joined(separator: ".")) names \(path), which does not exist"))
+                case .notAFile(let kind):
+                    findings.append(.warning("\(mark): \(key.joined(separator: ".")) names \(path), which is \(kind), not a file"))
                 case .unreadable(let reason):
                     findings.append(.warning("\(mark): \(key.joined(separator: ".")) names \(path), which \(currentUserName()) cannot read (\(reason))"))
                 }
@@ -182,6 +184,9 @@ public enum CheckCommand {
             case .missing:
                 findings.append(explicit ? .error("\(rules): no such file")
                                          : .warning("\(mark): rules names \(rules), which does not exist"))
+            case .notAFile(let kind):
+                findings.append(explicit ? .error("\(rules): it is \(kind), not a file")
+                                         : .warning("\(mark): rules names \(rules), which is \(kind), not a file"))
             case .unreadable(let reason):
                 findings.append(explicit ? .error("\(rules): cannot read (\(reason))")
                                          : .warning("\(mark): rules names \(rules), which \(currentUserName()) cannot read (\(reason))"))
@@ -222,6 +227,8 @@ public enum CheckCommand {
 enum FileAccess: Equatable {
     case readable
     case missing
+    /// Something else than a regular file is there: what it is, in words (`a directory`).
+    case notAFile(String)
     case unreadable(String)
 
     static func check(_ path: String) -> FileAccess {
@@ -230,7 +237,7 @@ enum FileAccess: Equatable {
             let code = errno
             return code == ENOENT || code == ENOTDIR ? .missing : .unreadable(String(cString: strerror(code)))
         }
-        if (status.st_mode & S_IFMT) == S_IFDIR { return .unreadable("it is a directory") }
+        if (status.st_mode & S_IFMT) != S_IFREG { return .notAFile(FileSystem.kind(of: status.st_mode)) }
         guard access(path, R_OK) == 0 else { return .unreadable(String(cString: strerror(errno))) }
         return .readable
     }

@@ -206,6 +206,10 @@ public enum DoctorCommand {
                 filesUsable = false
                 add(Check(name, .fail, "\(key.joined(separator: ".")) names \(path), which does not exist",
                           hint: "copy the file there or correct the path", area: .configuration))
+            case .notAFile(let kind):
+                filesUsable = false
+                add(Check(name, .fail, "\(key.joined(separator: ".")) names \(path), which is \(kind), not a file",
+                          hint: "correct the path", area: .configuration))
             case .unreadable(let reason):
                 filesUsable = false
                 add(Check(name, .fail, "\(path): \(currentUserName()) cannot read it (\(reason))",
@@ -242,6 +246,8 @@ public enum DoctorCommand {
         case .missing:
             return Check("rules", .fail, "rules names \(path), which does not exist",
                          hint: "copy /usr/share/doc/uwb2mqtt/rules.yaml (or deploy/rules.yaml) there", area: .configuration)
+        case .notAFile(let kind):
+            return Check("rules", .fail, "rules names \(path), which is \(kind), not a file", hint: "correct the path", area: .configuration)
         case .unreadable(let reason):
             return Check("rules", .fail, "\(path): \(currentUserName()) cannot read it (\(reason))",
                          hint: "chgrp uwb2mqtt \(path); chmod g+r \(path)", area: .configuration)

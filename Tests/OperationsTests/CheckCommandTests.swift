@@ -81,6 +81,15 @@ import TestSupport
         }
     }
 
+    @Test func aNamedPathThatIsNotAFileSaysWhatItIs() throws {
+        let fixture = try ConfigFixture()
+        try fixture.writeConfig(port: "auto", username: "gateway", mqttExtra: ["password_file: /tmp", "ca_file: /dev/zero"])
+        let (_, _, errors) = check(["--config", fixture.configPath])
+        #expect(errors.contains { $0.hasSuffix("mqtt.password_file names /tmp, which is a directory, not a file") }, "\(errors)")
+        #expect(errors.contains { $0.hasSuffix("mqtt.ca_file names /dev/zero, which is a character device, not a file") }, "\(errors)")
+        #expect(!errors.contains { $0.contains("cannot read") })
+    }
+
     @Test func missingNamedFilesAreWarningsWithTheirKeyPosition() throws {
         let fixture = try ConfigFixture()
         try fixture.writeConfig(port: "auto", username: "gateway",

@@ -51,6 +51,7 @@ public final class Agent {
     /// The time every input to the core is dated with: the wall clock, never running backwards.
     private var clock = AgentClock()
     private var stalls = LogThrottle(window: 60)
+    private var publishProblems = LogThrottle()
     /// The longest a shutdown waits for the device's session to wind down: two commands of the
     /// session's wind-down timeout each, and some slack; far below systemd's TimeoutStopSec.
     private static let deviceShutdownLimit = 2.5
@@ -435,11 +436,16 @@ public final class Agent {
         case let .published(messageID):
             if let problem = publisher.acknowledged(messageID) { logger.warning(problem) }
         case let .publishFailed(messageID, reason):
-            logger.warning("the broker refused message \(messageID): \(reason)")
+            publishProblem("the broker refused message \(messageID): \(reason)")
             _ = publisher.acknowledged(messageID)
         case .subscribed:
             break
         }
+    }
+
+    /// The broker's refusals can come once per message: throttled, with counts.
+    private func publishProblem(_ text: String) {
+        for line in publishProblems.lines(for: text, at: Clocks.monotonic()) { logger.warning(line) }
     }
 
     /// A broker drops a client when another connects with its client id, and the two then take

@@ -1,3 +1,5 @@
+import DeviceLink
+import EventLoop
 import MQTTClient
 
 /// Publishes through the MQTT client and keeps the delivery promises of mqtt-api.md: events and
@@ -24,6 +26,7 @@ struct Publisher {
     /// Durable messages the broker can never take (a topic longer than MQTT allows, one that
     /// libmosquitto refuses): dropped with a reason instead of blocking the journal behind them.
     private(set) var refused = 0
+    private var refusals = LogThrottle()
     /// Why the journal cannot be written now (a full disk), reported once when it starts and once
     /// when it ends rather than for every message; what it could not write is kept in memory.
     private(set) var journalFailure: String?
@@ -72,7 +75,7 @@ struct Publisher {
     }
 
     /// Counts a message that can never be published; the reason to log names its topic, shortened.
-    private mutating func refuse(_ topic: String, _ error: any Error) -> String {
+    private mutating func refuse(_ topic: String, _ error: any Error) -> String? {
         refused += 1
         let reason: String
         switch error {
@@ -81,7 +84,8 @@ struct Publisher {
         default: reason = "\(error)"
         }
         let shown = topic.utf8.count > 120 ? String(topic.prefix(100)) + "… (\(topic.utf8.count) bytes)" : topic
-        return "dropped a message for \(shown): \(reason) (counted in dropped)"
+        // One line per refused message would let a flood of them flood the log too.
+        return refusals.lines(for: "dropped a message for \(shown): \(reason) (counted in dropped)", at: Clocks.monotonic()).joinedProblems
     }
 
     private mutating func journalFailed(_ error: Spool.SpoolError) -> String? {
@@ -220,10 +224,10 @@ struct Publisher {
                     ids.insert(try client.publish(topic: message.topic, payload: message.payload, qos: .atLeastOnce, retain: message.retain))
                     through = message.sequence
                 } catch .invalidTopic(let topic, let reason) {
-                    problems.append(refuse(topic, MQTTError.invalidTopic(topic: topic, reason: reason)))
+                    if let problem = refuse(topic, MQTTError.invalidTopic(topic: topic, reason: reason)) { problems.append(problem) }
                     through = message.sequence
                 } catch .payloadTooLarge(let bytes) {
-                    problems.append(refuse(message.topic, MQTTError.payloadTooLarge(bytes: bytes)))
+                    if let problem = refuse(message.topic, MQTTError.payloadTooLarge(bytes: bytes)) { problems.append(problem) }
                     through = message.sequence
                 } catch {
                     break

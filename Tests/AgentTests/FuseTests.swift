@@ -18,7 +18,7 @@ import Glibc
         mqtt: {url: "\(url)", base_topic: uwb2mqtt}
         window: 150ms
         tag_height: 1.0
-        position_lost_after: 1s
+        position_lost_after: 2s
         zones:
           - name: checkout
             polygon: [[0, 0], [2, 0], [2, 1.5], [0, 1.5]]
@@ -88,7 +88,9 @@ import Glibc
         // Through the checkout zone: from (4, 0.75) to (1, 0.75) and back out to (4, 4).
         try await feed(feeder, seconds: 6) { t in t < 3 ? (4 - t, 0.75) : (1 + (t - 3), 0.75 + (t - 3)) }
         feeder.disconnect()
-        // Fuse may run behind on a loaded machine: wait for the way out of the zone to arrive.
+        // Fuse may run behind on a loaded machine: wait for the way out of the zone to arrive. (A
+        // feeder or fuse stalled for a second by the rest of the suite is not a lost position:
+        // position_lost_after is 2 s.)
         try await subscriber.waitForMessage(topic: "uwb2mqtt/site/lobby/peer/cart/event", where: { $0.payload.contains("zone_exit") })
 
         let positions = subscriber.messages.filter { $0.topic == "uwb2mqtt/site/lobby/peer/cart/position" }.map { json($0.payload) }

@@ -117,6 +117,8 @@ import TestSupport
         let (refused, dropped, problems) = harness.thread.run { _ in (harness.publisher.refused, harness.publisher.dropped, harness.problems) }
         #expect(refused == 2)
         #expect(dropped == 2)
-        #expect(problems.contains { $0.contains("dropped a message for r/+/event: invalid topic") }, "\(problems)")
+        // Refusals can come once per message: the second within 10 s of the first is counted,
+        // not written.
+        #expect(!problems.contains { $0.contains("dropped a message for r/+/event") }, "\(problems)")
     }
 }

@@ -82,4 +82,30 @@ final class TCPSerialBridge: Sendable {
         #expect(simulator.commandsSeen == bringUpCommands(handle: 1))
         #expect(log.all.contains { if case let .stateChanged(.ranging, port) = $0 { port.hasPrefix("tcp://") } else { false } })
     }
+
+    /// Nothing listens at the address (a bridge not started yet, a wrong port): the device is
+    /// absent, as an unplugged board is, with the reason, and the link keeps trying.
+    @Test func anEndpointNobodyListensOnIsAbsent() throws {
+        // A port that was free a moment ago and is closed now.
+        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        _ = withUnsafeMutablePointer(to: &address) { pointer in
+            pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, length) == 0 && getsockname(fd, $0, &length) == 0 }
+        }
+        close(fd)
+        let port = UInt16(bigEndian: address.sin_port)
+        let log = LinkHarness.EventLog()
+        let link = try LoopDeviceLink(port: "tcp://127.0.0.1:\(port)", configuration: RangingSessionConfiguration(peers: [1]),
+                                      timing: LinkHarness.fastTiming) { log.append($0) }
+        defer { link.stop() }
+        func states() -> [DeviceLinkState] { log.all.compactMap { if case let .stateChanged(state, _) = $0 { state } else { nil } } }
+        let deadline = Date().addingTimeInterval(10)
+        while Date() < deadline, !states().contains(where: { $0.name == "absent" && $0.message != nil }) { Thread.sleep(forTimeInterval: 0.01) }
+        let absent = states().first { $0.name == "absent" && $0.message != nil }
+        #expect(absent?.message?.contains("connection refused") == true, "\(states())")
+        #expect(!states().contains { $0.name == "error" })
+    }
 }

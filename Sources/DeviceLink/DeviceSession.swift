@@ -140,6 +140,8 @@ public struct DeviceSession: Sendable {
     private var lateStatuses: [(status: ExpectedStatus, until: Double)] = []
     private var pendingPeers: [UInt16]?
     private var pendingAdds: [UInt16] = []
+    private var genericErrors = LogThrottle()
+    private var multicastWarnings = LogThrottle()
 
     public init(configuration: RangingSessionConfiguration, timing: Timing = Timing()) {
         self.configuration = configuration
@@ -534,13 +536,16 @@ public struct DeviceSession: Sendable {
         case let .sessionStatus(handle, sessionState, reason) where handle == sessionHandle:
             sessionStatus(handle, sessionState, reason, now: now, &actions)
         case let .coreGenericError(status):
-            actions.append(.log(.warning, "device reports CORE_GENERIC_ERROR \(status)"))
+            // A device can send these once per packet: throttled, with counts.
+            for line in genericErrors.lines(for: "device reports CORE_GENERIC_ERROR \(status)", at: now) { actions.append(.log(.warning, line)) }
             if status == .commandRetry, case let .command(flight) = phase, flight.response == nil {
                 send(flight.step, flight.command, now: now, attempt: flight.attempt + 1, &actions)
             }
         case let .sessionUpdateControllerMulticastList(update):
             for controlee in update.controlees where controlee.status != .ok {
-                actions.append(.log(.warning, "multicast list: \(MacAddress.short(controlee.shortAddress)) \(controlee.status)"))
+                for line in multicastWarnings.lines(for: "multicast list: \(MacAddress.short(controlee.shortAddress)) \(controlee.status)", at: now) {
+                    actions.append(.log(.warning, line))
+                }
             }
         default:
             break

@@ -366,6 +366,17 @@ import UCI
         #expect(d.sent.last == .coreDeviceReset(resetConfig: 0))
     }
 
+    @Test func aFloodOfGenericErrorsIsOneWarningAndACount() {
+        var d = Driver()
+        d.bringUp()
+        for index in 0..<100 { d.on(.received(.notification(.coreGenericError(.rejected))), at: 10 + Double(index) * 0.01) }
+        d.on(.received(.notification(.coreGenericError(.rejected))), at: 25)
+        let warnings = d.all.compactMap { if case let .log(.warning, text) = $0 { text } else { nil } }
+        #expect(warnings == ["device reports CORE_GENERIC_ERROR REJECTED", "… 99 more like it in the last 15 s",
+                             "device reports CORE_GENERIC_ERROR REJECTED"])
+        #expect(d.session.state == .ranging)
+    }
+
     @Test func anUnplugIsAbsentThenReopened() {
         var d = Driver()
         d.bringUp()

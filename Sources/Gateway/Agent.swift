@@ -189,7 +189,7 @@ public final class Agent {
         _ = loop.run(until: { [unowned self] in service.isShutDown }, deadline: Clocks.monotonic() + Self.deviceShutdownLimit)
         service.stop()
         try? publisher.direct(topic: topics.status, payload: Payloads.render(Payloads.status(
-            online: false, ts: Clocks.wall(), position: configuration.gateway.position,
+            online: false, ts: now(), position: configuration.gateway.position,
             headingDegrees: configuration.gateway.headingDegrees)), retain: true)
         let undelivered = client.disconnect(timeout: .seconds(3))
         if undelivered > 0 { logger.warning("\(undelivered) messages were not acknowledged by the broker before shutdown") }
@@ -382,7 +382,7 @@ public final class Agent {
 
     /// The `metrics` payload.
     func metrics() -> [Field] {
-        [Field("ts", .string(Timestamp.rfc3339(Clocks.wall()))), Field("uptime_s", .int(Int64(uptimeSeconds))),
+        [Field("ts", .string(Timestamp.rfc3339(now()))), Field("uptime_s", .int(Int64(uptimeSeconds))),
          Field("frames_rx", .int(Int64(counters.framesReceived))), Field("frames_invalid", .int(Int64(counters.framesInvalid))),
          Field("measurements", .int(Int64(core.measurements))), Field("events", .int(Int64(core.events))),
          Field("publish_queue", .int(Int64(publisher.client.outstandingMessageCount))),
@@ -398,7 +398,7 @@ public final class Agent {
     }
 
     private func publishDevice() {
-        let payload = Payloads.device(ts: Clocks.wall(), state: deviceState, port: devicePort, info: deviceInfo, capabilities: capabilities)
+        let payload = Payloads.device(ts: now(), state: deviceState, port: devicePort, info: deviceInfo, capabilities: capabilities)
         publishDurable(topics.device, payload, retain: true)
     }
 
@@ -414,7 +414,7 @@ public final class Agent {
             logger.info("connected to the broker")
             do {
                 try publisher.direct(topic: topics.status, payload: Payloads.render(Payloads.status(
-                    online: true, ts: Clocks.wall(), position: configuration.gateway.position,
+                    online: true, ts: now(), position: configuration.gateway.position,
                     headingDegrees: configuration.gateway.headingDegrees)), retain: true)
             } catch {
                 logger.warning("cannot publish the status: \(error)")

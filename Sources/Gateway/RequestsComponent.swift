@@ -65,7 +65,7 @@ final class RequestsComponent: AgentComponent {
         case .ping:
             return ok([Field("version", .string(AgentVersion.agent)), Field("uptime_s", .int(Int64(agent.uptimeSeconds)))])
         case .state:
-            let peers = agent.core.engine.states(at: Clocks.wall()).map { FieldValue.object(ProximityPayloads.state($0)) }
+            let peers = agent.core.engine.states(at: agent.now()).map { FieldValue.object(ProximityPayloads.state($0)) }
             return ok([Field("device", .string(deviceState.name)), Field("peers", .list(peers))])
         case .sessionStart:
             guard deviceReachable else { return failure("no device (\(deviceState))") }

@@ -52,7 +52,7 @@ final class RulesComponent: AgentComponent {
 
     @discardableResult
     private func load(initial: Bool) -> RulesLoading.Failure? {
-        let now = Clocks.wall()
+        let now = agent.now()
         let path = agent.configuration.rules
         switch RulesLoading.load(path: path) {
         case let .success(rules):

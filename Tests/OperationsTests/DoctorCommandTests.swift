@@ -122,7 +122,7 @@ import TestSupport
         #expect(uci.detail.contains("no answer to CORE_DEVICE_RESET"), "\(uci)")
         #expect(uci.detail.contains("within 0.5 s"), "\(uci)")
         #expect(uci.hint != nil)
-        #expect(clock.now - start < .seconds(10))
+        #expect(clock.now - start < .seconds(30), "gives up, does not hang (0.5 s alone; a loaded CI machine is slower)")
         // What the probe sent is exactly one CORE_DEVICE_RESET_CMD.
         #expect(try terminal.read(maximum: 64, timeout: .seconds(1)) == [0x20, 0x00, 0x00, 0x01, 0x00])
     }

@@ -23,7 +23,7 @@ let package = Package(
 
         // libc calls the Glibc module hides (feature-gated: posix_openpt, ptsname_r, pipe2).
         .target(name: "CPty"),
-        // The Linux event descriptors the event loop polls (eventfd, signalfd), not in Glibc's module map.
+        // Linux calls not in Glibc's module map: eventfd, signalfd, thread names, pipe2, adjtimex.
         .target(name: "CLinuxEvents"),
 
         // One thread's event loop: descriptors, timers in deadline order, signals, work posted
@@ -35,7 +35,7 @@ let package = Package(
 
         // I/O: byte transports (serial, pseudo-terminal, TCP), port discovery, and the UCI
         // session state machine that brings the device up and keeps it ranging.
-        .target(name: "DeviceLink", dependencies: ["UCI", "EventLoop", "CLibSerialPort", "CPty"]),
+        .target(name: "DeviceLink", dependencies: ["UCI", "EventLoop", "CLibSerialPort", "CPty", "CLinuxEvents"]),
 
         // I/O: libmosquitto driven from the event loop (bounded QoS 1 queue, typed errors) and the
         // store-and-forward spool.
@@ -56,7 +56,7 @@ let package = Package(
 
         // The command line: one type per subcommand, argument parsing, help and exit statuses.
         .target(name: "Commands", dependencies: ["Gateway", "Fuse", "OfflineTools", "UCI", "DeviceLink", "MQTTClient", "YAMLCoding",
-                                                 "Simulator", "Proximity", "Recording", "SiteFusion", "EventLoop", "CLibSerialPort", "CMosquitto"]),
+                                                 "Simulator", "Proximity", "Recording", "SiteFusion", "EventLoop", "CLibSerialPort", "CMosquitto", "CLinuxEvents"]),
 
         // Test-only helpers: child processes, a real mosquitto broker, subscriber, test CA.
         .target(name: "TestSupport", dependencies: []),

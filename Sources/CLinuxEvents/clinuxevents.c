@@ -1,5 +1,8 @@
-// See include/clinuxevents.h.
+// See include/clinuxevents.h. _GNU_SOURCE exposes pipe2.
+#define _GNU_SOURCE
 #include <errno.h>
+#include <fcntl.h>
+#include <sys/timex.h>
 #include <sys/eventfd.h>
 #include <sys/prctl.h>
 #include <sys/signalfd.h>
@@ -29,3 +32,12 @@ int clinux_signalfd_next(int fd) {
 }
 
 int clinux_name_this_thread(const char *name) { return prctl(PR_SET_NAME, name, 0, 0, 0); }
+
+int clinux_pipe_cloexec_nonblock(int fds[2]) { return pipe2(fds, O_CLOEXEC | O_NONBLOCK); }
+
+int clinux_clock_max_error(long *max_error_us) {
+    struct timex t = {0};  /* modes 0: read only */
+    if (adjtimex(&t) < 0) return -1;
+    *max_error_us = t.maxerror;
+    return 0;
+}

@@ -69,29 +69,6 @@ public enum CheckCommand {
         }
     }
 
-    /// Validates a rules file: given its path and the configuration (nil when the configuration
-    /// itself is invalid), returns its problems — errors as `file:line:column: message`, and
-    /// warnings such as "rule X matches no configured peer".
-    public typealias RulesValidator = @Sendable (_ path: String, _ configuration: AgentConfiguration?) -> [Finding]
-
-    private static let rulesValidatorStorage = Mutex<RulesValidator?>(RulesLoading.validator)
-
-    /// The rules validator `check` and `doctor` use. This version has none: the rules engine (the
-    /// `Proximity` target, `RulesFile.load`) is written separately, and Gateway must not depend on
-    /// it before it exists. Until it is set, both commands only check that the rules file exists
-    /// and is readable, and say "rules: not validated by this version".
-    ///
-    /// The integrator sets it once at start-up (in `main.swift`, before dispatch), e.g.:
-    ///
-    ///     CheckCommand.rulesValidator = { path, configuration in
-    ///         do { _ = try RulesFile.load(path: path); return [] }
-    ///         catch { return [.error("\(error)")] }
-    ///     }
-    public static var rulesValidator: RulesValidator? {
-        get { rulesValidatorStorage.withLock { $0 } }
-        set { rulesValidatorStorage.withLock { $0 = newValue } }
-    }
-
     /// What `check` found for one config (and rules) file.
     public struct Report: Sendable {
         /// The configuration, when it is valid.
@@ -195,10 +172,17 @@ public enum CheckCommand {
         return Report(configuration: configuration, findings: findings)
     }
 
-    /// The rules validator's findings, or the note that this version has none.
+    /// A rules file's problems — errors as file:line:column, and the warnings the `rules` topic
+    /// would carry (rules whose peers match no configured peer) — or the note that it is valid.
+    /// `configuration` is nil when the configuration itself is invalid.
     static func validateRules(path: String, configuration: AgentConfiguration?) -> [Finding] {
-        if let validator = rulesValidator { return validator(path, configuration) }
-        return [.note("rules: not validated by this version (\(path) exists and is readable)")]
+        switch RulesLoading.load(path: path) {
+        case let .failure(failure):
+            return [.error(failure.description)]
+        case let .success(rules):
+            let warnings = configuration.map { rules.warnings(for: RulesLoading.identities($0)) } ?? []
+            return warnings.map { .warning("\(path): \($0)") } + [.note("\(path): rules valid (sha256 \(rules.sha256.prefix(12))…)")]
+        }
     }
 
     /// The files a valid config names, with the key that names each (for marks and messages).
@@ -219,113 +203,6 @@ public enum CheckCommand {
             return nil
         } catch {
             return error.description
-        }
-    }
-}
-
-/// Whether a file the configuration names can be read by this process.
-enum FileAccess: Equatable {
-    case readable
-    case missing
-    /// Something else than a regular file is there: what it is, in words (`a directory`).
-    case notAFile(String)
-    case unreadable(String)
-
-    static func check(_ path: String) -> FileAccess {
-        var status = stat()
-        guard stat(path, &status) == 0 else {
-            let code = errno
-            return code == ENOENT || code == ENOTDIR ? .missing : .unreadable(String(cString: strerror(code)))
-        }
-        if (status.st_mode & S_IFMT) != S_IFREG { return .notAFile(FileSystem.kind(of: status.st_mode)) }
-        guard access(path, R_OK) == 0 else { return .unreadable(String(cString: strerror(errno))) }
-        return .readable
-    }
-}
-
-/// Finds where a key is written in a config file, so that warnings about a valid config can
-/// still point at `file:line:column` (the decoded configuration no longer knows).
-struct KeyLocator {
-    let path: String
-    let document: YAMLDocument?
-
-    init(path: String) {
-        self.path = path
-        if let data = FileManager.default.contents(atPath: path) {
-            document = try? YAMLDocument(bytes: Array(data), file: path)
-        } else {
-            document = nil
-        }
-    }
-
-    /// The mark of the value at `keys` (e.g. `["mqtt", "password_file"]`); the file alone (as
-    /// `file:1:1`) when the key is absent (a default).
-    func mark(_ keys: [String]) -> SourceMark {
-        var node = document?.root
-        for key in keys {
-            guard case let .mapping(entries)? = node?.content, let entry = entries.first(where: { $0.key == key }) else {
-                return SourceMark(file: path, line: 1, column: 1)
-            }
-            node = entry.value
-        }
-        return node?.mark ?? SourceMark(file: path, line: 1, column: 1)
-    }
-}
-
-/// The options of `check` and `doctor`: `--name VALUE` or `--name=VALUE`, no operands.
-struct CommandOptions {
-    struct UsageError: Error, CustomStringConvertible {
-        let description: String
-    }
-
-    var values: [String: String] = [:]
-    var helpRequested = false
-
-    static func parse(_ arguments: [String], command: String, valued: Set<String>) throws(UsageError) -> CommandOptions {
-        func usage(_ text: String) -> UsageError {
-            UsageError(description: "uwb2mqtt: \(command): \(text) (run 'uwb2mqtt help \(command)')")
-        }
-        var options = CommandOptions()
-        var index = 0
-        while index < arguments.count {
-            let argument = arguments[index]
-            index += 1
-            if argument == "--help" || argument == "-h" {
-                options.helpRequested = true
-                continue
-            }
-            var name = argument
-            var value: String?
-            if let equals = argument.firstIndex(of: "="), argument.hasPrefix("--") {
-                name = String(argument[..<equals])
-                value = String(argument[argument.index(after: equals)...])
-            }
-            guard valued.contains(name) else {
-                throw usage(argument.hasPrefix("-") ? "unknown option '\(name)'" : "unexpected argument '\(argument)'")
-            }
-            if value == nil {
-                guard index < arguments.count else { throw usage("\(name) needs a FILE") }
-                value = arguments[index]
-                index += 1
-            }
-            guard let value, !value.isEmpty else { throw usage("\(name) needs a FILE") }
-            guard options.values[name] == nil else { throw usage("\(name) given twice") }
-            options.values[name] = value
-        }
-        return options
-    }
-}
-
-extension RulesLoading {
-    /// `uwb2mqtt check`'s and `doctor`'s rules validator: errors as file:line:column, and the
-    /// warnings the `rules` topic would carry (rules whose peers match no configured peer).
-    public static let validator: CheckCommand.RulesValidator = { path, configuration in
-        switch load(path: path) {
-        case let .failure(failure):
-            return [.error(failure.description)]
-        case let .success(rules):
-            let warnings = configuration.map { rules.warnings(for: identities($0)) } ?? []
-            return warnings.map { .warning("\(path): \($0)") } + [.note("\(path): rules valid (sha256 \(rules.sha256.prefix(12))…)")]
         }
     }
 }

@@ -14,22 +14,20 @@ public enum CommandLineTool {
         let synopsis: String
         let summary: String
         let details: String
-        let available: Bool
     }
 
     static let subcommands: [Subcommand] = [
         Subcommand(name: "run", synopsis: "uwb2mqtt run [--config FILE] [--simulate [SCENARIO]]",
-                   summary: "run the gateway agent", details: RunCommand.details,
-                   available: true),
+                   summary: "run the gateway agent", details: RunCommand.details),
         Subcommand(name: "check", synopsis: "uwb2mqtt check [--config FILE] [--rules FILE]",
-                   summary: "validate config and rules without device or broker", details: "", available: true),
+                   summary: "validate config and rules without device or broker", details: ""),
         Subcommand(name: "ports", synopsis: "uwb2mqtt ports",
                    summary: "list serial ports, marking those that look like a DWM3001C",
                    details: """
                    Lists the serial ports with their USB VID:PID, serial number and description. Ports with
                    the DWM3001C's USB id (1915:520F) are marked; `device.port: auto` picks the first of them
                    and confirms it answers UCI, since the CLI firmware has the same id.
-                   """, available: true),
+                   """),
         Subcommand(name: "decode", synopsis: "uwb2mqtt decode [--json] [HEX …]",
                    summary: "decode UCI packets given as hex",
                    details: """
@@ -44,7 +42,7 @@ public enum CommandLineTool {
 
                    Exit status: 0 when every packet decoded, 1 when any was malformed (reported as
                    {"error": …, "payload": …} after the rest are decoded), 2 for bad usage.
-                   """, available: true),
+                   """),
         Subcommand(name: "simulate", synopsis: "uwb2mqtt simulate [--link PATH] [--position X,Y,Z] [SCENARIO]",
                    summary: "run the DWM3001C simulator on a pseudo-terminal",
                    details: """
@@ -62,20 +60,20 @@ public enum CommandLineTool {
                      --position X,Y,Z
                                    where this simulated gateway stands (metres, site frame), for
                                    scenarios that place tags in site coordinates
-                   """, available: true),
+                   """),
         Subcommand(name: "record", synopsis: "uwb2mqtt record --out FILE [--config FILE]",
-                   summary: "record every UCI packet received, with its time", details: "", available: true),
+                   summary: "record every UCI packet received, with its time", details: ""),
         Subcommand(name: "replay", synopsis: "uwb2mqtt replay FILE [--config FILE] [--rules FILE] [--fast] [--svg OUT]",
-                   summary: "replay a recording through decoding, filters and rules", details: "", available: true),
+                   summary: "replay a recording through decoding, filters and rules", details: ""),
         Subcommand(name: "fuse", synopsis: "uwb2mqtt fuse --config FILE",
-                   summary: "fuse several gateways' ranges into site positions and site zones", details: "", available: true),
+                   summary: "fuse several gateways' ranges into site positions and site zones", details: ""),
         Subcommand(name: "schema", synopsis: "uwb2mqtt schema config|rules",
-                   summary: "print the JSON Schema of the config or the rules file (for editors)", details: "", available: true),
+                   summary: "print the JSON Schema of the config or the rules file (for editors)", details: ""),
         Subcommand(name: "doctor", synopsis: "uwb2mqtt doctor [--config FILE]",
-                   summary: "check config, device and broker, one line each", details: "", available: true),
+                   summary: "check config, device and broker, one line each", details: ""),
         Subcommand(name: "version", synopsis: "uwb2mqtt version",
-                   summary: "print the versions of the agent, libserialport and libmosquitto", details: "", available: true),
-        Subcommand(name: "help", synopsis: "uwb2mqtt help [COMMAND]", summary: "describe the commands", details: "", available: true),
+                   summary: "print the versions of the agent, libserialport and libmosquitto", details: ""),
+        Subcommand(name: "help", synopsis: "uwb2mqtt help [COMMAND]", summary: "describe the commands", details: ""),
     ]
 
     static var overview: String {
@@ -90,7 +88,7 @@ public enum CommandLineTool {
         let width = subcommands.map(\.name.count).max() ?? 0
         for command in subcommands {
             let pad = String(repeating: " ", count: width - command.name.count + 2)
-            text += "  \(command.name)\(pad)\(command.summary)\(command.available ? "" : " (not implemented yet)")\n"
+            text += "  \(command.name)\(pad)\(command.summary)\n"
         }
         text += "\nRun 'uwb2mqtt help COMMAND' or 'uwb2mqtt COMMAND --help' for a command's options."
         return text
@@ -110,7 +108,6 @@ public enum CommandLineTool {
         guard let command = subcommands.first(where: { $0.name == name }) else { return nil }
         var text = "Usage: \(command.synopsis)\n\n\(command.summary.prefix(1).uppercased() + command.summary.dropFirst())."
         if !command.details.isEmpty { text += "\n\n" + command.details }
-        if !command.available { text += "\n\nNot implemented yet in this version." }
         return text
     }
 

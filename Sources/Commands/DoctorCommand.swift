@@ -260,8 +260,7 @@ public enum DoctorCommand {
                 return Check("rules", .warn, warning.message, area: .configuration)
             }
             let note = findings.first.map { " (" + $0.message.replacing("rules: ", with: "") + ")" } ?? " and valid"
-            return Check("rules", .ok, "\(path) is present" + (CheckCommand.rulesValidator == nil ? " (not validated by this version)" : note),
-                         area: .configuration)
+            return Check("rules", .ok, "\(path) is present" + note, area: .configuration)
         }
     }
 
@@ -634,31 +633,6 @@ public enum DoctorCommand {
         private let value = Mutex<Int32>(0)
         func set(_ status: Int32) { value.withLock { $0 = status } }
         func get() -> Int32 { value.withLock { $0 } }
-    }
-}
-
-/// Whether the kernel's clock is disciplined by NTP (systemd-timesyncd, chrony, ntpd), the same
-/// test `timedatectl`'s "System clock synchronized" uses (systemd's `ntp_synced()`): `adjtimex`
-/// reports a maximum error below 16 s. Read directly so that it works without D-Bus or systemd.
-enum KernelClock {
-    private typealias AdjustTime = @convention(c) (UnsafeMutableRawPointer) -> Int32
-
-    /// nil when it cannot be read (not 64-bit Linux, or the call is unavailable).
-    static func synchronised() -> Bool? {
-        #if os(Linux) && (arch(x86_64) || arch(arm64))
-        // `struct timex` is not visible through the Glibc module; on 64-bit Linux its layout is
-        // fixed by the kernel ABI: `maxerror` (a long, microseconds) is at byte offset 24 of 208.
-        guard let symbol = dlsym(UnsafeMutableRawPointer(bitPattern: 0), "adjtimex") else { return nil }
-        let adjust = unsafeBitCast(symbol, to: AdjustTime.self)
-        let buffer = UnsafeMutableRawPointer.allocate(byteCount: 512, alignment: 16)
-        defer { buffer.deallocate() }
-        buffer.initializeMemory(as: UInt8.self, repeating: 0, count: 512) // modes = 0: read only
-        guard adjust(buffer) >= 0 else { return nil }
-        let maximumError = buffer.load(fromByteOffset: 24, as: Int.self)
-        return maximumError < 16_000_000
-        #else
-        return nil
-        #endif
     }
 }
 

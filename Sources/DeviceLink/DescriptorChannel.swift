@@ -1,7 +1,7 @@
 #if canImport(Glibc)
 @preconcurrency import Glibc
 #endif
-import CPty
+import CLinuxEvents
 import Synchronization
 
 /// The one read/write/close funnel every transport uses on its non-blocking file descriptor.
@@ -45,7 +45,7 @@ final class DescriptorChannel: Sendable {
     init(fd: Int32, label: String, kind: Kind, writeTimeout: Duration,
          release: @escaping @Sendable (Int32) -> Void) throws(TransportError) {
         var pipeFDs: [Int32] = [-1, -1]
-        guard cpty_pipe_cloexec_nonblock(&pipeFDs) == 0 else {
+        guard clinux_pipe_cloexec_nonblock(&pipeFDs) == 0 else {
             let code = errno
             release(fd)
             throw .io("\(label): cannot create wake-up pipe: \(errnoText(code))")

@@ -17,7 +17,7 @@ public enum FieldRendering {
     public static func jsonBytes(_ fields: [Field]) -> [UInt8] {
         // ~24 bytes a field covers a `range` payload (14 fields, ~330 bytes) in one allocation; the
         // 256-byte floor a `feedback` payload (7 fields, but nested attributes and cue, ~220 bytes),
-        // which otherwise grew its buffer once more (#8).
+        // which would otherwise grow its buffer once more.
         var writer = JSONBytes(capacity: max(256, 32 + 24 * fields.count))
         writer.appendObject(fields)
         return writer.bytes

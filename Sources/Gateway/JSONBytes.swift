@@ -124,8 +124,8 @@ struct JSONBytes {
     /// Decimal digits of `value`, `Int64.min` included (its magnitude fits `UInt64`).
     ///
     /// The digits come out least significant first and are put in order by swapping in place:
-    /// reversing `bytes[start...]` instead copied the slice into a new buffer, a heap allocation
-    /// for every integer of every payload (issue #8).
+    /// reversing `bytes[start...]` would copy the slice into a new buffer, a heap allocation for
+    /// every integer of every payload.
     private mutating func appendInteger(_ value: Int64) {
         if value < 0 { bytes.append(UInt8(ascii: "-")) }
         var magnitude = value.magnitude

@@ -18,7 +18,7 @@ package final class PacketRecorder {
     static let rotation = RotationPolicy(maxBytes: 16 << 20, maxFiles: 4)
 
     package init(path: String, configuration: AgentConfiguration, rotation: RotationPolicy = PacketRecorder.rotation) throws(RecordingError) {
-        // fsync after every record: a power cut then loses at most the last packet (issue 7). The
+        // fsync after every record: a power cut then loses at most the last packet. The
         // device sends a few dozen packets a second, well within what an SD card takes.
         writer = try RecordingWriter(path: path, startTime: Int64(Clocks.wall() * 1_000_000),
                                      metadata: Self.metadata(configuration), rotation: rotation, sync: .everyRecord)

@@ -2,8 +2,8 @@
 ///
 /// The measurements of one UWB notification (one per peer, up to eight) share its receive time,
 /// and each gives a `range` and usually a `feedback` payload: rendering the same text again for
-/// each cost a heap allocation apiece, because 24 UTF-8 bytes do not fit an inline small string
-/// (issue #8). One entry is enough for that; the text is exactly ``Timestamp/rfc3339(_:)``'s.
+/// each would cost a heap allocation apiece, because 24 UTF-8 bytes do not fit an inline small
+/// string. One entry is enough for that; the text is exactly ``Timestamp/rfc3339(_:)``'s.
 /// Owned by the agent loop; not shared.
 struct TimestampMemo {
     private var seconds = Double.nan

@@ -134,12 +134,6 @@ public final class MQTTClient {
         Unmanaged.passUnretained(box).release()
     }
 
-    /// libmosquitto's version, e.g. "2.0.11".
-    public static var libraryVersion: String {
-        _ = MosquittoLibrary.initialized
-        return MosquittoLibrary.version
-    }
-
     /// QoS ≥ 1 messages accepted by `publish` and not yet acknowledged by the broker.
     public var outstandingMessageCount: Int { outstanding.count }
 

@@ -7,7 +7,7 @@ enum MQTTTopic {
     ///
     /// The wildcard test is `mosquitto_pub_topic_check`'s, done on the string's UTF-8 view: this
     /// runs for every published message, and passing a Swift `String` as a C string argument
-    /// copies it into a new array each time (issue #8). A Swift string is always valid UTF-8, and
+    /// copies it into a new array each time. A Swift string is always valid UTF-8, and
     /// `+` and `#` are single bytes that never occur inside a multi-byte sequence.
     static func validateForPublish(_ topic: String) throws(MQTTError) {
         // One pass over the bytes: this runs for every message published.

@@ -10,13 +10,6 @@ enum MosquittoLibrary {
         mosquitto_lib_init()
     }()
 
-    /// "2.0.11" — for `uwb2mqtt version`.
-    static var version: String {
-        var major: Int32 = 0, minor: Int32 = 0, revision: Int32 = 0
-        mosquitto_lib_version(&major, &minor, &revision)
-        return "\(major).\(minor).\(revision)"
-    }
-
     /// libmosquitto's text for an error code (for MOSQ_ERR_ERRNO, pass the errno captured on the
     /// thread where it happened instead; `mosquitto_strerror` would read this thread's errno).
     static func message(for code: Int32) -> String {

@@ -8,8 +8,8 @@ import Testing
 import UCI
 
 /// The simulator host's command log stays bounded across re-plugs: it runs as long as
-/// `uwb2mqtt run --simulate` does, and every re-plug brings a full bring-up again. Unbounded, it
-/// was the ~1.5 KiB per cycle that the unplug soak (issue #8) measured.
+/// `uwb2mqtt run --simulate` does, and every re-plug brings a full bring-up again: unbounded, it
+/// would grow by ~1.5 KiB per cycle, as the unplug soak measures.
 @Suite struct SimulatorCommandLogTests {
     @Test func theCommandLogKeepsOnlyTheMostRecentCommandsAcrossReplugs() async throws {
         let directory = NSTemporaryDirectory() + "uwb2mqtt-commandlog-" + UUID().uuidString

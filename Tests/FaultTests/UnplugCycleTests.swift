@@ -12,16 +12,14 @@ import TestSupport
 /// (brokers, ptys, sockets), so /proc/self would measure them too. The agent process holds the
 /// service, the simulator and nothing of the tests', so /proc/PID/fd and VmRSS are its own.
 ///
-/// How the memory check tells a leak from settling (measured for issue #8): the agent runs with
-/// one malloc arena (`glibc.malloc.arena_max=1`), so that VmRSS follows the heap instead of the
-/// per-thread arenas that glibc opens and fills at random. Growth in the first minute is
-/// settling — libdispatch caches the continuations of the agent's ticker and timers (~100 KB of
-/// live heap, full after ~50 s) — so the soak measures from cycle 40 (60 s in) to cycle 100.
-/// Without a leak VmRSS then moves by 0–8 KiB; the leak this test found (the simulator's
-/// command log, ~1.5 KiB per cycle) grew it by 104 KiB over the same 60 cycles. The soak's
-/// bound, 32 KiB, is a leak of ~0.5 KiB per cycle. The short run (`make test`) lies inside the
-/// settling minute (+56–60 KiB from cycle 2 to 8 without a leak), so its bound, 128 KiB, only
-/// catches a gross leak (a read buffer per cycle); descriptors and threads it checks exactly.
+/// How the memory check tells a leak from settling: the agent runs with one malloc arena
+/// (`glibc.malloc.arena_max=1`), so that VmRSS follows the heap instead of the per-thread arenas
+/// that glibc opens and fills at random. Caches fill in the first minute, so the soak measures
+/// from cycle 40 (60 s in) to cycle 100. A leak of ~1.5 KiB per cycle (what an unbounded command
+/// log in the simulator costs) grows VmRSS by ~100 KiB over those 60 cycles; the soak's bound,
+/// 32 KiB, is a leak of ~0.5 KiB per cycle. The short run (`make test`) lies inside the settling
+/// minute, so its bound, 128 KiB, only catches a gross leak (a read buffer per cycle);
+/// descriptors and threads it checks exactly.
 @Suite(.serialized, .timeLimit(.minutes(10))) struct UnplugCycleTests {
     /// 8 cycles in `make test` (~13 s), 100 in `make soak` (~2.5 min).
     static let cycles = soak ? 100 : 8

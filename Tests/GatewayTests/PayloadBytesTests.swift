@@ -5,7 +5,7 @@ import UCI
 
 /// The exact bytes of the payloads the agent publishes for every measurement (`range`, and
 /// `feedback` while a peer is in a stage): subscribers parse them, and the hot path that renders
-/// them is tuned for allocations (issue #8), so any change of a byte must be deliberate.
+/// them is tuned for allocations, so any change of a byte must be deliberate.
 @Suite struct PayloadBytesTests {
     static let ts = 1_795_977_000.123
 

@@ -10,8 +10,4 @@ import Testing
         #expect(ReconnectBackoff.delaySeconds(attempt: 200, min: 1, max: 60) == 60)
         #expect(ReconnectBackoff.delaySeconds(attempt: 62, min: 3, max: 86_400) == 86_400)
     }
-
-    @Test func libraryIsLinked() {
-        #expect(MQTTClient.libraryVersion.hasPrefix("2."))
-    }
 }

@@ -7,9 +7,8 @@ import Gateway
 import Testing
 import TestSupport
 
-/// `uwb2mqtt check`. Serialized: one test installs the global rules validator hook, which the
-/// others' "not validated" expectations must not see.
-@Suite(.serialized) struct CheckCommandTests {
+/// `uwb2mqtt check`.
+@Suite struct CheckCommandTests {
     /// Runs `check` and returns (status, stdout lines, stderr lines).
     func check(_ arguments: [String]) -> (Int32, [String], [String]) {
         var output: [String] = []
@@ -102,8 +101,6 @@ import TestSupport
         #expect(errors.contains { $0.contains(":11:18: mqtt.password_file names /nonexistent/mqtt.password, which does not exist") }, "\(errors)")
         #expect(errors.contains { $0.contains("mqtt.ca_file names /nonexistent/ca.crt") })
         #expect(errors.contains { $0.contains(":13:8: rules names \(fixture.rulesPath), which does not exist") }, "\(errors)")
-        // A missing rules file is not "not validated": nothing about it is said but the warning.
-        #expect(!output.contains { $0.contains("not validated") })
         #expect(output.last == "\(fixture.configPath): ok (3 warnings)")
     }
 
@@ -143,25 +140,11 @@ import TestSupport
         #expect(errors.first?.hasPrefix("uwb2mqtt: check: ") == true)
     }
 
-    /// The hook the rules engine plugs into: its findings replace the "not validated" note.
-    @Test func rulesValidatorHookIsOneAssignment() throws {
-        let fixture = try ConfigFixture()
-        try fixture.writeConfig(port: "auto")
-        CheckCommand.rulesValidator = { path, configuration in
-            [.error("\(path):1:1: unknown key 'bogus'"), .warning("rule x matches no peer of \(configuration?.gateway.id ?? "?")")]
-        }
-        defer { CheckCommand.rulesValidator = nil }
-        let (status, output, errors) = check(["--config", fixture.configPath])
-        #expect(status == 1)
-        #expect(errors == ["\(fixture.rulesPath):1:1: unknown key 'bogus'", "warning: rule x matches no peer of doctor-test"])
-        #expect(!output.contains { $0.contains("not validated") })
-    }
-
     /// The shipped example config is valid (its /etc files are absent here: warnings only).
     @Test func shippedExampleConfigIsValid() throws {
         let (status, output, errors) = check(["--config", repositoryRoot + "/deploy/config.yaml", "--rules", repositoryRoot + "/deploy/rules.yaml"])
         #expect(status == 0, "\(errors)")
         #expect(errors.allSatisfy { $0.hasPrefix("warning: ") }, "\(errors)")
-        #expect(output.contains { $0.contains("not validated by this version") })
+        #expect(output.contains { $0.hasPrefix(repositoryRoot + "/deploy/rules.yaml: rules valid (sha256 ") }, "\(output)")
     }
 }

@@ -1,8 +1,8 @@
 import Testing
 import UCI
 
-/// A stray byte can form a false UCI header whose length reaches over the next real packet
-/// (issue 8). The reassembler asks its validator about every packet it frames, so the real
+/// A stray byte can form a false UCI header whose length reaches over the next real packet. The
+/// reassembler asks its validator about every packet it frames, so the real
 /// packet inside comes out — at once when it is whole, without waiting for what follows.
 @Suite struct FalseHeaderTests {
     static func messages(_ events: [Reassembler.Event]) -> [RawMessage] {

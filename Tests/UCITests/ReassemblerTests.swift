@@ -147,7 +147,7 @@ import UCI
     }
 }
 
-/// Random garbage in a continuous stream (issue 8: 1 % random garbage bytes): every notification
+/// Random garbage in a continuous stream (1 % random garbage bytes): every notification
 /// that the garbage did not touch is still decoded.
 @Suite struct GarbageStressTests {
     @Test(arguments: 1...20)

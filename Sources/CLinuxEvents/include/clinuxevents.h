@@ -1,7 +1,8 @@
-// CLinuxEvents: the Linux calls the event loop uses that Swift's Glibc module does not show
-// (sys/eventfd.h, sys/signalfd.h and sys/prctl.h are not in its module map): its wake-up and signal
-// descriptors, and naming its helper threads. Direct pass-throughs; errors are reported as the C
-// calls report them (-1 and errno).
+// CLinuxEvents: the Linux calls that Swift's Glibc module does not show (sys/eventfd.h,
+// sys/signalfd.h, sys/prctl.h and sys/timex.h are not in its module map, pipe2 needs _GNU_SOURCE):
+// the event loop's wake-up and signal descriptors, naming its helper threads, a wake-up pipe, and
+// the kernel clock's error. Direct pass-throughs; errors are reported as the C calls report them
+// (-1 and errno).
 #ifndef CLINUXEVENTS_H
 #define CLINUXEVENTS_H
 
@@ -27,5 +28,15 @@ int clinux_signalfd_next(int fd);
 
 /// Names the calling thread (prctl PR_SET_NAME; at most 15 bytes are kept), for ps and gdb.
 int clinux_name_this_thread(const char *name);
+
+/// pipe2(fds, O_CLOEXEC | O_NONBLOCK): a pipe whose ends are never inherited by child processes,
+/// set atomically (a plain pipe + fcntl leaves a window in which another thread's fork leaks them).
+/// Returns 0, or -1 with errno set.
+int clinux_pipe_cloexec_nonblock(int fds[2]);
+
+/// The kernel clock's estimated maximum error in microseconds (adjtimex, read only): what
+/// `timedatectl` calls "System clock synchronized" when it is below 16 s. Returns 0 and sets
+/// `*max_error_us`, or -1 with errno set.
+int clinux_clock_max_error(long *max_error_us);
 
 #endif

@@ -1,5 +1,5 @@
-// CPty: the few libc calls that Swift's Glibc module does not show, because glibc declares them
-// only under feature macros (_XOPEN_SOURCE / _GNU_SOURCE) that the module map does not set.
+// CPty: the pseudo-terminal calls that Swift's Glibc module does not show, because glibc declares
+// them only under feature macros (_XOPEN_SOURCE / _GNU_SOURCE) that the module map does not set.
 // Each wrapper is a direct pass-through; errors are reported as the C call reports them.
 #ifndef CPTY_H
 #define CPTY_H
@@ -17,10 +17,5 @@ int cpty_unlockpt(int fd);
 
 /// ptsname_r(fd, buf, len): the slave's path (thread-safe, unlike ptsname). Returns 0 or an errno.
 int cpty_ptsname_r(int fd, char *buf, size_t len);
-
-/// pipe2(fds, O_CLOEXEC | O_NONBLOCK): a pipe whose ends are never inherited by child processes,
-/// set atomically (a plain pipe + fcntl leaves a window in which another thread's fork leaks them).
-/// Returns 0, or -1 with errno set.
-int cpty_pipe_cloexec_nonblock(int fds[2]);
 
 #endif

@@ -1,0 +1,36 @@
+/// The topics of one gateway: `<base>/<gw>/…`.
+public struct TopicTree: Sendable, Equatable {
+    /// `mqtt.base_topic`, used as configured (it is the operator's, not user data) but without
+    /// empty levels or wildcards.
+    public let base: String
+    /// `gateway.id`, sanitized.
+    public let gateway: String
+
+    public init(base: String, gatewayID: String) {
+        let levels = base.split(separator: "/", omittingEmptySubsequences: true).map { level in
+            level.contains(where: { $0 == "+" || $0 == "#" }) ? TopicSegment.sanitize(String(level)) : String(level)
+        }
+        self.base = levels.isEmpty ? "uwb2mqtt" : levels.joined(separator: "/")
+        gateway = TopicSegment.sanitize(gatewayID)
+    }
+
+    public var root: String { "\(base)/\(gateway)" }
+    public var status: String { root + "/status" }
+    public var device: String { root + "/device" }
+    public var rules: String { root + "/rules" }
+    public var metrics: String { root + "/metrics" }
+    public var requestFilter: String { root + "/request/+" }
+
+    public func peer(_ peerSegment: String, _ leaf: String) -> String {
+        "\(root)/peer/\(TopicSegment.sanitize(peerSegment))/\(leaf)"
+    }
+    public func ranking(_ rule: String) -> String { "\(root)/ranking/\(TopicSegment.sanitize(rule))" }
+    public func response(_ name: String) -> String { "\(root)/response/\(TopicSegment.sanitize(name))" }
+
+    /// The request name of a topic under `request/`, or nil for any other topic.
+    public func requestName(of topic: String) -> String? {
+        let prefix = root + "/request/"
+        guard topic.hasPrefix(prefix) else { return nil }
+        return String(topic.dropFirst(prefix.count))
+    }
+}

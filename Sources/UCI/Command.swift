@@ -26,25 +26,25 @@ public enum UCICommand: Hashable, Sendable {
     }
 
     /// GID and OID of this command; its response has the same pair.
-    public var opcode: (gid: UInt8, oid: UInt8) {
+    public var opcode: Opcode {
         switch self {
-        case .coreDeviceReset: (0, 0x00)
-        case .coreGetDeviceInfo: (0, 0x02)
-        case .coreGetCapsInfo: (0, 0x03)
-        case .coreSetConfig: (0, 0x04)
-        case .coreGetConfig: (0, 0x05)
-        case .coreQueryUWBSTimestamp: (0, 0x08)
-        case .sessionInit: (1, 0x00)
-        case .sessionDeinit: (1, 0x01)
-        case .sessionSetAppConfig: (1, 0x03)
-        case .sessionGetAppConfig: (1, 0x04)
-        case .sessionGetCount: (1, 0x05)
-        case .sessionGetState: (1, 0x06)
-        case .sessionUpdateControllerMulticastList: (1, 0x07)
-        case .sessionStart: (2, 0x00)
-        case .sessionStop: (2, 0x01)
-        case .sessionGetRangingCount: (2, 0x03)
-        case let .unknown(gid, oid, _): (gid, oid)
+        case .coreDeviceReset: .coreDeviceReset
+        case .coreGetDeviceInfo: .coreGetDeviceInfo
+        case .coreGetCapsInfo: .coreGetCapsInfo
+        case .coreSetConfig: .coreSetConfig
+        case .coreGetConfig: .coreGetConfig
+        case .coreQueryUWBSTimestamp: .coreQueryUWBSTimestamp
+        case .sessionInit: .sessionInit
+        case .sessionDeinit: .sessionDeinit
+        case .sessionSetAppConfig: .sessionSetAppConfig
+        case .sessionGetAppConfig: .sessionGetAppConfig
+        case .sessionGetCount: .sessionGetCount
+        case .sessionGetState: .sessionGetState
+        case .sessionUpdateControllerMulticastList: .sessionUpdateControllerMulticastList
+        case .sessionStart: .sessionStart
+        case .sessionStop: .sessionStop
+        case .sessionGetRangingCount: .sessionGetRangingCount
+        case let .unknown(gid, oid, _): Opcode(gid: gid, oid: oid)
         }
     }
 
@@ -74,44 +74,44 @@ public enum UCICommand: Hashable, Sendable {
             }
         case let .unknown(_, _, payload): p = payload
         }
-        let (gid, oid) = opcode
-        return RawMessage(messageType: .command, gid: gid, oid: oid, payload: p)
+        let opcode = self.opcode
+        return RawMessage(messageType: .command, gid: opcode.gid, oid: opcode.oid, payload: p)
     }
 
     init(decoding raw: RawMessage) throws(UCIDecodingError) {
         let p = raw.payload
-        switch (raw.gid, raw.oid) {
-        case (0, 0x00):
+        switch Opcode(gid: raw.gid, oid: raw.oid) {
+        case .coreDeviceReset:
             var r = ByteReader(p, message: "CORE_DEVICE_RESET_CMD")
             self = .coreDeviceReset(resetConfig: try r.u8("reset_config")); try r.expectEnd()
-        case (0, 0x02): try Self.empty(p, "CORE_GET_DEVICE_INFO_CMD"); self = .coreGetDeviceInfo
-        case (0, 0x03): try Self.empty(p, "CORE_GET_CAPS_INFO_CMD"); self = .coreGetCapsInfo
-        case (0, 0x04):
+        case .coreGetDeviceInfo: try Self.empty(p, "CORE_GET_DEVICE_INFO_CMD"); self = .coreGetDeviceInfo
+        case .coreGetCapsInfo: try Self.empty(p, "CORE_GET_CAPS_INFO_CMD"); self = .coreGetCapsInfo
+        case .coreSetConfig:
             var r = ByteReader(p, message: "CORE_SET_CONFIG_CMD")
             self = .coreSetConfig(try ConfigTLV.readList(&r, count: "number of parameters")); try r.expectEnd()
-        case (0, 0x05):
+        case .coreGetConfig:
             var r = ByteReader(p, message: "CORE_GET_CONFIG_CMD")
             let n = try r.count("number of parameters", minimumEntrySize: 1)
             self = .coreGetConfig(try r.bytes(n, "parameter ids")); try r.expectEnd()
-        case (0, 0x08): try Self.empty(p, "CORE_QUERY_UWBS_TIMESTAMP_CMD"); self = .coreQueryUWBSTimestamp
-        case (1, 0x00):
+        case .coreQueryUWBSTimestamp: try Self.empty(p, "CORE_QUERY_UWBS_TIMESTAMP_CMD"); self = .coreQueryUWBSTimestamp
+        case .sessionInit:
             var r = ByteReader(p, message: "SESSION_INIT_CMD")
             self = .sessionInit(sessionID: try r.u32("session_id"), sessionType: SessionType(rawValue: try r.u8("session_type")))
             try r.expectEnd()
-        case (1, 0x01): self = .sessionDeinit(sessionHandle: try Self.handle(p, "SESSION_DEINIT_CMD"))
-        case (1, 0x03):
+        case .sessionDeinit: self = .sessionDeinit(sessionHandle: try Self.handle(p, "SESSION_DEINIT_CMD"))
+        case .sessionSetAppConfig:
             var r = ByteReader(p, message: "SESSION_SET_APP_CONFIG_CMD")
             let h = try r.u32("session_handle")
             self = .sessionSetAppConfig(sessionHandle: h, parameters: try ConfigTLV.readList(&r, count: "number of parameters"))
             try r.expectEnd()
-        case (1, 0x04):
+        case .sessionGetAppConfig:
             var r = ByteReader(p, message: "SESSION_GET_APP_CONFIG_CMD")
             let h = try r.u32("session_handle")
             let n = try r.count("number of parameters", minimumEntrySize: 1)
             self = .sessionGetAppConfig(sessionHandle: h, ids: try r.bytes(n, "parameter ids")); try r.expectEnd()
-        case (1, 0x05): try Self.empty(p, "SESSION_GET_COUNT_CMD"); self = .sessionGetCount
-        case (1, 0x06): self = .sessionGetState(sessionHandle: try Self.handle(p, "SESSION_GET_STATE_CMD"))
-        case (1, 0x07):
+        case .sessionGetCount: try Self.empty(p, "SESSION_GET_COUNT_CMD"); self = .sessionGetCount
+        case .sessionGetState: self = .sessionGetState(sessionHandle: try Self.handle(p, "SESSION_GET_STATE_CMD"))
+        case .sessionUpdateControllerMulticastList:
             var r = ByteReader(p, message: "SESSION_UPDATE_CONTROLLER_MULTICAST_LIST_CMD")
             let h = try r.u32("session_handle")
             let actionByte = try r.u8("action")
@@ -127,9 +127,9 @@ public enum UCICommand: Hashable, Sendable {
             }
             try r.expectEnd()
             self = .sessionUpdateControllerMulticastList(sessionHandle: h, action: action, controlees: list)
-        case (2, 0x00): self = .sessionStart(sessionHandle: try Self.handle(p, "SESSION_START_CMD"))
-        case (2, 0x01): self = .sessionStop(sessionHandle: try Self.handle(p, "SESSION_STOP_CMD"))
-        case (2, 0x03): self = .sessionGetRangingCount(sessionHandle: try Self.handle(p, "SESSION_GET_RANGING_COUNT_CMD"))
+        case .sessionStart: self = .sessionStart(sessionHandle: try Self.handle(p, "SESSION_START_CMD"))
+        case .sessionStop: self = .sessionStop(sessionHandle: try Self.handle(p, "SESSION_STOP_CMD"))
+        case .sessionGetRangingCount: self = .sessionGetRangingCount(sessionHandle: try Self.handle(p, "SESSION_GET_RANGING_COUNT_CMD"))
         default: self = .unknown(gid: raw.gid, oid: raw.oid, payload: p)
         }
     }

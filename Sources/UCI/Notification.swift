@@ -10,15 +10,15 @@ public enum UCINotification: Hashable, Sendable {
     case rangeDiagnostics(RangeDiagnostics)
     case unknown(gid: UInt8, oid: UInt8, payload: [UInt8])
 
-    public var opcode: (gid: UInt8, oid: UInt8) {
+    public var opcode: Opcode {
         switch self {
-        case .coreDeviceStatus: (0, 0x01)
-        case .coreGenericError: (0, 0x07)
-        case .sessionStatus: (1, 0x02)
-        case .sessionUpdateControllerMulticastList: (1, 0x07)
-        case .sessionInfo: (2, 0x00)
-        case .rangeDiagnostics: (GroupID.qorvoExtension2, 0x03)
-        case let .unknown(gid, oid, _): (gid, oid)
+        case .coreDeviceStatus: .coreDeviceStatus
+        case .coreGenericError: .coreGenericError
+        case .sessionStatus: .sessionStatus
+        case .sessionUpdateControllerMulticastList: .sessionUpdateControllerMulticastList
+        case .sessionInfo: .sessionInfo
+        case .rangeDiagnostics: .qorvoRangeDiagnostics
+        case let .unknown(gid, oid, _): Opcode(gid: gid, oid: oid)
         }
     }
 
@@ -35,28 +35,29 @@ public enum UCINotification: Hashable, Sendable {
         case let .rangeDiagnostics(diagnostics): diagnostics.encode(into: &p)
         case let .unknown(_, _, payload): p = payload
         }
-        let (gid, oid) = opcode
-        return RawMessage(messageType: .notification, gid: gid, oid: oid, payload: p)
+        let opcode = self.opcode
+        return RawMessage(messageType: .notification, gid: opcode.gid, oid: opcode.oid, payload: p)
     }
 
     init(decoding raw: RawMessage) throws(UCIDecodingError) {
         let p = raw.payload
-        switch (raw.gid, raw.oid) {
-        case (0, 0x01):
+        switch Opcode(gid: raw.gid, oid: raw.oid) {
+        // Ranging rounds first: nearly every notification is one.
+        case .sessionInfo: self = .sessionInfo(try SessionInfo(decoding: p))
+        case .coreDeviceStatus:
             var r = ByteReader(p, message: "CORE_DEVICE_STATUS_NTF")
             self = .coreDeviceStatus(DeviceState(rawValue: try r.u8("device_state"))); try r.expectEnd()
-        case (0, 0x07):
+        case .coreGenericError:
             var r = ByteReader(p, message: "CORE_GENERIC_ERROR_NTF")
             self = .coreGenericError(Status(rawValue: try r.u8("status"))); try r.expectEnd()
-        case (1, 0x02):
+        case .sessionStatus:
             var r = ByteReader(p, message: "SESSION_STATUS_NTF")
             self = .sessionStatus(sessionHandle: try r.u32("session_handle"),
                                   state: SessionState(rawValue: try r.u8("session_state")),
                                   reason: ReasonCode(rawValue: try r.u8("reason_code")))
             try r.expectEnd()
-        case (1, 0x07): self = .sessionUpdateControllerMulticastList(try MulticastListUpdate(decoding: p))
-        case (2, 0x00): self = .sessionInfo(try SessionInfo(decoding: p))
-        case (GroupID.qorvoExtension2, 0x03): self = .rangeDiagnostics(try RangeDiagnostics(decoding: p))
+        case .sessionUpdateControllerMulticastList: self = .sessionUpdateControllerMulticastList(try MulticastListUpdate(decoding: p))
+        case .qorvoRangeDiagnostics: self = .rangeDiagnostics(try RangeDiagnostics(decoding: p))
         default: self = .unknown(gid: raw.gid, oid: raw.oid, payload: p)
         }
     }

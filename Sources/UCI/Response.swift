@@ -36,25 +36,25 @@ public enum UCIResponse: Hashable, Sendable {
         }
     }
 
-    public var opcode: (gid: UInt8, oid: UInt8) {
+    public var opcode: Opcode {
         switch self {
-        case .coreDeviceReset: (0, 0x00)
-        case .coreGetDeviceInfo: (0, 0x02)
-        case .coreGetCapsInfo: (0, 0x03)
-        case .coreSetConfig: (0, 0x04)
-        case .coreGetConfig: (0, 0x05)
-        case .coreQueryUWBSTimestamp: (0, 0x08)
-        case .sessionInit: (1, 0x00)
-        case .sessionDeinit: (1, 0x01)
-        case .sessionSetAppConfig: (1, 0x03)
-        case .sessionGetAppConfig: (1, 0x04)
-        case .sessionGetCount: (1, 0x05)
-        case .sessionGetState: (1, 0x06)
-        case .sessionUpdateControllerMulticastList: (1, 0x07)
-        case .sessionStart: (2, 0x00)
-        case .sessionStop: (2, 0x01)
-        case .sessionGetRangingCount: (2, 0x03)
-        case let .unknown(gid, oid, _): (gid, oid)
+        case .coreDeviceReset: .coreDeviceReset
+        case .coreGetDeviceInfo: .coreGetDeviceInfo
+        case .coreGetCapsInfo: .coreGetCapsInfo
+        case .coreSetConfig: .coreSetConfig
+        case .coreGetConfig: .coreGetConfig
+        case .coreQueryUWBSTimestamp: .coreQueryUWBSTimestamp
+        case .sessionInit: .sessionInit
+        case .sessionDeinit: .sessionDeinit
+        case .sessionSetAppConfig: .sessionSetAppConfig
+        case .sessionGetAppConfig: .sessionGetAppConfig
+        case .sessionGetCount: .sessionGetCount
+        case .sessionGetState: .sessionGetState
+        case .sessionUpdateControllerMulticastList: .sessionUpdateControllerMulticastList
+        case .sessionStart: .sessionStart
+        case .sessionStop: .sessionStop
+        case .sessionGetRangingCount: .sessionGetRangingCount
+        case let .unknown(gid, oid, _): Opcode(gid: gid, oid: oid)
         }
     }
 
@@ -86,8 +86,8 @@ public enum UCIResponse: Hashable, Sendable {
         case let .sessionGetRangingCount(_, c): if let c { p.append32(c) }
         case let .unknown(_, _, payload): p = payload
         }
-        let (gid, oid) = opcode
-        return RawMessage(messageType: .response, gid: gid, oid: oid, payload: p)
+        let opcode = self.opcode
+        return RawMessage(messageType: .response, gid: opcode.gid, oid: opcode.oid, payload: p)
     }
 
     private var isUnknown: Bool { if case .unknown = self { true } else { false } }
@@ -95,23 +95,23 @@ public enum UCIResponse: Hashable, Sendable {
     init(decoding raw: RawMessage) throws(UCIDecodingError) {
         let p = raw.payload
         let name: StaticString
-        switch (raw.gid, raw.oid) {
-        case (0, 0x00): name = "CORE_DEVICE_RESET_RSP"
-        case (0, 0x02): name = "CORE_GET_DEVICE_INFO_RSP"
-        case (0, 0x03): name = "CORE_GET_CAPS_INFO_RSP"
-        case (0, 0x04): name = "CORE_SET_CONFIG_RSP"
-        case (0, 0x05): name = "CORE_GET_CONFIG_RSP"
-        case (0, 0x08): name = "CORE_QUERY_UWBS_TIMESTAMP_RSP"
-        case (1, 0x00): name = "SESSION_INIT_RSP"
-        case (1, 0x01): name = "SESSION_DEINIT_RSP"
-        case (1, 0x03): name = "SESSION_SET_APP_CONFIG_RSP"
-        case (1, 0x04): name = "SESSION_GET_APP_CONFIG_RSP"
-        case (1, 0x05): name = "SESSION_GET_COUNT_RSP"
-        case (1, 0x06): name = "SESSION_GET_STATE_RSP"
-        case (1, 0x07): name = "SESSION_UPDATE_CONTROLLER_MULTICAST_LIST_RSP"
-        case (2, 0x00): name = "SESSION_START_RSP"
-        case (2, 0x01): name = "SESSION_STOP_RSP"
-        case (2, 0x03): name = "SESSION_GET_RANGING_COUNT_RSP"
+        switch Opcode(gid: raw.gid, oid: raw.oid) {
+        case .coreDeviceReset: name = "CORE_DEVICE_RESET_RSP"
+        case .coreGetDeviceInfo: name = "CORE_GET_DEVICE_INFO_RSP"
+        case .coreGetCapsInfo: name = "CORE_GET_CAPS_INFO_RSP"
+        case .coreSetConfig: name = "CORE_SET_CONFIG_RSP"
+        case .coreGetConfig: name = "CORE_GET_CONFIG_RSP"
+        case .coreQueryUWBSTimestamp: name = "CORE_QUERY_UWBS_TIMESTAMP_RSP"
+        case .sessionInit: name = "SESSION_INIT_RSP"
+        case .sessionDeinit: name = "SESSION_DEINIT_RSP"
+        case .sessionSetAppConfig: name = "SESSION_SET_APP_CONFIG_RSP"
+        case .sessionGetAppConfig: name = "SESSION_GET_APP_CONFIG_RSP"
+        case .sessionGetCount: name = "SESSION_GET_COUNT_RSP"
+        case .sessionGetState: name = "SESSION_GET_STATE_RSP"
+        case .sessionUpdateControllerMulticastList: name = "SESSION_UPDATE_CONTROLLER_MULTICAST_LIST_RSP"
+        case .sessionStart: name = "SESSION_START_RSP"
+        case .sessionStop: name = "SESSION_STOP_RSP"
+        case .sessionGetRangingCount: name = "SESSION_GET_RANGING_COUNT_RSP"
         default:
             self = .unknown(gid: raw.gid, oid: raw.oid, payload: p)
             return
@@ -120,9 +120,9 @@ public enum UCIResponse: Hashable, Sendable {
         let status = Status(rawValue: try r.u8("status"))
         // Error responses may stop after the status byte.
         let bare = r.isAtEnd && status != .ok
-        switch (raw.gid, raw.oid) {
-        case (0, 0x00): self = .coreDeviceReset(status: status)
-        case (0, 0x02):
+        switch Opcode(gid: raw.gid, oid: raw.oid) {
+        case .coreDeviceReset: self = .coreDeviceReset(status: status)
+        case .coreGetDeviceInfo:
             if bare { self = .coreGetDeviceInfo(status: status, info: nil); break }
             let uci = try UCIVersion(&r, "uci_version"), mac = try UCIVersion(&r, "mac_version")
             let phy = try UCIVersion(&r, "phy_version"), test = try UCIVersion(&r, "uci_test_version")
@@ -130,25 +130,25 @@ public enum UCIResponse: Hashable, Sendable {
             let vendor = try r.bytes(vendorLength, "vendor_info")
             self = .coreGetDeviceInfo(status: status, info: DeviceInfo(uciVersion: uci, macVersion: mac, phyVersion: phy,
                                                                        uciTestVersion: test, vendorInfo: vendor))
-        case (0, 0x03):
+        case .coreGetCapsInfo:
             self = .coreGetCapsInfo(status: status, capabilities: bare ? [] : try ConfigTLV.readList(&r, count: "number of capabilities"))
-        case (0, 0x04):
+        case .coreSetConfig:
             self = .coreSetConfig(status: status, failed: bare ? [] : try Self.failedList(&r))
-        case (0, 0x05):
+        case .coreGetConfig:
             self = .coreGetConfig(status: status, parameters: bare ? [] : try ConfigTLV.readList(&r, count: "number of parameters"))
-        case (0, 0x08):
+        case .coreQueryUWBSTimestamp:
             self = .coreQueryUWBSTimestamp(status: status, timestamp: bare ? nil : try r.uint(8, "timestamp"))
-        case (1, 0x00):
+        case .sessionInit:
             self = .sessionInit(status: status, sessionHandle: r.isAtEnd ? nil : try r.u32("session_handle"))
-        case (1, 0x01): self = .sessionDeinit(status: status)
-        case (1, 0x03):
+        case .sessionDeinit: self = .sessionDeinit(status: status)
+        case .sessionSetAppConfig:
             self = .sessionSetAppConfig(status: status, failed: bare ? [] : try Self.failedList(&r))
-        case (1, 0x04):
+        case .sessionGetAppConfig:
             self = .sessionGetAppConfig(status: status, parameters: bare ? [] : try ConfigTLV.readList(&r, count: "number of parameters"))
-        case (1, 0x05): self = .sessionGetCount(status: status, count: bare ? nil : try r.u8("session_count"))
-        case (1, 0x06):
+        case .sessionGetCount: self = .sessionGetCount(status: status, count: bare ? nil : try r.u8("session_count"))
+        case .sessionGetState:
             self = .sessionGetState(status: status, state: bare ? nil : SessionState(rawValue: try r.u8("session_state")))
-        case (1, 0x07):
+        case .sessionUpdateControllerMulticastList:
             if r.isAtEnd {
                 self = .sessionUpdateControllerMulticastList(status: status, controlees: nil)
             } else {
@@ -160,8 +160,8 @@ public enum UCIResponse: Hashable, Sendable {
                 }
                 self = .sessionUpdateControllerMulticastList(status: status, controlees: list)
             }
-        case (2, 0x00): self = .sessionStart(status: status)
-        case (2, 0x01): self = .sessionStop(status: status)
+        case .sessionStart: self = .sessionStart(status: status)
+        case .sessionStop: self = .sessionStop(status: status)
         default: // (2, 0x03)
             self = .sessionGetRangingCount(status: status, count: bare ? nil : try r.u32("ranging_count"))
         }

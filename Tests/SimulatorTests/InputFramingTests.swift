@@ -43,7 +43,7 @@ struct InputFramingTests {
         _ = device.receive(hex("21 00 00 05 07 00"), at: 0)
         // Three bytes of GET_DEVICE_INFO complete the 5-byte payload; the fourth is left over.
         let out = device.receive(hex("20 02 00 00"), at: 0.05)
-        #expect(responses(messages(out)).first.map { $0.opcode == (1, 0) } == true)
+        #expect(responses(messages(out)).first.map { $0.opcode == .sessionInit } == true)
     }
 
     @Test("data and test packets are ignored")

@@ -33,6 +33,9 @@ let package = Package(
         // Pure core: the FiRa UCI codec. Standard library only.
         .target(name: "UCI"),
 
+        // The values every file writes the same way (durations). Standard library only.
+        .target(name: "Vocabulary"),
+
         // I/O: byte transports (serial, pseudo-terminal, TCP), port discovery, and the UCI
         // session state machine that brings the device up and keeps it ranging.
         .target(name: "DeviceLink", dependencies: ["UCI", "EventLoop", "CLibSerialPort", "CPty", "CLinuxEvents"]),
@@ -46,7 +49,7 @@ let package = Package(
 
         // The agent: its deterministic core, the shell on the event loop, the features as
         // components, payloads, topics and config.
-        .target(name: "Gateway", dependencies: ["UCI", "DeviceLink", "MQTTClient", "YAMLCoding", "Simulator", "Proximity", "Recording", "EventLoop", "CLibSerialPort", "CMosquitto"]),
+        .target(name: "Gateway", dependencies: ["UCI", "DeviceLink", "MQTTClient", "YAMLCoding", "Simulator", "Proximity", "Recording", "EventLoop", "CLibSerialPort", "CMosquitto", "Vocabulary"]),
 
         // `uwb2mqtt fuse`: the site-position service on the same event loop.
         .target(name: "Fuse", dependencies: ["Gateway", "SiteFusion", "MQTTClient", "EventLoop", "YAMLCoding"]),
@@ -73,7 +76,7 @@ let package = Package(
 
         // Pure core: rules model and validation, distance filters, the per-peer rule engine,
         // rankings and positions. Time comes in as a value.
-        .target(name: "Proximity", dependencies: ["UCI", "YAMLCoding"]),
+        .target(name: "Proximity", dependencies: ["UCI", "YAMLCoding", "Vocabulary"]),
 
         // Pure-ish: the UCI recording file format, its writer (append, fsync policy, rotation) and reader.
         .target(name: "Recording", dependencies: ["UCI"], exclude: ["FORMAT.md"]),
@@ -95,7 +98,8 @@ let package = Package(
         .testTarget(name: "RecordingTests", dependencies: ["Recording", "Gateway", "OfflineTools", "UCI"]),
         .testTarget(name: "SiteFusionTests", dependencies: ["SiteFusion"]),
         .testTarget(name: "OperationsTests", dependencies: ["Gateway", "Commands", "TestSupport", "DeviceLink", "MQTTClient", "Simulator"]),
-        .testTarget(name: "ProximityTests", dependencies: ["Proximity", "UCI", "YAMLCoding"]),
+        .testTarget(name: "VocabularyTests", dependencies: ["Vocabulary"]),
+        .testTarget(name: "ProximityTests", dependencies: ["Proximity", "UCI", "YAMLCoding", "Vocabulary"]),
         .testTarget(name: "FaultTests", dependencies: ["TestSupport", "EventLoop", "MQTTClient", "DeviceLink", "Gateway", "Simulator", "UCI"]),
     ],
     swiftLanguageModes: [.v6]

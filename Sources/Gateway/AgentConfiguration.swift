@@ -1,3 +1,4 @@
+import Vocabulary
 import DeviceLink
 import FoundationEssentials
 import UCI
@@ -57,7 +58,7 @@ public struct AgentConfiguration: Sendable, Decodable {
         public var role: DeviceType = .controller
         public var sessionID: UInt32 = 42
         public var address = ShortAddress(0)
-        public var rangingInterval = ConfigDuration(seconds: 0.2)
+        public var rangingInterval = TimeSpan(seconds: 0.2)
         public var peers: [Peer]
 
         enum CodingKeys: String, CodingKey {
@@ -83,7 +84,7 @@ public struct AgentConfiguration: Sendable, Decodable {
             }
             sessionID = try c.decodeIfPresent(UInt32.self, forKey: .sessionID) ?? 42
             address = try c.decodeIfPresent(ShortAddress.self, forKey: .address) ?? ShortAddress(0)
-            rangingInterval = try c.decodeIfPresent(ConfigDuration.self, forKey: .rangingInterval) ?? ConfigDuration(seconds: 0.2)
+            rangingInterval = try c.decodeIfPresent(TimeSpan.self, forKey: .rangingInterval) ?? TimeSpan(seconds: 0.2)
             guard (0.05...10).contains(rangingInterval.seconds) else {
                 throw YAMLError(at: mark(.rangingInterval), "device.ranging_interval must be between 50ms and 10s, found \(rangingInterval)")
             }
@@ -132,10 +133,10 @@ public struct AgentConfiguration: Sendable, Decodable {
         public var certFile: String?
         public var keyFile: String?
         public var baseTopic = "uwb2mqtt"
-        public var keepalive = ConfigDuration(seconds: 30)
+        public var keepalive = TimeSpan(seconds: 30)
         public var qosRanges = 0
-        public var stateInterval = ConfigDuration(seconds: 1)
-        public var metricsInterval = ConfigDuration(seconds: 30)
+        public var stateInterval = TimeSpan(seconds: 1)
+        public var metricsInterval = TimeSpan(seconds: 30)
         public var homeAssistant = false
         public var spoolDir = "/var/lib/uwb2mqtt"
         public var spoolMaxBytes = ByteSize(bytes: 64 << 20)
@@ -174,14 +175,14 @@ public struct AgentConfiguration: Sendable, Decodable {
             guard baseTopic.utf8.count <= Self.maximumBaseTopicBytes else {
                 throw YAMLError(at: mark(.baseTopic), "mqtt.base_topic is at most \(Self.maximumBaseTopicBytes) bytes, found \(baseTopic.utf8.count)")
             }
-            keepalive = try c.decodeIfPresent(ConfigDuration.self, forKey: .keepalive) ?? keepalive
+            keepalive = try c.decodeIfPresent(TimeSpan.self, forKey: .keepalive) ?? keepalive
             guard keepalive.seconds >= 5, keepalive.seconds <= 65535 else {
                 throw YAMLError(at: mark(.keepalive), "mqtt.keepalive must be between 5s and 65535s, found \(keepalive)")
             }
             qosRanges = try c.decodeIfPresent(Int.self, forKey: .qosRanges) ?? 0
             guard (0...1).contains(qosRanges) else { throw YAMLError(at: mark(.qosRanges), "mqtt.qos_ranges must be 0 or 1, found \(qosRanges)") }
-            stateInterval = try c.decodeIfPresent(ConfigDuration.self, forKey: .stateInterval) ?? stateInterval
-            metricsInterval = try c.decodeIfPresent(ConfigDuration.self, forKey: .metricsInterval) ?? metricsInterval
+            stateInterval = try c.decodeIfPresent(TimeSpan.self, forKey: .stateInterval) ?? stateInterval
+            metricsInterval = try c.decodeIfPresent(TimeSpan.self, forKey: .metricsInterval) ?? metricsInterval
             guard metricsInterval.seconds >= 1 else { throw YAMLError(at: mark(.metricsInterval), "mqtt.metrics_interval must be at least 1s") }
             homeAssistant = try c.decodeIfPresent(Bool.self, forKey: .homeAssistant) ?? false
             spoolDir = try c.decodeIfPresent(String.self, forKey: .spoolDir) ?? spoolDir

@@ -1,44 +1,5 @@
 import YAMLCoding
 
-/// A duration as config and rules files write it: `300ms`, `2s`, `1m`, `1h`, or a number of
-/// seconds (rules.md).
-public struct ConfigDuration: Hashable, Sendable, Decodable, CustomStringConvertible {
-    public var seconds: Double
-
-    public init(seconds: Double) { self.seconds = seconds }
-
-    public init(from decoder: any Decoder) throws {
-        let container = try decoder.singleValueContainer()
-        if let number = try? container.decode(Double.self) {
-            guard number.isFinite, number >= 0 else { throw Self.invalid(decoder, "\(number)") }
-            seconds = number
-            return
-        }
-        let text = try container.decode(String.self)
-        guard let value = Self.parse(text) else { throw Self.invalid(decoder, text) }
-        seconds = value
-    }
-
-    static func parse(_ text: String) -> Double? {
-        let trimmed = text.trimmingWhitespace()
-        let units: [(String, Double)] = [("ms", 0.001), ("s", 1), ("m", 60), ("h", 3600)]
-        for (unit, factor) in units where trimmed.hasSuffix(unit) {
-            let number = String(trimmed.dropLast(unit.count)).trimmingWhitespace()
-            if let value = Double(number), value.isFinite, value >= 0 { return value * factor }
-        }
-        return nil
-    }
-
-    private static func invalid(_ decoder: any Decoder, _ text: String) -> Error {
-        let mark = YAMLDecoder.mark(of: decoder) ?? SourceMark(file: "<config>", line: 0, column: 0)
-        return YAMLError(at: mark, "expected a duration such as 300ms, 2s or 1m, found \"\(text)\"")
-    }
-
-    public var description: String {
-        seconds < 1 ? "\(Int((seconds * 1000).rounded()))ms" : "\(seconds)s"
-    }
-}
-
 /// A byte count: `65536`, `64KiB`, `64MiB`, `1GiB` (also KB/MB/GB as powers of 1000).
 public struct ByteSize: Hashable, Sendable, Decodable {
     public var bytes: Int

@@ -1,3 +1,4 @@
+import Vocabulary
 import YAMLCoding
 
 /// When an angle of arrival counts as a direction (`direction:` in the rules file).
@@ -29,6 +30,6 @@ extension DirectionSettings: Decodable {
             }
             minFOM = fom.value
         }
-        maxAge = try c.decodeIfPresent(RuleDuration.self, forKey: .maxAge)?.seconds ?? 0.5
+        maxAge = try c.decodeIfPresent(TimeSpan.self, forKey: .maxAge)?.seconds ?? 0.5
     }
 }

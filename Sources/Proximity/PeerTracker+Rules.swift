@@ -1,3 +1,5 @@
+import Vocabulary
+
 /// The rule evaluation of one peer: zones with hysteresis and dwell, stages with hysteresis,
 /// approaches, facing, and the clearing of all of them when the link is lost.
 extension PeerTracker {
@@ -20,7 +22,7 @@ extension PeerTracker {
                     events.append(event(track.inside ? .zoneEnter : .zoneExit, at: time, rule: rule.name,
                                         from: track.inside ? "outside" : "inside", to: track.inside ? "inside" : "outside",
                                         reason: EventReason(thresholdM: track.inside ? rule.enterWithin : rule.exitBeyond,
-                                                            dwellMs: RuleDuration(seconds: rule.dwell).milliseconds,
+                                                            dwellMs: TimeSpan(seconds: rule.dwell).milliseconds,
                                                             crossedAt: crossedAt)))
                 } else {
                     track.crossedAt = crossedAt

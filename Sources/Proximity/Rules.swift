@@ -1,3 +1,4 @@
+import Vocabulary
 import YAMLCoding
 
 /// A validated rules file, version 1 (spec/rules.md): how distances are filtered and which zones,
@@ -82,7 +83,7 @@ extension Rules: Decodable {
         }
         filter = try c.decodeIfPresent(FilterSettings.self, forKey: .filter) ?? FilterSettings()
         signalLostAfter = 2
-        if let lost = try c.decodeIfPresent(Located<RuleDuration>.self, forKey: .signalLostAfter) {
+        if let lost = try c.decodeIfPresent(Located<TimeSpan>.self, forKey: .signalLostAfter) {
             guard lost.value.seconds > 0 else {
                 throw YAMLError(at: lost.mark, "signal_lost_after must be longer than 0")
             }

@@ -1,3 +1,4 @@
+import Vocabulary
 import YAMLCoding
 
 /// A presence area around the gateway: a peer is inside at or below ``enterWithin`` and outside again
@@ -48,6 +49,6 @@ extension ZoneRule: Decodable {
         }
         enterWithin = enter.value.meters
         exitBeyond = exit.value.meters
-        dwell = try c.decodeIfPresent(RuleDuration.self, forKey: .dwell)?.seconds ?? 0
+        dwell = try c.decodeIfPresent(TimeSpan.self, forKey: .dwell)?.seconds ?? 0
     }
 }

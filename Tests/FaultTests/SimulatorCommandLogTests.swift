@@ -18,7 +18,7 @@ import UCI
         let scenario = Scenario(
             name: "replugs", seed: 7, device: ScenarioDevice(hasAoA: false, rangingInterval: 0.1), noise: .none,
             peers: [PeerTrack(address: 1, name: "tag", path: [.init(t: 0, distance: 2)])],
-            faults: [ScenarioFault(at: 0.8, .unplug(duration: 0.1)), ScenarioFault(at: 1.8, .unplug(duration: 0.1))])
+            faults: [ScenarioFault(at: 2, .unplug(duration: 0.1)), ScenarioFault(at: 4, .unplug(duration: 0.1))])
         let host = try SimulatorHost(scenario: scenario, linkPath: directory + "/dwm3001c", commandLogCapacity: 8)
         defer { host.stop() }
         var timing = DeviceSession.Timing()
@@ -37,7 +37,9 @@ import UCI
         }
         defer { thread.run { _ in service.value.stop() } }
 
-        // Three bring-ups of six commands each went through the device: 18 received, 8 kept.
+        // Three bring-ups of six commands each went through the device: 18 received, 8 kept. (The
+        // unplugs are 2 s apart so that each bring-up completes before the next, however loaded
+        // the machine.)
         await eventually("ranging after the second re-plug", timeout: 15) { rangingCount.withLock { $0 } >= 3 }
         let bringUp: [UCICommand] = [
             .coreDeviceReset(resetConfig: 0), .coreGetDeviceInfo, .coreGetCapsInfo,

@@ -1,3 +1,4 @@
+import Vocabulary
 import Proximity
 import Testing
 import UCI
@@ -40,6 +41,6 @@ import UCI
         drive.measure(anna, .infinity, at: 0, azimuth: .nan)
         drive.measure(anna, 1e308, at: 1e300, azimuth: 1e9, elevation: -1e9)
         drive.tick(at: .infinity)
-        #expect(RuleDuration(seconds: 1e300).milliseconds == Int.max)
+        #expect(TimeSpan(seconds: 1e300).milliseconds == Int.max)
     }
 }

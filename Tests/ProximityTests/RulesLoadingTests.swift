@@ -28,6 +28,13 @@ import YAMLCoding
         #expect(r.sha256 == SHA256.hex(of: Array(RulesFile.exampleYAML.utf8)))
     }
 
+    /// The rules file reads durations as the config does: minutes and hours too.
+    @Test func durationsTakeEveryUnit() throws {
+        let r = try RulesFile.load(text: "version: 1\nsignal_lost_after: 1.5min\ndirection: {max_age: 250 ms}\n", file: "rules.yaml")
+        #expect(r.signalLostAfter == 90)
+        #expect(try RulesFile.load(text: "version: 1\nsignal_lost_after: 1h\n", file: "rules.yaml").signalLostAfter == 3600)
+    }
+
     @Test func defaults() throws {
         let r = try rules("version: 1\n")
         #expect(r.filter == FilterSettings(kind: .kalman, maxSpeed: 3))

@@ -31,7 +31,7 @@ let package = Package(
         .target(name: "EventLoop", dependencies: ["CLinuxEvents"]),
 
         // Pure core: the FiRa UCI codec. Standard library only.
-        .target(name: "UCI"),
+        .target(name: "UCI", dependencies: ["Vocabulary"]),
 
         // The values every file writes the same way (durations). Standard library only.
         .target(name: "Vocabulary"),
@@ -52,13 +52,13 @@ let package = Package(
         .target(name: "Gateway", dependencies: ["UCI", "DeviceLink", "MQTTClient", "YAMLCoding", "Simulator", "Proximity", "Recording", "EventLoop", "CLibSerialPort", "CMosquitto", "Vocabulary"]),
 
         // `uwb2mqtt fuse`: the site-position service on the same event loop.
-        .target(name: "Fuse", dependencies: ["Gateway", "SiteFusion", "MQTTClient", "EventLoop", "YAMLCoding"]),
+        .target(name: "Fuse", dependencies: ["Vocabulary", "Gateway", "SiteFusion", "MQTTClient", "EventLoop", "YAMLCoding"]),
 
         // The offline tools: replay (through the agent's core), its SVG plots, the JSON Schemas.
-        .target(name: "OfflineTools", dependencies: ["Gateway", "Proximity", "Recording", "UCI"]),
+        .target(name: "OfflineTools", dependencies: ["Vocabulary", "Gateway", "Proximity", "Recording", "UCI"]),
 
         // The command line: one type per subcommand, argument parsing, help and exit statuses.
-        .target(name: "Commands", dependencies: ["Gateway", "Fuse", "OfflineTools", "UCI", "DeviceLink", "MQTTClient", "YAMLCoding",
+        .target(name: "Commands", dependencies: ["Vocabulary", "Gateway", "Fuse", "OfflineTools", "UCI", "DeviceLink", "MQTTClient", "YAMLCoding",
                                                  "Simulator", "Proximity", "Recording", "SiteFusion", "EventLoop", "CLibSerialPort", "CMosquitto", "CLinuxEvents"]),
 
         // Test-only helpers: child processes, a real mosquitto broker, subscriber, test CA.
@@ -85,7 +85,7 @@ let package = Package(
         .target(name: "SiteFusion"),
 
         .testTarget(name: "UCITests", dependencies: ["UCI"]),
-        .testTarget(name: "GatewayTests", dependencies: ["Gateway", "Commands", "OfflineTools", "EventLoop", "Proximity", "UCI", "Simulator", "YAMLCoding", "Recording", "MQTTClient", "TestSupport"]),
+        .testTarget(name: "GatewayTests", dependencies: ["Vocabulary", "Gateway", "Commands", "OfflineTools", "EventLoop", "Proximity", "UCI", "Simulator", "YAMLCoding", "Recording", "MQTTClient", "TestSupport"]),
         .testTarget(name: "DeviceSessionTests", dependencies: ["DeviceLink", "UCI"]),
         .testTarget(name: "SpoolTests", dependencies: ["MQTTClient"]),
         .testTarget(name: "DeviceLinkTests", dependencies: ["DeviceLink", "UCI", "CPty"]),

@@ -1,3 +1,4 @@
+import Vocabulary
 import Gateway
 import UCI
 
@@ -36,9 +37,9 @@ public struct DecodeCommand {
             let raw = message.raw
             if json {
                 return FieldRendering.json([
-                    Field("mt", .string(raw.messageType.description)), Field("gid", .int(Int64(raw.gid))),
-                    Field("oid", .int(Int64(raw.oid))), Field("name", .string(raw.name)), Field("pbf", .bool(false)),
-                    Field("payload", .string(Hex.string(raw.payload))),
+                    JSONMember("mt", .string(raw.messageType.description)), JSONMember("gid", .int(Int64(raw.gid))),
+                    JSONMember("oid", .int(Int64(raw.oid))), JSONMember("name", .string(raw.name)), JSONMember("pbf", .bool(false)),
+                    JSONMember("payload", .string(Hex.string(raw.payload))),
                 ] + message.fields)
             }
             var head = "\(raw.name) (\(raw.messageType), gid \(hexByte(raw.gid)), oid \(hexByte(raw.oid)), \(raw.payload.count) payload byte\(raw.payload.count == 1 ? "" : "s"))"
@@ -50,7 +51,7 @@ public struct DecodeCommand {
             return body.isEmpty ? head : head + "\n" + body
         case let .error(what, bytes):
             if json {
-                return FieldRendering.json([Field("error", .string(what)), Field("payload", .string(Hex.string(bytes)))])
+                return FieldRendering.json([JSONMember("error", .string(what)), JSONMember("payload", .string(Hex.string(bytes)))])
             }
             return "malformed: \(what)\n  payload: \(Hex.string(bytes))"
         }

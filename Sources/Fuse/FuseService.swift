@@ -1,3 +1,4 @@
+import Vocabulary
 import Gateway
 import EventLoop
 import DeviceLink
@@ -84,8 +85,8 @@ public final class FuseService {
     }
 
     private func status(online: Bool) -> [UInt8] {
-        Payloads.render([Field("state", .string(online ? "online" : "offline")), Field("ts", .string(Timestamp.rfc3339(Clocks.wall()))),
-                         Field("version", .string(AgentVersion.agent)), Field("instance", .string(instanceID))])
+        Payloads.render([JSONMember("state", .string(online ? "online" : "offline")), JSONMember("ts", .string(Timestamp.rfc3339(Clocks.wall()))),
+                         JSONMember("version", .string(AgentVersion.agent)), JSONMember("instance", .string(instanceID))])
     }
 
     private func handle(_ event: MQTTEvent) {
@@ -172,39 +173,39 @@ public final class FuseService {
         for output in outputs {
             switch output {
             case let .position(p):
-                let fields: [Field] = [Field("ts", .string(Timestamp.rfc3339(p.ts))), Field("peer", .string(p.peer)), Field("frame", .string("site")),
-                                       Field("x", millimetres(p.x)), Field("y", millimetres(p.y)), Field("z", millimetres(p.z)),
-                                       Field("accuracy_m", millimetres(p.accuracyM)), Field("gateways", .list(p.gateways.map(FieldValue.string))),
-                                       Field("method", .string(SitePosition.method))]
+                let fields: [JSONMember] = [JSONMember("ts", .string(Timestamp.rfc3339(p.ts))), JSONMember("peer", .string(p.peer)), JSONMember("frame", .string("site")),
+                                       JSONMember("x", millimetres(p.x)), JSONMember("y", millimetres(p.y)), JSONMember("z", millimetres(p.z)),
+                                       JSONMember("accuracy_m", millimetres(p.accuracyM)), JSONMember("gateways", .list(p.gateways.map(JSONValue.string))),
+                                       JSONMember("method", .string(SitePosition.method))]
                 _ = try? client.publish(topic: "\(siteRoot)/peer/\(TopicSegment.sanitize(p.peer))/position", payload: Payloads.render(fields), qos: .atMostOnce)
             case let .state(s):
-                let position: FieldValue = s.position.map {
-                    .object([Field("x", millimetres($0.x)), Field("y", millimetres($0.y)), Field("z", millimetres($0.z)),
-                             Field("accuracy_m", millimetres($0.accuracyM))])
+                let position: JSONValue = s.position.map {
+                    .object([JSONMember("x", millimetres($0.x)), JSONMember("y", millimetres($0.y)), JSONMember("z", millimetres($0.z)),
+                             JSONMember("accuracy_m", millimetres($0.accuracyM))])
                 } ?? .null
-                let fields: [Field] = [Field("ts", .string(Timestamp.rfc3339(s.ts))), Field("peer", .string(s.peer)), Field("position", position),
-                                       Field("zones", .list(s.zones.map(FieldValue.string))), Field("gateways_in_range", .int(Int64(s.gatewaysInRange)))]
+                let fields: [JSONMember] = [JSONMember("ts", .string(Timestamp.rfc3339(s.ts))), JSONMember("peer", .string(s.peer)), JSONMember("position", position),
+                                       JSONMember("zones", .list(s.zones.map(JSONValue.string))), JSONMember("gateways_in_range", .int(Int64(s.gatewaysInRange)))]
                 _ = try? client.publish(topic: "\(siteRoot)/peer/\(TopicSegment.sanitize(s.peer))/state", payload: Payloads.render(fields),
                                         qos: .atLeastOnce, retain: true)
             case let .event(e):
                 eventCounter += 1
-                var reason: [Field] = []
-                if let t = e.reason.thresholdM { reason.append(Field("threshold_m", .double(t))) }
-                if let d = e.reason.dwellMs { reason.append(Field("dwell_ms", .int(Int64(d)))) }
-                if let c = e.reason.crossedAt { reason.append(Field("crossed_at", .string(Timestamp.rfc3339(c)))) }
-                if let c = e.reason.cause { reason.append(Field("cause", .string(c))) }
-                if let l = e.reason.lastSeen { reason.append(Field("last_seen", .string(Timestamp.rfc3339(l)))) }
-                let fields: [Field] = [Field("id", .string("site-\(site):\(instanceID):\(eventCounter)")), Field("ts", .string(Timestamp.rfc3339(e.ts))),
-                                       Field("peer", .string(e.peer)), Field("type", .string(e.type.rawValue)),
-                                       Field("rule", e.zone.map(FieldValue.string) ?? .null), Field("from", .string(e.from)), Field("to", .string(e.to)),
-                                       Field("distance_m", .null), Field("reason", .object(reason)), Field("cue", .null)]
+                var reason: [JSONMember] = []
+                if let t = e.reason.thresholdM { reason.append(JSONMember("threshold_m", .double(t))) }
+                if let d = e.reason.dwellMs { reason.append(JSONMember("dwell_ms", .int(Int64(d)))) }
+                if let c = e.reason.crossedAt { reason.append(JSONMember("crossed_at", .string(Timestamp.rfc3339(c)))) }
+                if let c = e.reason.cause { reason.append(JSONMember("cause", .string(c))) }
+                if let l = e.reason.lastSeen { reason.append(JSONMember("last_seen", .string(Timestamp.rfc3339(l)))) }
+                let fields: [JSONMember] = [JSONMember("id", .string("site-\(site):\(instanceID):\(eventCounter)")), JSONMember("ts", .string(Timestamp.rfc3339(e.ts))),
+                                       JSONMember("peer", .string(e.peer)), JSONMember("type", .string(e.type.rawValue)),
+                                       JSONMember("rule", e.zone.map(JSONValue.string) ?? .null), JSONMember("from", .string(e.from)), JSONMember("to", .string(e.to)),
+                                       JSONMember("distance_m", .null), JSONMember("reason", .object(reason)), JSONMember("cue", .null)]
                 logger.info("site event \(e.type.rawValue) \(e.peer)\(e.zone.map { " " + $0 } ?? "")")
                 _ = try? client.publish(topic: "\(siteRoot)/peer/\(TopicSegment.sanitize(e.peer))/event", payload: Payloads.render(fields), qos: .atLeastOnce)
             }
         }
     }
 
-    private func millimetres(_ value: Double) -> FieldValue { .double((value * 1000).rounded() / 1000) }
+    private func millimetres(_ value: Double) -> JSONValue { .double((value * 1000).rounded() / 1000) }
 }
 
 /// What fuse reads of a gateway's `status` and `range` and of a site `status`. Each field is read

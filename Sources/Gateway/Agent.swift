@@ -1,3 +1,4 @@
+import Vocabulary
 import DeviceLink
 import EventLoop
 import FoundationEssentials
@@ -362,7 +363,7 @@ public final class Agent {
     var uptimeSeconds: Double { Clocks.monotonic() - startedAt }
 
     /// Publishes an event or retained state (journaled while the broker is away).
-    func publishDurable(_ topic: String, _ fields: [Field], retain: Bool) {
+    func publishDurable(_ topic: String, _ fields: [JSONMember], retain: Bool) {
         publishDurable(topic, payload: Payloads.render(fields), retain: retain)
     }
 
@@ -381,15 +382,15 @@ public final class Agent {
     }
 
     /// The `metrics` payload.
-    func metrics() -> [Field] {
-        [Field("ts", .string(Timestamp.rfc3339(now()))), Field("uptime_s", .int(Int64(uptimeSeconds))),
-         Field("frames_rx", .int(Int64(counters.framesReceived))), Field("frames_invalid", .int(Int64(counters.framesInvalid))),
-         Field("measurements", .int(Int64(core.measurements))), Field("events", .int(Int64(core.events))),
-         Field("publish_queue", .int(Int64(publisher.client.outstandingMessageCount))),
-         Field("spooled", .int(Int64(publisher.spooled))), Field("dropped", .int(Int64(publisher.dropped))),
-         Field("device_reconnects", .int(Int64(counters.deviceReconnects))),
-         Field("broker_reconnects", .int(Int64(counters.brokerReconnects))),
-         Field("requests_dropped", .int(Int64(counters.requestsDropped)))]
+    func metrics() -> [JSONMember] {
+        [JSONMember("ts", .string(Timestamp.rfc3339(now()))), JSONMember("uptime_s", .int(Int64(uptimeSeconds))),
+         JSONMember("frames_rx", .int(Int64(counters.framesReceived))), JSONMember("frames_invalid", .int(Int64(counters.framesInvalid))),
+         JSONMember("measurements", .int(Int64(core.measurements))), JSONMember("events", .int(Int64(core.events))),
+         JSONMember("publish_queue", .int(Int64(publisher.client.outstandingMessageCount))),
+         JSONMember("spooled", .int(Int64(publisher.spooled))), JSONMember("dropped", .int(Int64(publisher.dropped))),
+         JSONMember("device_reconnects", .int(Int64(counters.deviceReconnects))),
+         JSONMember("broker_reconnects", .int(Int64(counters.brokerReconnects))),
+         JSONMember("requests_dropped", .int(Int64(counters.requestsDropped)))]
     }
 
     /// A request or announcement dropped by a limit (a flood, an oversized name): `requests_dropped`.

@@ -1,3 +1,4 @@
+import Vocabulary
 import Proximity
 import UCI
 
@@ -235,7 +236,7 @@ public struct AgentCore {
         }
     }
 
-    private mutating func durable(_ topic: String, _ fields: [Field], retain: Bool) {
+    private mutating func durable(_ topic: String, _ fields: [JSONMember], retain: Bool) {
         outbox.append(Message(topic: topic, payload: Payloads.render(fields), delivery: .durable(retain: retain)))
     }
 }

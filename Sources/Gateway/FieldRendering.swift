@@ -1,20 +1,21 @@
+import Vocabulary
 import UCI
 
-/// Renders the codec's `Field` lists as one-line JSON (keys in the codec's order) or as
+/// Renders the codec's `JSONMember` lists as one-line JSON (keys in the codec's order) or as
 /// indented text for people.
 public enum FieldRendering {
-    public static func json(_ fields: [Field]) -> String {
+    public static func json(_ fields: [JSONMember]) -> String {
         String(decoding: jsonBytes(fields), as: UTF8.self)
     }
 
-    public static func json(_ value: FieldValue) -> String {
+    public static func json(_ value: JSONValue) -> String {
         var writer = JSONBytes(capacity: 64)
         writer.append(value)
         return String(decoding: writer.bytes, as: UTF8.self)
     }
 
-    /// The same JSON as ``json(_:)-([Field])``, as the bytes an MQTT payload carries.
-    public static func jsonBytes(_ fields: [Field]) -> [UInt8] {
+    /// The same JSON as ``json(_:)-([JSONMember])``, as the bytes an MQTT payload carries.
+    public static func jsonBytes(_ fields: [JSONMember]) -> [UInt8] {
         // ~24 bytes a field covers a `range` payload (14 fields, ~330 bytes) in one allocation; the
         // 256-byte floor a `feedback` payload (7 fields, but nested attributes and cue, ~220 bytes),
         // which would otherwise grow its buffer once more.
@@ -24,13 +25,13 @@ public enum FieldRendering {
     }
 
     /// `key: value` lines, nested lists as `- ` items, indented by two spaces a level.
-    public static func text(_ fields: [Field], indent: Int = 0) -> String {
+    public static func text(_ fields: [JSONMember], indent: Int = 0) -> String {
         var lines: [String] = []
         appendText(fields, indent: indent, firstPrefix: nil, to: &lines)
         return lines.joined(separator: "\n")
     }
 
-    private static func appendText(_ fields: [Field], indent: Int, firstPrefix: String?, to lines: inout [String]) {
+    private static func appendText(_ fields: [JSONMember], indent: Int, firstPrefix: String?, to lines: inout [String]) {
         let pad = String(repeating: " ", count: indent)
         for (index, field) in fields.enumerated() {
             let lead = index == 0 && firstPrefix != nil ? String(pad.dropLast(2)) + firstPrefix! : pad
@@ -53,7 +54,7 @@ public enum FieldRendering {
         }
     }
 
-    private static func scalarText(_ value: FieldValue) -> String {
+    private static func scalarText(_ value: JSONValue) -> String {
         switch value {
         case let .string(s): s
         case .list(let items): "[" + items.map(scalarText).joined(separator: ", ") + "]"

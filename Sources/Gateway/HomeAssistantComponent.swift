@@ -1,3 +1,4 @@
+import Vocabulary
 import EventLoop
 import MQTTClient
 import UCI
@@ -44,7 +45,7 @@ final class HomeAssistantComponent: AgentComponent {
     func rulesChanged() { announce() }
     func configurationReloaded() { announce() }
 
-    private func currentConfigs() -> [(String, [Field])] {
+    private func currentConfigs() -> [(String, [JSONMember])] {
         let peers = agent.configuration.device.peers.map { ($0.displayName, $0.topicSegment) }
         return discovery.configs(peers: peers, zones: agent.core.engine.rules.zones.map(\.name))
     }

@@ -1,3 +1,4 @@
+import Vocabulary
 import UCI
 
 /// Home Assistant MQTT discovery (mqtt-api.md): a device registry entry for the gateway, a
@@ -18,45 +19,45 @@ struct HomeAssistantDiscovery {
 
     var deviceStateTopic: String { "homeassistant/sensor/\(nodeID)/device_state/config" }
 
-    private var device: FieldValue {
-        .object([Field("identifiers", .list([.string(nodeID)])), Field("name", .string("uwb2mqtt \(gatewayID)")),
-                 Field("manufacturer", .string("uwb2mqtt")), Field("model", .string("DWM3001C UWB gateway")),
-                 Field("sw_version", .string(AgentVersion.agent))])
+    private var device: JSONValue {
+        .object([JSONMember("identifiers", .list([.string(nodeID)])), JSONMember("name", .string("uwb2mqtt \(gatewayID)")),
+                 JSONMember("manufacturer", .string("uwb2mqtt")), JSONMember("model", .string("DWM3001C UWB gateway")),
+                 JSONMember("sw_version", .string(AgentVersion.agent))])
     }
 
-    private var availability: [Field] {
-        [Field("availability_topic", .string(topics.status)),
-         Field("availability_template", .string("{{ value_json.state }}")),
-         Field("payload_available", .string("online")), Field("payload_not_available", .string("offline"))]
+    private var availability: [JSONMember] {
+        [JSONMember("availability_topic", .string(topics.status)),
+         JSONMember("availability_template", .string("{{ value_json.state }}")),
+         JSONMember("payload_available", .string("online")), JSONMember("payload_not_available", .string("offline"))]
     }
 
     /// (topic, payload) of every config this gateway publishes for `peers` (display name, segment)
     /// and the rules' `zones`: a binary sensor per zone and peer, on while the peer is in it.
-    func configs(peers: [(name: String, segment: String)], zones: [String] = []) -> [(String, [Field])] {
-        var result: [(String, [Field])] = []
+    func configs(peers: [(name: String, segment: String)], zones: [String] = []) -> [(String, [JSONMember])] {
+        var result: [(String, [JSONMember])] = []
         result.append((deviceStateTopic, [
-            Field("name", .string("UWB device")), Field("unique_id", .string("\(nodeID)_device_state")),
-            Field("state_topic", .string(topics.device)), Field("value_template", .string("{{ value_json.state }}")),
-            Field("icon", .string("mdi:access-point")), Field("device", device),
+            JSONMember("name", .string("UWB device")), JSONMember("unique_id", .string("\(nodeID)_device_state")),
+            JSONMember("state_topic", .string(topics.device)), JSONMember("value_template", .string("{{ value_json.state }}")),
+            JSONMember("icon", .string("mdi:access-point")), JSONMember("device", device),
         ] + availability))
         for peer in peers {
             let segment = TopicSegment.sanitize(peer.segment)
             result.append((distanceTopic(peerSegment: segment), [
-                Field("name", .string("\(peer.name) distance")), Field("unique_id", .string("\(nodeID)_\(segment)_distance")),
-                Field("state_topic", .string(topics.peer(segment, "range"))),
-                Field("value_template", .string("{{ value_json.distance_m }}")),
-                Field("unit_of_measurement", .string("m")), Field("device_class", .string("distance")),
-                Field("state_class", .string("measurement")), Field("device", device),
+                JSONMember("name", .string("\(peer.name) distance")), JSONMember("unique_id", .string("\(nodeID)_\(segment)_distance")),
+                JSONMember("state_topic", .string(topics.peer(segment, "range"))),
+                JSONMember("value_template", .string("{{ value_json.distance_m }}")),
+                JSONMember("unit_of_measurement", .string("m")), JSONMember("device_class", .string("distance")),
+                JSONMember("state_class", .string("measurement")), JSONMember("device", device),
             ] + availability))
             for zone in zones {
                 let zoneSegment = TopicSegment.sanitize(zone)
                 // The zone name goes into a Jinja string literal: only sanitized characters reach it.
                 result.append(("homeassistant/binary_sensor/\(nodeID)/\(segment)_\(zoneSegment)/config", [
-                    Field("name", .string("\(peer.name) in \(zone)")), Field("unique_id", .string("\(nodeID)_\(segment)_zone_\(zoneSegment)")),
-                    Field("state_topic", .string(topics.peer(segment, "state"))),
-                    Field("value_template", .string("{{ 'ON' if value_json.zones | map('lower') | map('regex_replace', '[^a-z0-9_-]', '_') | select('equalto', '\(zoneSegment)') | list | count > 0 else 'OFF' }}")),
-                    Field("payload_on", .string("ON")), Field("payload_off", .string("OFF")),
-                    Field("device_class", .string("occupancy")), Field("device", device),
+                    JSONMember("name", .string("\(peer.name) in \(zone)")), JSONMember("unique_id", .string("\(nodeID)_\(segment)_zone_\(zoneSegment)")),
+                    JSONMember("state_topic", .string(topics.peer(segment, "state"))),
+                    JSONMember("value_template", .string("{{ 'ON' if value_json.zones | map('lower') | map('regex_replace', '[^a-z0-9_-]', '_') | select('equalto', '\(zoneSegment)') | list | count > 0 else 'OFF' }}")),
+                    JSONMember("payload_on", .string("ON")), JSONMember("payload_off", .string("OFF")),
+                    JSONMember("device_class", .string("occupancy")), JSONMember("device", device),
                 ] + availability))
             }
         }

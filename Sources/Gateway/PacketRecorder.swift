@@ -1,3 +1,4 @@
+import Vocabulary
 import EventLoop
 import DeviceLink
 import FoundationEssentials
@@ -25,11 +26,11 @@ package final class PacketRecorder {
     }
 
     static func metadata(_ configuration: AgentConfiguration) -> String {
-        let peers: [FieldValue] = configuration.device.peers.map {
-            .object([Field("address", .string($0.address.description)), Field("name", $0.name.map(FieldValue.string) ?? .null)])
+        let peers: [JSONValue] = configuration.device.peers.map {
+            .object([JSONMember("address", .string($0.address.description)), JSONMember("name", $0.name.map(JSONValue.string) ?? .null)])
         }
-        return FieldRendering.json([Field("agent_version", .string(AgentVersion.agent)), Field("gateway", .string(configuration.gateway.id)),
-                                    Field("session_id", .int(Int64(configuration.device.sessionID))), Field("peers", .list(peers))])
+        return FieldRendering.json([JSONMember("agent_version", .string(AgentVersion.agent)), JSONMember("gateway", .string(configuration.gateway.id)),
+                                    JSONMember("session_id", .int(Int64(configuration.device.sessionID))), JSONMember("peers", .list(peers))])
     }
 
     /// The peers a recording's metadata names (for `replay` without `--config`).

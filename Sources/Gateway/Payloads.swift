@@ -1,45 +1,46 @@
+import Vocabulary
 import DeviceLink
 import UCI
 
 /// The JSON payloads of the v1 topic tree (mqtt-api.md, "Payloads"), built as ordered fields so
 /// that keys appear in the documented order and unknown values are an explicit `null`.
 public enum Payloads {
-    public static func render(_ fields: [Field]) -> [UInt8] { FieldRendering.jsonBytes(fields) }
+    public static func render(_ fields: [JSONMember]) -> [UInt8] { FieldRendering.jsonBytes(fields) }
 
-    static func number(_ value: Double?) -> FieldValue { value.map(FieldValue.double) ?? .null }
-    static func int(_ value: Int?) -> FieldValue { value.map { .int(Int64($0)) } ?? .null }
-    static func string(_ value: String?) -> FieldValue { value.map(FieldValue.string) ?? .null }
+    static func number(_ value: Double?) -> JSONValue { value.map(JSONValue.double) ?? .null }
+    static func int(_ value: Int?) -> JSONValue { value.map { .int(Int64($0)) } ?? .null }
+    static func string(_ value: String?) -> JSONValue { value.map(JSONValue.string) ?? .null }
 
     /// `status`: retained; the last will is `{"state":"offline"}` without ts.
-    public static func status(online: Bool, ts: Double, position: GatewayPosition?, headingDegrees: Double?) -> [Field] {
-        [Field("state", .string(online ? "online" : "offline")), Field("ts", .string(Timestamp.rfc3339(ts))),
-         Field("version", .string(AgentVersion.agent)),
-         Field("position", position.map { .object([Field("x", .double($0.x)), Field("y", .double($0.y)), Field("z", .double($0.z))]) } ?? .null),
-         Field("heading_deg", number(headingDegrees))]
+    public static func status(online: Bool, ts: Double, position: GatewayPosition?, headingDegrees: Double?) -> [JSONMember] {
+        [JSONMember("state", .string(online ? "online" : "offline")), JSONMember("ts", .string(Timestamp.rfc3339(ts))),
+         JSONMember("version", .string(AgentVersion.agent)),
+         JSONMember("position", position.map { .object([JSONMember("x", .double($0.x)), JSONMember("y", .double($0.y)), JSONMember("z", .double($0.z))]) } ?? .null),
+         JSONMember("heading_deg", number(headingDegrees))]
     }
 
     public static let lastWill: [UInt8] = Array(#"{"state":"offline"}"#.utf8)
 
     /// `device`: retained, on every device state change.
-    public static func device(ts: Double, state: DeviceLinkState, port: String, info: DeviceInfo?, capabilities: DeviceCapabilities) -> [Field] {
-        var caps: [Field] = []
+    public static func device(ts: Double, state: DeviceLinkState, port: String, info: DeviceInfo?, capabilities: DeviceCapabilities) -> [JSONMember] {
+        var caps: [JSONMember] = []
         if !capabilities.isEmpty {
-            caps = [Field("aoa", .bool(capabilities.hasAoA)), Field("extended_mac_address", .bool(capabilities.hasExtendedMACAddress))]
+            caps = [JSONMember("aoa", .bool(capabilities.hasAoA)), JSONMember("extended_mac_address", .bool(capabilities.hasExtendedMACAddress))]
         }
-        return [Field("ts", .string(Timestamp.rfc3339(ts))), Field("state", .string(state.name)), Field("port", .string(port)),
-                Field("uci_version", string(info?.uciVersion.description)),
-                Field("mac_version", string(info?.macVersion.description)),
-                Field("phy_version", string(info?.phyVersion.description)),
-                Field("firmware", string(info?.qorvo?.firmwareVersionString)),
-                Field("capabilities", info == nil ? .null : .object(caps)),
-                Field("error", string(state.message.flatMap { state.name == "error" || state.name == "absent" ? $0 : nil }))]
+        return [JSONMember("ts", .string(Timestamp.rfc3339(ts))), JSONMember("state", .string(state.name)), JSONMember("port", .string(port)),
+                JSONMember("uci_version", string(info?.uciVersion.description)),
+                JSONMember("mac_version", string(info?.macVersion.description)),
+                JSONMember("phy_version", string(info?.phyVersion.description)),
+                JSONMember("firmware", string(info?.qorvo?.firmwareVersionString)),
+                JSONMember("capabilities", info == nil ? .null : .object(caps)),
+                JSONMember("error", string(state.message.flatMap { state.name == "error" || state.name == "absent" ? $0 : nil }))]
     }
 
     /// `range`: one ranging measurement of one peer. Angles are null unless the device gave a
     /// valid one (FOM above zero); distances null when the measurement failed. `mac` is the
     /// measurement's address notation when the caller has it at hand (the agent keeps it per peer).
     /// `timestamps` renders `ts`: the measurements of one notification share it.
-    /// `range`, once per measurement: written member by member straight into its bytes (no `Field`
+    /// `range`, once per measurement: written member by member straight into its bytes (no `JSONMember`
     /// list to build and walk), with the same bytes `render` gives for the same fields.
     static func range(ts: Double, peer: String, measurement m: TwoWayRangingMeasurement, session: UInt32,
                       sequence: UInt32, filteredDistance: Double?, angles: (azimuth: Double?, elevation: Double?),
@@ -66,11 +67,11 @@ public enum Payloads {
     }
 
     /// `response/<name>`: echoes the request's `id`, says `ok`, and carries `data` or `error`.
-    public static func response(id: FieldValue?, ok: Bool, data: FieldValue? = nil, error: String? = nil) -> [Field] {
-        var fields: [Field] = []
-        if let id { fields.append(Field("id", id)) }
-        fields.append(Field("ok", .bool(ok)))
-        if ok { fields.append(Field("data", data ?? .object([]))) } else { fields.append(Field("error", .string(error ?? "failed"))) }
+    public static func response(id: JSONValue?, ok: Bool, data: JSONValue? = nil, error: String? = nil) -> [JSONMember] {
+        var fields: [JSONMember] = []
+        if let id { fields.append(JSONMember("id", id)) }
+        fields.append(JSONMember("ok", .bool(ok)))
+        if ok { fields.append(JSONMember("data", data ?? .object([]))) } else { fields.append(JSONMember("error", .string(error ?? "failed"))) }
         return fields
     }
 }

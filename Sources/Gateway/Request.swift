@@ -1,3 +1,4 @@
+import Vocabulary
 import FoundationEssentials
 import UCI
 
@@ -15,9 +16,9 @@ struct Request: Sendable {
     /// The raw name from the topic; the response goes to `response/<sanitized name>`.
     let rawName: String
     let name: Name?
-    let id: FieldValue?
+    let id: JSONValue?
     /// The body's members (empty for an empty body).
-    let body: [String: FieldValue]
+    let body: [String: JSONValue]
 
     /// A body is refused above this size before it is decoded (mqtt-api.md, request limits):
     /// every request the agent knows fits in a few hundred bytes, and the decoding runs on the
@@ -42,7 +43,7 @@ struct Request: Sendable {
         // malformed requests (make soak) is mostly arrays, strings and garbage, and a deeply
         // nested array cost the decoder most of the agent's time per request.
         guard text.utf8.first == UInt8(ascii: "{"),
-              let value = try? JSONDecoder().decode(JSONValue.self, from: Data(text.utf8)), case let .object(fields) = value.value else {
+              let value = try? JSONDecoder().decode(JSONValue.self, from: Data(text.utf8)), case let .object(fields) = value else {
             return .failure(RequestError(name: name, id: nil, message: "the request body is not a JSON object"))
         }
         let object = Dictionary(fields.map { ($0.key, $0.value) }, uniquingKeysWith: { $1 })
@@ -66,6 +67,6 @@ struct Request: Sendable {
 
 struct RequestError: Error, Sendable {
     let name: String
-    let id: FieldValue?
+    let id: JSONValue?
     let message: String
 }

@@ -1,3 +1,4 @@
+import Vocabulary
 import EventLoop
 import MQTTClient
 import UCI
@@ -43,7 +44,7 @@ final class RequestsComponent: AgentComponent {
             agent.logger.debug("dropped a request with a \(name.utf8.count)-byte name")
             return true
         }
-        let response: [Field]
+        let response: [JSONMember]
         switch Request.parse(name: name, payload: message.payload) {
         case let .failure(problem):
             // Debug, not info: a flood of bad requests must not flood the journal too.
@@ -56,17 +57,17 @@ final class RequestsComponent: AgentComponent {
         return true
     }
 
-    private func answer(_ request: Request) -> [Field] {
-        func ok(_ data: [Field] = []) -> [Field] { Payloads.response(id: request.id, ok: true, data: .object(data)) }
-        func failure(_ text: String) -> [Field] { Payloads.response(id: request.id, ok: false, error: text) }
+    private func answer(_ request: Request) -> [JSONMember] {
+        func ok(_ data: [JSONMember] = []) -> [JSONMember] { Payloads.response(id: request.id, ok: true, data: .object(data)) }
+        func failure(_ text: String) -> [JSONMember] { Payloads.response(id: request.id, ok: false, error: text) }
         let deviceState = agent.deviceState
         let deviceReachable = !(deviceState == .opening || deviceState.name == "absent")
         switch request.name! {
         case .ping:
-            return ok([Field("version", .string(AgentVersion.agent)), Field("uptime_s", .int(Int64(agent.uptimeSeconds)))])
+            return ok([JSONMember("version", .string(AgentVersion.agent)), JSONMember("uptime_s", .int(Int64(agent.uptimeSeconds)))])
         case .state:
-            let peers = agent.core.engine.states(at: agent.now()).map { FieldValue.object(ProximityPayloads.state($0)) }
-            return ok([Field("device", .string(deviceState.name)), Field("peers", .list(peers))])
+            let peers = agent.core.engine.states(at: agent.now()).map { JSONValue.object(ProximityPayloads.state($0)) }
+            return ok([JSONMember("device", .string(deviceState.name)), JSONMember("peers", .list(peers))])
         case .sessionStart:
             guard deviceReachable else { return failure("no device (\(deviceState))") }
             agent.sendToDevice(.startRequested)
@@ -87,7 +88,7 @@ final class RequestsComponent: AgentComponent {
             }
             lastReloadAt = now
             if let problem = agent.reloadRules() { return failure(problem.description) }
-            return ok([Field("sha256", .string(agent.core.engine.rules.sha256)), Field("source", .string(agent.configuration.rules))])
+            return ok([JSONMember("sha256", .string(agent.core.engine.rules.sha256)), JSONMember("source", .string(agent.configuration.rules))])
         }
     }
 }

@@ -1,4 +1,5 @@
 #if canImport(Glibc)
+import Vocabulary
 import Glibc
 #endif
 import FoundationEssentials
@@ -44,14 +45,14 @@ public enum RulesLoading {
 
     /// The `rules` payload (mqtt-api.md): on a failed load `ok` is false, `error` says why and
     /// `sha256` names the rules that stay active.
-    static func payload(ts: Double, ok: Bool, source: String, activeSHA256: String, failure: Failure?, warnings: [String]) -> [Field] {
-        let error: FieldValue = failure.map {
-            .object([Field("line", $0.line.map { .int(Int64($0)) } ?? .null), Field("column", $0.column.map { .int(Int64($0)) } ?? .null),
-                     Field("message", .string($0.message))])
+    static func payload(ts: Double, ok: Bool, source: String, activeSHA256: String, failure: Failure?, warnings: [String]) -> [JSONMember] {
+        let error: JSONValue = failure.map {
+            .object([JSONMember("line", $0.line.map { .int(Int64($0)) } ?? .null), JSONMember("column", $0.column.map { .int(Int64($0)) } ?? .null),
+                     JSONMember("message", .string($0.message))])
         } ?? .null
-        return [Field("ts", .string(Timestamp.rfc3339(ts))), Field("ok", .bool(ok)), Field("source", .string(source)),
-                Field("sha256", .string(activeSHA256)), Field("error", error),
-                Field("warnings", .list(warnings.map(FieldValue.string)))]
+        return [JSONMember("ts", .string(Timestamp.rfc3339(ts))), JSONMember("ok", .bool(ok)), JSONMember("source", .string(source)),
+                JSONMember("sha256", .string(activeSHA256)), JSONMember("error", error),
+                JSONMember("warnings", .list(warnings.map(JSONValue.string)))]
     }
 }
 

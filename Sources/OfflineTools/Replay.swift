@@ -1,3 +1,4 @@
+import Vocabulary
 import Gateway
 import Proximity
 import Recording
@@ -190,7 +191,7 @@ public struct Replay {
     }
 }
 
-extension RuleValue {
+extension JSONValue {
     /// A short text for plot labels: strings bare, null as "null".
     package var plainText: String {
         switch self {

@@ -1,3 +1,5 @@
+import Vocabulary
+
 /// Why an event fired: the `reason` object of an event payload.
 ///
 /// Threshold events carry `threshold_m`, `dwell_ms` and `crossed_at` (the time the distance first
@@ -51,16 +53,16 @@ public struct EventReason: Hashable, Sendable {
     /// The reason as an ordered object, keys as in the API (`threshold_m`, `dwell_ms`, `crossed_at`,
     /// `cause`, `last_seen`, `tolerance_deg`, `azimuth_deg`, `fom`). `timestamp` renders the two time
     /// fields (the API wants RFC 3339 text; the core has no clock or calendar).
-    public func value(timestamp: (Double) -> RuleValue) -> RuleValue {
-        var fields: [RuleValue.Field] = []
+    public func value(timestamp: (Double) -> JSONValue) -> JSONValue {
+        var fields: [JSONMember] = []
         if let thresholdM { fields.append(.init("threshold_m", .double(thresholdM))) }
-        if let dwellMs { fields.append(.init("dwell_ms", .int(dwellMs))) }
+        if let dwellMs { fields.append(.init("dwell_ms", .int(Int64(dwellMs)))) }
         if let crossedAt { fields.append(.init("crossed_at", timestamp(crossedAt))) }
         if let cause { fields.append(.init("cause", .string(cause))) }
         if let lastSeen { fields.append(.init("last_seen", timestamp(lastSeen))) }
         if let toleranceDeg { fields.append(.init("tolerance_deg", .double(toleranceDeg))) }
         if let azimuthDeg { fields.append(.init("azimuth_deg", .double(azimuthDeg))) }
-        if let fom { fields.append(.init("fom", .int(fom))) }
+        if let fom { fields.append(.init("fom", .int(Int64(fom)))) }
         return .object(fields)
     }
 }

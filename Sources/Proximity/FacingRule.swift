@@ -1,3 +1,4 @@
+import Vocabulary
 import YAMLCoding
 
 /// Whether a peer is in front of the gateway's antenna, with cues for the moments that matter
@@ -29,11 +30,11 @@ public struct FacingRule: Hashable, Sendable {
 /// Cue attributes (sound, haptic, …) for consumers: ``gained`` goes with `facing_gained`, ``holding``
 /// with feedback while facing, ``lost`` with `facing_lost`. Each a mapping, or nil for no cue.
 public struct FacingCues: Hashable, Sendable {
-    public var gained: RuleValue?
-    public var holding: RuleValue?
-    public var lost: RuleValue?
+    public var gained: JSONValue?
+    public var holding: JSONValue?
+    public var lost: JSONValue?
 
-    public init(gained: RuleValue? = nil, holding: RuleValue? = nil, lost: RuleValue? = nil) {
+    public init(gained: JSONValue? = nil, holding: JSONValue? = nil, lost: JSONValue? = nil) {
         self.gained = gained
         self.holding = holding
         self.lost = lost
@@ -48,7 +49,7 @@ extension FacingRule: Decodable {
         cues = try c.decodeIfPresent(FacingCues.self, forKey: .cues) ?? FacingCues()
         tolerance = .degrees(30)
         toleranceGiven = false
-        if let value = try c.decodeIfPresent(Located<RuleValue>.self, forKey: .toleranceDeg) {
+        if let value = try c.decodeIfPresent(Located<JSONValue>.self, forKey: .toleranceDeg) {
             toleranceMark = value.mark
             toleranceGiven = true
             if value.value == .string("stage") {
@@ -67,8 +68,8 @@ extension FacingCues: Decodable {
 
     public init(from decoder: any Decoder) throws {
         let c = try decoder.container(keyedBy: CodingKeys.self)
-        func cue(_ key: CodingKeys) throws -> RuleValue? {
-            guard let value = try c.decodeIfPresent(Located<RuleValue>.self, forKey: key) else { return nil }
+        func cue(_ key: CodingKeys) throws -> JSONValue? {
+            guard let value = try c.decodeIfPresent(Located<JSONValue>.self, forKey: key) else { return nil }
             switch value.value {
             case .null: return nil
             case .object: return value.value

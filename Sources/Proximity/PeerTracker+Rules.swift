@@ -77,8 +77,8 @@ extension PeerTracker {
             // lower bound when moving out.
             why.thresholdM = next > old ? bands[next - 1].beyond : bands[next].beyond
         }
-        return [event(.stageChange, at: time, from: oldName.map(RuleValue.string) ?? .null,
-                      to: newName.map(RuleValue.string) ?? .null, reason: why)]
+        return [event(.stageChange, at: time, from: oldName.map(JSONValue.string) ?? .null,
+                      to: newName.map(JSONValue.string) ?? .null, reason: why)]
     }
 
     /// Re-evaluates facing from the current direction and stage.
@@ -92,8 +92,8 @@ extension PeerTracker {
         let old = facing
         facing = next
         let cues = rules.facing?.cues ?? FacingCues()
-        let from: RuleValue = old.map(RuleValue.bool) ?? .null
-        let to: RuleValue = next.map(RuleValue.bool) ?? .null
+        let from: JSONValue = old.map(JSONValue.bool) ?? .null
+        let to: JSONValue = next.map(JSONValue.bool) ?? .null
         if next == true, old != true {
             return [event(.facingGained, at: time, from: from, to: to,
                           reason: EventReason(toleranceDeg: tolerance, azimuthDeg: bearing?.azimuthDeg), cue: cues.gained)]

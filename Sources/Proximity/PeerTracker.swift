@@ -1,3 +1,5 @@
+import Vocabulary
+
 /// Everything the engine remembers about one peer: link, filter, direction and per-rule state.
 ///
 /// Rule state is kept in arrays parallel to the rules' lists; `nil` where a rule's `peers` do not
@@ -120,8 +122,8 @@ struct PeerTracker: Sendable {
     }
 
     /// An event of this peer at `time`, with the current filtered distance.
-    func event(_ type: EventType, at time: Double, rule: String? = nil, from: RuleValue, to: RuleValue,
-               reason: EventReason = EventReason(), cue: RuleValue? = nil) -> ProximityEvent {
+    func event(_ type: EventType, at time: Double, rule: String? = nil, from: JSONValue, to: JSONValue,
+               reason: EventReason = EventReason(), cue: JSONValue? = nil) -> ProximityEvent {
         ProximityEvent(ts: time, peer: identity, type: type, rule: rule, from: from, to: to, distanceM: distance,
                        reason: reason, cue: cue)
     }

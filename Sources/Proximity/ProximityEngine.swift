@@ -1,3 +1,4 @@
+import Vocabulary
 import UCI
 
 /// The proximity core: measurements and timestamps in, state, feedback, events, positions and
@@ -278,7 +279,7 @@ public struct ProximityEngine: Sendable {
         let activeApproach = tracker.activeApproachProgress(rules: rules)
         guard stage != nil || activeApproach != nil || tracker.facing != nil else { return nil }
         var progress = activeApproach ?? 0
-        var attributes = RuleValue.object([])
+        var attributes = JSONValue.object([])
         if let index = tracker.stage, let stages = rules.stages {
             attributes = stages.bands[index].attributes
             if activeApproach == nil, let outer = stages.bounds(of: index).outer {

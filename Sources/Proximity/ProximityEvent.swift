@@ -1,3 +1,5 @@
+import Vocabulary
+
 /// A discrete transition of one peer (the `event` payload without its `id`, which the integrator adds).
 ///
 /// `from` and `to` are what changed: `"outside"`/`"inside"` for zones, stage names or null, approach
@@ -11,16 +13,16 @@ public struct ProximityEvent: Hashable, Sendable {
     public var type: EventType
     /// The zone, approach or ranking name; the stage name is in `to`; nil for other events.
     public var rule: String?
-    public var from: RuleValue
-    public var to: RuleValue
+    public var from: JSONValue
+    public var to: JSONValue
     /// The filtered distance at `ts`; the last one known for signal_lost; nil when unknown.
     public var distanceM: Double?
     public var reason: EventReason
     /// A facing cue for facing_gained / facing_lost, else nil.
-    public var cue: RuleValue?
+    public var cue: JSONValue?
 
-    public init(ts: Double, peer: PeerIdentity, type: EventType, rule: String? = nil, from: RuleValue, to: RuleValue,
-                distanceM: Double?, reason: EventReason = EventReason(), cue: RuleValue? = nil) {
+    public init(ts: Double, peer: PeerIdentity, type: EventType, rule: String? = nil, from: JSONValue, to: JSONValue,
+                distanceM: Double?, reason: EventReason = EventReason(), cue: JSONValue? = nil) {
         self.ts = ts
         self.peer = peer
         self.type = type

@@ -1,3 +1,4 @@
+import Vocabulary
 import YAMLCoding
 
 /// One guidance band of ``StageRules``: a peer is in it while its distance is beyond ``beyond`` and not
@@ -9,13 +10,13 @@ public struct StageBand: Hashable, Sendable {
     public var name: String
     /// The band's lower bound in metres; nil for the last (nearest) band.
     public var beyond: Double?
-    /// A mapping (``RuleValue/object(_:)``), `{}` when not given.
-    public var attributes: RuleValue
+    /// A mapping (``JSONValue/object(_:)``), `{}` when not given.
+    public var attributes: JSONValue
     public var mark: SourceMark?
     var nameMark: SourceMark?
     var beyondMark: SourceMark?
 
-    public init(name: String, beyond: Double?, attributes: RuleValue = .object([]), mark: SourceMark? = nil) {
+    public init(name: String, beyond: Double?, attributes: JSONValue = .object([]), mark: SourceMark? = nil) {
         self.name = name
         self.beyond = beyond
         self.attributes = attributes
@@ -39,7 +40,7 @@ extension StageBand: Decodable {
         let beyond = try c.decodeIfPresent(Located<Distance>.self, forKey: .beyond)
         self.beyond = beyond?.value.meters
         beyondMark = beyond?.mark
-        if let attributes = try c.decodeIfPresent(Located<RuleValue>.self, forKey: .attributes) {
+        if let attributes = try c.decodeIfPresent(Located<JSONValue>.self, forKey: .attributes) {
             guard attributes.value.isObject else {
                 throw YAMLError(at: attributes.mark, "attributes must be a mapping (key: value pairs)", kind: .typeMismatch)
             }
@@ -52,7 +53,7 @@ extension StageBand: Decodable {
         }
     }
 
-    static func isAngle(_ value: RuleValue) -> Bool {
+    static func isAngle(_ value: JSONValue) -> Bool {
         guard let n = value.number else { return false }
         return n > 0 && n <= 180
     }

@@ -1,3 +1,4 @@
+import Vocabulary
 import Testing
 import Gateway
 import UCI
@@ -7,13 +8,13 @@ import UCI
 @Suite struct JSONRenderingTests {
     /// The String renderer as it was before the byte renderer replaced it, kept verbatim as the reference.
     enum StringRenderer {
-        static func json(_ fields: [Field]) -> String {
+        static func json(_ fields: [JSONMember]) -> String {
             var out = ""
             appendObject(fields, to: &out)
             return out
         }
 
-        static func appendObject(_ fields: [Field], to out: inout String) {
+        static func appendObject(_ fields: [JSONMember], to out: inout String) {
             out += "{"
             for (index, field) in fields.enumerated() {
                 if index > 0 { out += ", " }
@@ -24,7 +25,7 @@ import UCI
             out += "}"
         }
 
-        static func append(_ value: FieldValue, to out: inout String) {
+        static func append(_ value: JSONValue, to out: inout String) {
             switch value {
             case let .int(v): out += String(v)
             case let .double(v): out += v.isFinite ? String(v) : "null"
@@ -83,11 +84,11 @@ import UCI
 
     @Test func fixedPayloadsRenderTheDocumentedBytes() {
         let fields = [
-            Field("ts", .string("2026-11-29T18:30:00.123Z")), Field("peer", .string("phone \"anna\"")),
-            Field("n", .int(-42)), Field("big", .int(Int64.min)), Field("zero", .double(-0.0)), Field("d", .double(1e-5)),
-            Field("nan", .double(.nan)), Field("inf", .double(-.infinity)), Field("ok", .bool(true)), Field("no", .bool(false)),
-            Field("none", .null), Field("list", .list([.int(1), .double(2.5), .string("\u{1}\t"), .list([]), .object([])])),
-            Field("obj", .object([Field("ü", .string("🚀\\"))])),
+            JSONMember("ts", .string("2026-11-29T18:30:00.123Z")), JSONMember("peer", .string("phone \"anna\"")),
+            JSONMember("n", .int(-42)), JSONMember("big", .int(Int64.min)), JSONMember("zero", .double(-0.0)), JSONMember("d", .double(1e-5)),
+            JSONMember("nan", .double(.nan)), JSONMember("inf", .double(-.infinity)), JSONMember("ok", .bool(true)), JSONMember("no", .bool(false)),
+            JSONMember("none", .null), JSONMember("list", .list([.int(1), .double(2.5), .string("\u{1}\t"), .list([]), .object([])])),
+            JSONMember("obj", .object([JSONMember("ü", .string("🚀\\"))])),
         ]
         let expected = #"{"ts": "2026-11-29T18:30:00.123Z", "peer": "phone \"anna\"", "n": -42, "big": -9223372036854775808, "zero": -0.0, "d": 1e-05, "nan": null, "inf": null, "ok": true, "no": false, "none": null, "list": [1, 2.5, "\u0001\t", [], {}], "obj": {"ü": "🚀\\"}}"#
         #expect(FieldRendering.json(fields) == expected)
@@ -99,20 +100,20 @@ import UCI
 
     @Test func stringsMatchTheStringRenderer() {
         for text in Self.trickyStrings {
-            let fields = [Field(text, .string(text)), Field("k", .list([.string(text), .object([Field(text, .null)])]))]
+            let fields = [JSONMember(text, .string(text)), JSONMember("k", .list([.string(text), .object([JSONMember(text, .null)])]))]
             #expect(FieldRendering.jsonBytes(fields) == Array(StringRenderer.json(fields).utf8), "\(text.debugDescription)")
         }
         // Every scalar below U+0100 (all of Latin-1, every control character) and a sample above it.
         let scalars = (0..<0x100).map { Unicode.Scalar(UInt8($0)) } + [0x2028, 0xFFFD, 0xFEFF, 0x10FFFF].compactMap(Unicode.Scalar.init(_:))
         for scalar in scalars {
             let text = "a" + String(Character(scalar)) + "z"
-            let fields = [Field("s", .string(text))]
+            let fields = [JSONMember("s", .string(text))]
             #expect(FieldRendering.json(fields) == StringRenderer.json(fields), "U+\(String(scalar.value, radix: 16))")
         }
     }
 
     @Test func numbersMatchTheStringRenderer() {
-        var values: [FieldValue] = Self.trickyDoubles.map(FieldValue.double) + Self.trickyInts.map(FieldValue.int)
+        var values: [JSONValue] = Self.trickyDoubles.map(JSONValue.double) + Self.trickyInts.map(JSONValue.int)
         // A deterministic sweep over magnitudes and fractions, like distances, angles and RSSI.
         var state: UInt64 = 0x9E37_79B9_7F4A_7C15
         for _ in 0..<5_000 {
@@ -123,18 +124,18 @@ import UCI
             values.append(.int(Int64(bitPattern: state) >> (bits % 63)))
         }
         for value in values {
-            let fields = [Field("v", value)]
+            let fields = [JSONMember("v", value)]
             #expect(FieldRendering.jsonBytes(fields) == Array(StringRenderer.json(fields).utf8), "\(value)")
         }
     }
 
     @Test func nestedStructuresMatchTheStringRenderer() {
-        let leaf: [FieldValue] = [.null, .bool(true), .int(-7), .double(-0.0), .double(.nan), .string("x\"y")]
-        var value = FieldValue.list(leaf)
+        let leaf: [JSONValue] = [.null, .bool(true), .int(-7), .double(-0.0), .double(.nan), .string("x\"y")]
+        var value = JSONValue.list(leaf)
         for depth in 0..<6 {
-            value = depth.isMultiple(of: 2) ? .object([Field("level\(depth)", value), Field("e", .list([]))]) : .list([value] + leaf)
+            value = depth.isMultiple(of: 2) ? .object([JSONMember("level\(depth)", value), JSONMember("e", .list([]))]) : .list([value] + leaf)
         }
-        let fields = [Field("root", value), Field("empty", .object([]))]
+        let fields = [JSONMember("root", value), JSONMember("empty", .object([]))]
         #expect(FieldRendering.jsonBytes(fields) == Array(StringRenderer.json(fields).utf8))
         #expect(FieldRendering.json(value) == {
             var out = ""

@@ -26,14 +26,14 @@ import Testing
             "direction_unavailable \"available\"→\"unavailable\"", "facing_lost true→null",
         ])
         let e = drive.events
-        #expect(e[1].cue?.json == #"{"sound":"lock"}"# && e[2].cue?.json == #"{"sound":"unlock"}"#)
+        #expect(e[1].cue?.json == #"{"sound": "lock"}"# && e[2].cue?.json == #"{"sound": "unlock"}"#)
         #expect(e[2].reason == EventReason(toleranceDeg: 30, azimuthDeg: 40))
         #expect(e[3].reason.cause == "low_fom" && e[6].reason.cause == "stale")
         #expect(e[7].reason.cause == "direction_unavailable" && e[7].ts == 1.31)
         // Feedback carries the holding cue only while facing; none at 0.6, where no rule is active
         // (no stage, no approach, and facing cannot be evaluated).
         #expect(drive.feedback.map(\.facing) == [true, true, false, true])
-        #expect(drive.feedback.map { $0.cue?.json } == [#"{"haptic":"pulse"}"#, #"{"haptic":"pulse"}"#, nil, #"{"haptic":"pulse"}"#])
+        #expect(drive.feedback.map { $0.cue?.json } == [#"{"haptic": "pulse"}"#, #"{"haptic": "pulse"}"#, nil, #"{"haptic": "pulse"}"#])
         let state = try #require(drive.engine.state(of: anna, at: 1.31))
         #expect(!state.directionAvailable && state.azimuthDeg == nil && state.facing == nil)
     }
@@ -65,6 +65,6 @@ import Testing
         drive.measure(cart, 0.5, at: 0.2, azimuth: 30) // reach: 15°
         drive.measure(cart, 0.5, at: 0.4, azimuth: 10)
         #expect(drive.eventLines([.facingGained, .facingLost]) == ["facing_gained null→true", "facing_lost true→false", "facing_gained false→true"])
-        #expect(drive.events.first { $0.type == .facingGained }?.cue?.json == #"{"sound":"direction-lock","haptic":"snap"}"#)
+        #expect(drive.events.first { $0.type == .facingGained }?.cue?.json == #"{"sound": "direction-lock", "haptic": "snap"}"#)
     }
 }

@@ -15,12 +15,12 @@ import YAMLCoding
         #expect(stages.hysteresis == 0.2)
         #expect(stages.bands.map(\.name) == ["locate", "point", "reach"])
         #expect(stages.bands.map(\.beyond) == [10, 1, nil])
-        #expect(stages.bands[1].attributes.json == #"{"facing_tolerance_deg":35,"shows_distance":true}"#)
+        #expect(stages.bands[1].attributes.json == #"{"facing_tolerance_deg": 35, "shows_distance": true}"#)
         #expect(r.approaches[0].peers == [PeerPattern(.glob("phone-*"))])
         #expect(r.approaches[0].startWithin == 0.6 && r.approaches[0].confirmWithin == 0.12 && r.approaches[0].cancelBeyond == 0.7)
         #expect(r.facing?.tolerance == .stage)
-        #expect(r.facing?.cues.gained?.json == #"{"sound":"direction-lock","haptic":"snap"}"#)
-        #expect(r.facing?.cues.holding?.json == #"{"haptic":"pulse"}"#)
+        #expect(r.facing?.cues.gained?.json == #"{"sound": "direction-lock", "haptic": "snap"}"#)
+        #expect(r.facing?.cues.holding?.json == #"{"haptic": "pulse"}"#)
         #expect(r.facing?.cues.lost == nil)
         #expect(r.rankings[0].baseScores == [.init(peer: "tool-cart", score: 42)])
         #expect(r.rankings[0].within == 5 && r.rankings[0].nearbyWithin == 2)
@@ -83,7 +83,7 @@ import YAMLCoding
                 - name: x
                   attributes: {z: 1, a: 2.5, m: "3", b: true, n: null, l: [1, two, {k: v}], o: {q: 0x10}}
             """)
-        #expect(r.stages?.bands[0].attributes.json == #"{"z":1,"a":2.5,"m":"3","b":true,"n":null,"l":[1,"two",{"k":"v"}],"o":{"q":16}}"#)
+        #expect(r.stages?.bands[0].attributes.json == #"{"z": 1, "a": 2.5, "m": "3", "b": true, "n": null, "l": [1, "two", {"k": "v"}], "o": {"q": 16}}"#)
     }
 
     @Test func warningsForUnmatchedPeers() throws {

@@ -29,7 +29,7 @@ import Testing
         let enter = try #require(drive.events.first)
         #expect(enter.type == .zoneEnter && enter.ts == 100.3 && enter.distanceM == 0.9)
         #expect(enter.reason == EventReason(thresholdM: 1.0, dwellMs: 300, crossedAt: 100.0))
-        #expect(enter.reason.value { .double($0) }.json == #"{"threshold_m":1,"dwell_ms":300,"crossed_at":100}"#)
+        #expect(enter.reason.value { .double($0) }.json == #"{"threshold_m": 1.0, "dwell_ms": 300, "crossed_at": 100.0}"#)
         #expect(drive.engine.state(of: cart, at: 100.3)?.zones == ["desk"])
     }
 

@@ -1,21 +1,18 @@
-import UCI
-
-/// One-line JSON of the codec's `Field` lists, written straight into bytes: the form every MQTT
-/// payload takes, so the agent's hot path (one `range` message per measurement) builds no
-/// intermediate `String` and grows no string storage scalar by scalar.
+/// One-line JSON of `JSONValue`s, written straight into bytes: the form every MQTT payload takes,
+/// so the agent's hot path (one `range` message per measurement) builds no intermediate `String`
+/// and grows no string storage scalar by scalar. The one JSON writer.
 ///
-/// The output is byte for byte what ``FieldRendering/json(_:)-([Field])`` has always produced:
 /// `", "` and `": "` separators, keys in the given order, integers in decimal, doubles as Swift's
 /// shortest round-trip `description` (`1.0`, `-0.0`, `1e-05`), non-finite doubles as `null`, and
 /// strings with the RFC 8259 escapes (`\"`, `\\`, `\n`, `\r`, `\t`, `\u00XX` for other control
 /// characters) while every other byte, non-ASCII UTF-8 included, is copied through.
-struct JSONBytes {
-    private(set) var bytes: [UInt8] = []
+public struct JSONBytes {
+    public private(set) var bytes: [UInt8] = []
 
     /// `capacity`: a guess at the size, so that a typical payload needs a single allocation.
-    init(capacity: Int) { bytes.reserveCapacity(capacity) }
+    public init(capacity: Int) { bytes.reserveCapacity(capacity) }
 
-    mutating func appendObject(_ fields: [Field]) {
+    public mutating func appendObject(_ fields: [JSONMember]) {
         bytes.append(UInt8(ascii: "{"))
         var first = true
         for field in fields {
@@ -28,7 +25,7 @@ struct JSONBytes {
         bytes.append(UInt8(ascii: "}"))
     }
 
-    mutating func append(_ value: FieldValue) {
+    public mutating func append(_ value: JSONValue) {
         switch value {
         case let .int(v): appendInteger(v)
         case let .double(v):
@@ -49,14 +46,14 @@ struct JSONBytes {
         }
     }
 
-    // MARK: Writing an object member by member (the per-measurement payloads, without a `Field` list)
+    // MARK: Writing an object member by member (the per-measurement payloads, without a member list)
 
-    mutating func beginObject() { bytes.append(UInt8(ascii: "{")) }
-    mutating func endObject() { bytes.append(UInt8(ascii: "}")) }
+    public mutating func beginObject() { bytes.append(UInt8(ascii: "{")) }
+    public mutating func endObject() { bytes.append(UInt8(ascii: "}")) }
 
     /// `"key": ` after `{`, else `, "key": `: the separators `appendObject` writes. Keys are
     /// literals of the payload schema and never need escaping.
-    mutating func member(_ key: StaticString) {
+    public mutating func member(_ key: StaticString) {
         if bytes.last != UInt8(ascii: "{") { appendSeparator(UInt8(ascii: ",")) }
         bytes.append(UInt8(ascii: "\""))
         key.withUTF8Buffer { bytes.append(contentsOf: $0) }
@@ -64,20 +61,20 @@ struct JSONBytes {
         appendSeparator(UInt8(ascii: ":"))
     }
 
-    mutating func appendNumber(_ value: Double?) {
+    public mutating func appendNumber(_ value: Double?) {
         if let value, value.isFinite { appendASCII(value.description) } else { appendNull() }
     }
 
-    mutating func appendNumber(_ value: Int64?) {
+    public mutating func appendNumber(_ value: Int64?) {
         if let value { appendInteger(value) } else { appendNull() }
     }
 
-    mutating func appendBool(_ value: Bool?) {
+    public mutating func appendBool(_ value: Bool?) {
         if let value { appendASCII(value ? "true" : "false") } else { appendNull() }
     }
 
     /// A JSON string. Strings without anything to escape (nearly all of them) are copied in one go.
-    mutating func appendString(_ s: String) {
+    public mutating func appendString(_ s: String) {
         bytes.append(UInt8(ascii: "\""))
         var text = s
         text.withUTF8 { utf8 in

@@ -97,6 +97,7 @@ public struct FusionTracker: Sendable {
             track.lastFailure = switch error {
             case .tooFewGateways: .tooFewGateways
             case .degenerateGeometry: .degenerateGeometry
+            case .inconsistentRanges: .inconsistentRanges
             case .noConvergence, .invalidObservation, .duplicateGateway: .noFix
             }
         }

@@ -38,6 +38,7 @@ public enum FuseCommand {
             logger.error("\(error)")
             return 1
         }
+        for warning in configuration.warnings { logger.warning("\(arguments[1]): \(warning)") }
         return FuseService(configuration: configuration, logger: logger).run()
     }
 }

@@ -69,7 +69,7 @@ let package = Package(
 
         // `make bench`: UCI decode throughput, the real agent process measured end to end (CPU, latency, memory) beside a Python
         // baseline, and the journal at 64 MiB (append, open, drain through mosquitto, bytes written).
-        .executableTarget(name: "UCIBench", dependencies: ["UCI", "DeviceLink", "EventLoop", "Gateway", "Simulator", "Proximity", "TestSupport", "CMosquitto", "MQTTClient"]),
+        .executableTarget(name: "UCIBench", dependencies: ["UCI", "DeviceLink", "EventLoop", "Gateway", "Simulator", "Proximity", "TestSupport", "CMosquitto", "MQTTClient", "SiteFusion"]),
 
         // A simulated DWM3001C (device side of UCI) driven by a scenario. Pure core, no I/O.
         .target(name: "Simulator", dependencies: ["UCI"]),

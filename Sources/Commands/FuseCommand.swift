@@ -12,8 +12,10 @@ public enum FuseCommand {
     Usage: uwb2mqtt fuse --config FILE
 
     Combines the ranges that several gateways publish for the same tag into site positions, by
-    robust least squares (2-D with tag_height from 3 gateways, 3-D from 4), with an accuracy_m
-    from the fit's residuals and geometry, and runs polygon zones with hysteresis and dwell.
+    least squares (2-D with tag_height from 3 gateways, 3-D from 4) that leaves out ranges reading
+    too long without a NLoS flag, with an accuracy_m (1σ radius) from the fit's covariance,
+    residuals and the readings the ranges cannot rule out, and runs polygon zones with hysteresis
+    and dwell. Ranges within window (default 1.25 × ranging_interval, 200ms) are combined.
     Gateways are learned from their retained status (gateway.position in their config). Publishes
     under <base>/site/<site>/: status, peer/<peer>/position, state and event. Several instances
     stand by for each other. Runs until Ctrl-C.
@@ -38,6 +40,7 @@ public enum FuseCommand {
             logger.error("\(error)")
             return 1
         }
+        for warning in configuration.warnings { logger.warning("\(arguments[1]): \(warning)") }
         return FuseService(configuration: configuration, logger: logger).run()
     }
 }

@@ -3,7 +3,8 @@
 /// ```yaml
 /// site: lobby
 /// mqtt: {url: mqtt://broker:1883, base_topic: uwb2mqtt}
-/// window: 150ms
+/// ranging_interval: 200ms  # the gateways' device.ranging_interval (the agent's default)
+/// # window: 250ms          # default: 1.25 × ranging_interval
 /// tag_height: 1.0            # omit to solve z (needs 4 gateways)
 /// position_lost_after: 2s
 /// zones:
@@ -18,7 +19,11 @@ public struct FuseConfiguration: Hashable, Sendable, Decodable {
     /// The site name: the `<site>` topic segment.
     public var site: String
     public var mqtt: FuseMQTTSettings
-    public var window: FuseDuration
+    /// The gateways' ranging interval (their `device.ranging_interval`; the slowest, if they
+    /// differ): each gateway measures a tag once per interval.
+    public var rangingInterval: FuseDuration
+    /// Ranges within this of each other are combined; nil follows the ranging interval.
+    public var window: FuseDuration?
     /// Metres; nil means solve z.
     public var tagHeight: Double?
     public var positionLostAfter: FuseDuration
@@ -26,16 +31,24 @@ public struct FuseConfiguration: Hashable, Sendable, Decodable {
 
     enum CodingKeys: String, CodingKey {
         case site, mqtt, window, zones
+        case rangingInterval = "ranging_interval"
         case tagHeight = "tag_height", positionLostAfter = "position_lost_after"
     }
 
-    public static let defaultWindow = FuseDuration(seconds: 0.15)
+    /// The agent's default `device.ranging_interval`.
+    public static let defaultRangingInterval = FuseDuration(seconds: 0.2)
+    /// The window as a multiple of the ranging interval. At the newest range every gateway's
+    /// newest range is at most one interval old, so a window of one interval would keep every
+    /// round; the quarter on top absorbs the jitter of the gateways' time stamps. A gateway that
+    /// missed its round drops out rather than pulling the fix back to where the tag was.
+    public static let windowPerRangingInterval = 1.25
     public static let defaultPositionLostAfter = FuseDuration(seconds: 2)
 
-    public init(site: String, mqtt: FuseMQTTSettings = FuseMQTTSettings(), window: FuseDuration = defaultWindow,
-                tagHeight: Double? = nil, positionLostAfter: FuseDuration = defaultPositionLostAfter, zones: [FuseZone] = []) {
+    public init(site: String, mqtt: FuseMQTTSettings = FuseMQTTSettings(), rangingInterval: FuseDuration = defaultRangingInterval,
+                window: FuseDuration? = nil, tagHeight: Double? = nil, positionLostAfter: FuseDuration = defaultPositionLostAfter, zones: [FuseZone] = []) {
         self.site = site
         self.mqtt = mqtt
+        self.rangingInterval = rangingInterval
         self.window = window
         self.tagHeight = tagHeight
         self.positionLostAfter = positionLostAfter
@@ -46,7 +59,8 @@ public struct FuseConfiguration: Hashable, Sendable, Decodable {
         let c = try decoder.container(keyedBy: CodingKeys.self)
         site = try c.decode(String.self, forKey: .site)
         mqtt = try c.decodeIfPresent(FuseMQTTSettings.self, forKey: .mqtt) ?? FuseMQTTSettings()
-        window = try c.decodeIfPresent(FuseDuration.self, forKey: .window) ?? Self.defaultWindow
+        rangingInterval = try c.decodeIfPresent(FuseDuration.self, forKey: .rangingInterval) ?? Self.defaultRangingInterval
+        window = try c.decodeIfPresent(FuseDuration.self, forKey: .window)
         tagHeight = try c.decodeIfPresent(Double.self, forKey: .tagHeight)
         positionLostAfter = try c.decodeIfPresent(FuseDuration.self, forKey: .positionLostAfter) ?? Self.defaultPositionLostAfter
         zones = try c.decodeIfPresent([FuseZone].self, forKey: .zones) ?? []
@@ -62,7 +76,10 @@ public struct FuseConfiguration: Hashable, Sendable, Decodable {
             problem("site", "must be a non-empty name without '/', '+' or '#', found \"\(site)\"")
         }
         problems += mqtt.problems()
-        if !(window.seconds > 0) || window.seconds > 10 {
+        if !(0.05...10).contains(rangingInterval.seconds) {
+            problem("ranging_interval", "must be between 50ms and 10s (as the gateways' device.ranging_interval), found \(rangingInterval)")
+        }
+        if let window, !(window.seconds > 0) || window.seconds > 10 {
             problem("window", "must be more than 0 and at most 10s, found \(window)")
         }
         if let tagHeight, !tagHeight.isFinite {
@@ -70,8 +87,8 @@ public struct FuseConfiguration: Hashable, Sendable, Decodable {
         }
         if !(positionLostAfter.seconds > 0) {
             problem("position_lost_after", "must be more than 0, found \(positionLostAfter)")
-        } else if positionLostAfter.seconds < window.seconds {
-            problem("position_lost_after", "must be at least the window (\(window)), found \(positionLostAfter)")
+        } else if positionLostAfter.seconds < effectiveWindow.seconds {
+            problem("position_lost_after", "must be at least the window (\(effectiveWindow)), found \(positionLostAfter)")
         }
         var names: [String: Int] = [:]
         for (i, zone) in zones.enumerated() {
@@ -85,9 +102,21 @@ public struct FuseConfiguration: Hashable, Sendable, Decodable {
         if !problems.isEmpty { throw FuseConfigurationError(problems: problems) }
     }
 
+    /// The window in use: the configured one, else 1.25 × the ranging interval.
+    public var effectiveWindow: FuseDuration {
+        window ?? FuseDuration(seconds: rangingInterval.seconds * Self.windowPerRangingInterval)
+    }
+
+    /// Settings that work against each other without being invalid, one sentence each.
+    public var warnings: [String] {
+        guard let window, window.seconds < rangingInterval.seconds else { return [] }
+        return ["window \(window) is shorter than the ranging_interval \(rangingInterval): some ranges will never be part of a "
+                + "position (leave window out to follow the ranging interval)"]
+    }
+
     /// The tracker settings this configuration describes.
     public var fusionSettings: FusionSettings {
-        FusionSettings(window: window.seconds, tagHeight: tagHeight, positionLostAfter: positionLostAfter.seconds)
+        FusionSettings(window: effectiveWindow.seconds, tagHeight: tagHeight, positionLostAfter: positionLostAfter.seconds)
     }
 
     /// The zones as the tracker uses them.

@@ -8,7 +8,9 @@ public struct FusionSettings: Hashable, Sendable {
     public var positionLostAfter: Double
     public var solverOptions: MultilaterationSolver.Options
 
-    public init(window: Double = 0.15, tagHeight: Double? = nil, positionLostAfter: Double = 2,
+    /// The defaults agree with the agent's: a window of 1.25 × its default 200 ms ranging
+    /// interval, so that every gateway's every round is part of a position.
+    public init(window: Double = 0.25, tagHeight: Double? = nil, positionLostAfter: Double = 2,
                 solverOptions: MultilaterationSolver.Options = MultilaterationSolver.Options()) {
         self.window = window
         self.tagHeight = tagHeight

@@ -34,6 +34,7 @@ public struct FusionTracker: Sendable {
     /// One peer's fusion state.
     private struct PeerTrack: Sendable {
         var window = RangeWindow()
+        var motion = TagMotion()
         /// The current fix, while the position counts as available.
         var position: SitePosition?
         /// The time of the last fix (kept after a loss, for `last_seen`).
@@ -74,9 +75,15 @@ public struct FusionTracker: Sendable {
         var outputs = expire(range.peer, &track, at: now)
 
         let combined = track.window.combined(endingAt: now, window: settings.window)
+        // An older range measured the tag where it was then: move its gateway by the tag's
+        // displacement since, so that every range speaks of the tag's position now.
+        let velocity = track.motion.velocity(at: now)
         let observations: [RangeObservation] = combined.compactMap { r in
-            gateways.usablePosition(of: r.gateway).map {
-                RangeObservation(gatewayID: r.gateway, gateway: $0, distanceM: r.distanceM, nlos: r.nlos)
+            gateways.usablePosition(of: r.gateway).map { g in
+                let age = now - r.time
+                let moved = velocity.map { SitePoint(x: g.x + $0.x * age, y: g.y + $0.y * age,
+                                                     z: g.z + (settings.tagHeight == nil ? $0.z * age : 0)) } ?? g
+                return RangeObservation(gatewayID: r.gateway, gateway: moved, distanceM: r.distanceM, nlos: r.nlos)
             }
         }
         track.gatewaysInRange = observations.count
@@ -88,6 +95,7 @@ public struct FusionTracker: Sendable {
                                                 to: "available", reason: SiteEventReason(lastSeen: lastFix))))
             }
             track.lost = false
+            track.motion.record(fix.point, accuracy: fix.accuracyM, at: now)
             track.position = position
             track.lastFix = now
             track.lastFailure = nil
@@ -97,6 +105,7 @@ public struct FusionTracker: Sendable {
             track.lastFailure = switch error {
             case .tooFewGateways: .tooFewGateways
             case .degenerateGeometry: .degenerateGeometry
+            case .inconsistentRanges: .inconsistentRanges
             case .noConvergence, .invalidObservation, .duplicateGateway: .noFix
             }
         }
@@ -137,6 +146,7 @@ public struct FusionTracker: Sendable {
               time - lastFix >= settings.positionLostAfter - ZonePresence.timeSlack else { return [] }
         let at = lastFix + settings.positionLostAfter
         track.position = nil
+        track.motion.reset()
         track.lost = true
         let cause = track.lastFailure ?? .timeout
         var outputs: [FusionOutput] = [.event(SiteEvent(ts: at, peer: peer, type: .positionLost, from: "available", to: "lost",

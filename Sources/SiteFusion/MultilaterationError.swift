@@ -11,6 +11,9 @@ public enum MultilaterationError: Error, Hashable, Sendable, CustomStringConvert
     case invalidObservation(gatewayID: String)
     /// The same gateway was given twice: two ranges from one place are not two gateways.
     case duplicateGateway(String)
+    /// The `gateways` ranges disagree beyond their noise, and no subset that leaves out as many
+    /// outliers as the solver may reject agrees either: any point would be a guess.
+    case inconsistentRanges(gateways: Int)
 
     public enum Degeneracy: String, Hashable, Sendable {
         /// All gateways (nearly) at one point.
@@ -34,6 +37,7 @@ public enum MultilaterationError: Error, Hashable, Sendable, CustomStringConvert
         case .noConvergence: "no_convergence"
         case .invalidObservation: "invalid_observation"
         case .duplicateGateway: "duplicate_gateway"
+        case .inconsistentRanges: "inconsistent_ranges"
         }
     }
 
@@ -44,6 +48,7 @@ public enum MultilaterationError: Error, Hashable, Sendable, CustomStringConvert
         case .noConvergence(let n): "no convergence after \(n) iterations"
         case .invalidObservation(let id): "invalid range or position from gateway \(id)"
         case .duplicateGateway(let id): "gateway \(id) given twice"
+        case .inconsistentRanges(let n): "the ranges of \(n) gateways disagree, and no subset of them agrees"
         }
     }
 }

@@ -1,9 +1,11 @@
 /// A solved tag position with the figures a consumer needs to judge it.
 ///
-/// `accuracyM` is a one-sigma-like radius (the square root of the trace of the position covariance):
-/// horizontal for a fixed-height (2-D) fix, spatial for a free-z (3-D) fix. It grows with range
-/// noise, with residuals that disagree, and with poor geometry (tag outside the gateways' hull,
-/// nearly collinear or coplanar gateways, a mirror solution that fits about as well).
+/// `accuracyM` is a one-sigma radius (the square root of the trace of the position covariance,
+/// scaled up by residuals that exceed the noise model): horizontal for a fixed-height (2-D) fix,
+/// spatial for a free-z (3-D) fix, widened to reach every other position the ranges cannot rule
+/// out (another choice of outlier, the fix without any one range, a mirror image). It grows with
+/// range noise, with residuals that disagree, with poor geometry (tag outside the gateways' hull,
+/// nearly collinear or coplanar gateways) and with a doubtful choice of outlier.
 public struct MultilaterationFix: Hashable, Sendable {
     public var x: Double
     public var y: Double

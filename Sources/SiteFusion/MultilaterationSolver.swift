@@ -1,17 +1,34 @@
-/// Solves one tag's position from its ranges to several gateways by robust least squares.
+/// Solves one tag's position from its ranges to several gateways, robust to ranges that are far
+/// too long without being flagged (a blocked direct path the firmware cannot tell from a clear
+/// one).
 ///
 /// With a `tagHeight` the tag is assumed at that z and only x, y are solved (2-D, at least 3
 /// gateways, not collinear); without one x, y, z are solved (3-D, at least 4 gateways, not
-/// coplanar). The fit starts from the linearised closed-form solution, refines it with
-/// Levenberg–Marquardt, and reweights iteratively: Huber weights first (robust and convex, so the
-/// start cannot mislead it), then Tukey's biweight, which gives a clear outlier no weight at all,
-/// when there are enough gateways that dropping one still leaves a determined, checkable fit.
-/// NLoS ranges get a small base weight, and since NLoS biases ranges long, a NLoS range shorter than
-/// the fitted distance is an upper bound that is violated and regains full weight.
+/// coplanar).
 ///
-/// The reported accuracy combines the range sigma (the larger of `Options.rangeSigma` and the
-/// residuals' own estimate) with the geometry through the covariance of the linearised problem,
-/// and a mirror solution that fits about as well widens it to cover both.
+/// **Outliers by consensus.** Every set of ranges is fitted by weighted least squares
+/// (Levenberg–Marquardt from the linearised closed form of that set) and tested against the noise
+/// model: its chi-square must not exceed what noise alone reaches once in 1,000. The full set is
+/// one hypothesis, and so is every subset that leaves out up to `maxRejectedRanges` ranges while
+/// keeping one range more than the unknowns (so that it can still disagree): it holds when the
+/// subset is consistent and every range it leaves out is clearly too long for its fit (a blocked
+/// direct path lengthens a range; nothing shortens one). Each unflagged range left out costs the
+/// score the one-degree chi-square quantile, so a range is rejected only when that buys more fit
+/// than noise could; the fix comes from the best-scoring hypothesis. Comparing the subsets
+/// themselves, rather than following one fit's residuals, keeps an outlier from dragging the fit
+/// so that a good range looks like the bad one. When no hypothesis holds there is no fix
+/// (``MultilaterationError/inconsistentRanges(gateways:)``).
+///
+/// **Accuracy.** `accuracyM` is a one-sigma radius: the root of the trace of the chosen fit's
+/// covariance (the noise model through the geometry), scaled up by the fit's own residuals when
+/// they exceed the model, then widened to reach every other reading the ranges cannot rule out:
+/// rival hypotheses scoring within `ambiguityChiSquare` plus one rejection's penalty, the fix
+/// without any one of the chosen ranges (where one range has leverage the others cannot check, an
+/// outlier on it would move the fix unnoticed), and a mirror image that fits about as well. So it
+/// grows with poor geometry, with fewer ranges kept, with residuals that disagree, and with a
+/// doubtful choice of outlier.
+///
+/// NLoS-flagged ranges keep a small weight (see ``RangeSubsetFit``).
 ///
 /// ```swift
 /// let solver = MultilaterationSolver(tagHeight: 1.0)
@@ -24,18 +41,21 @@
 public struct MultilaterationSolver: Sendable {
     /// Tuning of the fit. The defaults suit a DWM3001C (about ±10 cm line-of-sight ranges).
     public struct Options: Hashable, Sendable {
-        /// Metres: the range noise assumed at least (a floor under the residuals' estimate), and the
-        /// scale of the robust weights.
+        /// Metres: the standard deviation of a line-of-sight range in the noise model.
         public var rangeSigma = 0.1
-        /// Base weight of a NLoS range (0.1 means it counts like a range with √10 × the sigma).
+        /// Weight of a NLoS range (0.1 means it counts like a range with √10 × the sigma).
         public var nlosWeight = 0.1
         /// Treat a NLoS range as an upper bound: when the fitted distance exceeds it, full weight.
         public var nlosUpperBound = true
-        /// Huber threshold in sigmas.
-        public var huberK = 1.5
-        /// Tukey biweight threshold in sigmas: a standardised residual beyond it gets no weight.
-        public var tukeyC = 4.685
-        /// Levenberg–Marquardt steps allowed for one descent (there is one per reweighting round).
+        /// The most ranges one fix may leave out as outliers (never so many that the rest could
+        /// not disagree).
+        public var maxRejectedRanges = 2
+        /// The consistency test's normal quantile: 3.09 rejects ranges that carry only modelled
+        /// noise once in 1,000 fits.
+        public var consistencyQuantile = 3.09
+        /// Sigmas: a range a hypothesis leaves out must be at least this far off its fit.
+        public var outlierSigmas = 3.0
+        /// Levenberg–Marquardt steps allowed for one descent.
         public var maxIterations = 100
         /// Metres: a step shorter than this ends the iteration.
         public var tolerance = 1e-7
@@ -44,7 +64,7 @@ public struct MultilaterationSolver: Sendable {
         /// The least spread as a fraction of the largest below which the layout counts as a line
         /// (2-D) or plane (3-D).
         public var minimumSpreadRatio = 0.01
-        /// A mirror solution whose cost is within this many sigma² of the best fit is considered as
+        /// A mirror solution whose chi-square is within this of the best fit is considered as
         /// plausible, and the accuracy widens to cover it (9 ≈ three sigma).
         public var ambiguityChiSquare = 9.0
 
@@ -79,244 +99,139 @@ public struct MultilaterationSolver: Sendable {
         guard observations.count >= requiredGateways else {
             throw .tooFewGateways(have: observations.count, need: requiredGateways)
         }
-        var problem = Problem(observations: observations, tagHeight: tagHeight, options: options)
-        let geometry = GatewayGeometry(points: problem.anchors)
-        if let degeneracy = geometry.degeneracy(minimumSpread: options.minimumSpread,
-                                                minimumRatio: options.minimumSpreadRatio) {
+        let geometry = GatewayGeometry(points: RangeSubsetFit(observations: observations, tagHeight: tagHeight, options: options).anchors)
+        if let degeneracy = geometry.degeneracy(minimumSpread: options.minimumSpread, minimumRatio: options.minimumSpreadRatio) {
             throw .degenerateGeometry(degeneracy)
         }
-        return try problem.solve(geometry: geometry)
-    }
-}
 
-/// The working state of one solve: the unknowns are x, y (and z), the residuals measured minus
-/// fitted distance. Kept apart from the public type so that the solver stays a plain value.
-private struct Problem {
-    let observations: [RangeObservation]
-    let tagHeight: Double?
-    let options: MultilaterationSolver.Options
-    let p: Int
-    /// Gateway coordinates over the solved dimensions.
-    let anchors: [[Double]]
-    var iterations = 0
-
-    init(observations: [RangeObservation], tagHeight: Double?, options: MultilaterationSolver.Options) {
-        self.observations = observations
-        self.tagHeight = tagHeight
-        self.options = options
-        p = tagHeight == nil ? 3 : 2
-        anchors = observations.map { o in
-            tagHeight == nil ? [o.gateway.x, o.gateway.y, o.gateway.z] : [o.gateway.x, o.gateway.y]
-        }
-    }
-
-    func point(_ q: [Double]) -> SitePoint {
-        SitePoint(x: q[0], y: q[1], z: tagHeight ?? q[2])
-    }
-
-    func residuals(_ q: [Double]) -> [Double] {
-        let tag = point(q)
-        return observations.map { tag.distance(to: $0.gateway) - $0.distanceM }
-    }
-
-    func cost(_ q: [Double], weights: [Double]) -> Double {
-        zip(residuals(q), weights).reduce(0) { $0 + $1.1 * $1.0 * $1.0 }
-    }
-
-    /// Jacobian rows: the unit vector from each gateway to the tag over the solved dimensions; a
-    /// zero row where the tag sits on a gateway (the direction is undefined there).
-    func jacobian(_ q: [Double]) -> [[Double]] {
-        let tag = point(q)
-        return observations.map { o in
-            let d = tag.distance(to: o.gateway)
-            guard d > 1e-9 else { return Array(repeating: 0, count: p) }
-            let full = [(tag.x - o.gateway.x) / d, (tag.y - o.gateway.y) / d, (tag.z - o.gateway.z) / d]
-            return Array(full.prefix(p))
-        }
-    }
-
-    func normalMatrix(_ q: [Double], weights: [Double]) -> SmallMatrix {
-        var h = SmallMatrix(size: p)
-        for (row, w) in zip(jacobian(q), weights) {
-            for r in 0..<p { for c in 0..<p { h[r, c] += w * row[r] * row[c] } }
-        }
-        return h
-    }
-
-    // MARK: start
-
-    /// The linearised closed form: differences of the squared range equations against their mean
-    /// cancel the quadratic term, leaving a linear least-squares problem in x, y (and z). Exact for
-    /// noise-free ranges; with noise a good start. Falls back to the gateways' centroid.
-    func linearStart(weights: [Double], centroid: [Double]) -> [Double] {
-        let squaredRanges: [Double] = observations.map { o in
-            guard let tagHeight else { return o.distanceM * o.distanceM }
-            let dz = tagHeight - o.gateway.z
-            return max(0, o.distanceM * o.distanceM - dz * dz)
-        }
-        let norms = anchors.map { a in a.reduce(0) { $0 + $1 * $1 } }
-        let totalWeight = weights.reduce(0, +)
-        guard totalWeight > 0 else { return centroid }
-        var meanAnchor = Array(repeating: 0.0, count: p)
-        var meanNorm = 0.0, meanRange = 0.0
-        for i in anchors.indices {
-            for k in 0..<p { meanAnchor[k] += weights[i] * anchors[i][k] / totalWeight }
-            meanNorm += weights[i] * norms[i] / totalWeight
-            meanRange += weights[i] * squaredRanges[i] / totalWeight
-        }
-        var ata = SmallMatrix(size: p)
-        var atb = Array(repeating: 0.0, count: p)
-        for i in anchors.indices {
-            let row = (0..<p).map { 2 * (anchors[i][$0] - meanAnchor[$0]) }
-            let rhs = (norms[i] - meanNorm) - (squaredRanges[i] - meanRange)
-            for r in 0..<p {
-                atb[r] += weights[i] * row[r] * rhs
-                for c in 0..<p { ata[r, c] += weights[i] * row[r] * row[c] }
+        var hypotheses: [Hypothesis] = []
+        var consistentFits: [[Int]: [Double]] = [:]
+        var iterations = 0
+        var fullSetError: MultilaterationError?
+        let deepest = max(0, min(options.maxRejectedRanges, observations.count - requiredGateways))
+        for rejected in 0...deepest {
+            for left in Self.combinations(of: rejected, from: observations.count) {
+                do throws(MultilaterationError) {
+                    let (hypothesis, consistent) = try test(observations, leavingOut: left, iterations: &iterations)
+                    if let hypothesis { hypotheses.append(hypothesis) }
+                    if let consistent { consistentFits[left] = consistent }
+                } catch {
+                    if left.isEmpty { fullSetError = error }
+                }
             }
         }
-        guard let inverse = ata.inverse() else { return centroid }
-        let start = inverse.multiplied(by: atb)
-        return start.allSatisfy(\.isFinite) ? start : centroid
+        guard let chosen = hypotheses.min(by: { $0.score < $1.score }) else {
+            throw fullSetError.map { error in
+                if case .noConvergence = error { return error }
+                return .inconsistentRanges(gateways: observations.count)
+            } ?? .inconsistentRanges(gateways: observations.count)
+        }
+        // A reading that needs one more outlier is less likely, not ruled out: rivals may score
+        // worse by the ambiguity margin plus one rejection's penalty.
+        let margin = options.ambiguityChiSquare + ChiSquareThreshold.quantile(degrees: 1, z: options.consistencyQuantile)
+        let rivals = hypotheses.filter { $0.left != chosen.left && $0.score - chosen.score < margin }
+        // Where one range has more leverage than the others can check (an outlier there moves
+        // the fix without raising the residuals), leaving it out moves the fix: that distance is
+        // as far off as the fix may be without any test noticing.
+        let separations = observations.indices.filter { !chosen.left.contains($0) }.compactMap { j in
+            consistentFits[(chosen.left + [j]).sorted()]
+        }
+        return try fix(chosen, rivals: rivals.map(\.solution.q) + separations, iterations: iterations)
     }
 
-    // MARK: iteration
-
-    /// Levenberg–Marquardt with fixed weights from `start` to the nearest minimum.
-    mutating func refine(from start: [Double], weights: [Double]) throws(MultilaterationError) -> [Double] {
-        var q = start
-        var current = cost(q, weights: weights)
-        var lambda = 1e-3
-        var steps = 0
-        while true {
-            iterations += 1
-            steps += 1
-            guard steps <= options.maxIterations, current.isFinite else {
-                throw .noConvergence(iterations: iterations)
-            }
-            let h = normalMatrix(q, weights: weights)
-            var g = Array(repeating: 0.0, count: p)
-            for (row, (w, r)) in zip(jacobian(q), zip(weights, residuals(q))) {
-                for k in 0..<p { g[k] += w * row[k] * r }
-            }
-            var damped = h
-            for k in 0..<p { damped[k, k] += lambda * max(h[k, k], 1e-9) }
-            guard let inverse = damped.inverse() else {
-                lambda *= 10
-                if lambda > 1e12 { return q }
-                continue
-            }
-            let step = inverse.multiplied(by: g).map { -$0 }
-            let candidate = zip(q, step).map { $0 + $1 }
-            let next = cost(candidate, weights: weights)
-            if next.isFinite, next <= current {
-                let decrease = current - next
-                q = candidate
-                current = next
-                lambda = max(lambda / 10, 1e-12)
-                // Converged when the step is below the tolerance (relative to how far from the
-                // origin the site is, since coordinates carry rounding error in proportion), or the
-                // cost no longer changes in its leading digits.
-                let size = q.reduce(0) { max($0, abs($1)) }
-                if step.reduce(0, { $0 + $1 * $1 }).squareRoot() < options.tolerance * max(1, size)
-                    || decrease <= 1e-14 * current { return q }
-            } else {
-                // No step downhill at any damping: q is a minimum to rounding precision.
-                lambda *= 10
-                if lambda > 1e12 { return q }
-            }
-        }
+    /// One way of reading the ranges: all of them, or all but the ones `left` out as outliers.
+    struct Hypothesis {
+        var left: [Int]
+        var fit: RangeSubsetFit
+        var solution: RangeSubsetFit.Solution
+        var geometry: GatewayGeometry
+        /// The chi-square plus a penalty per range left out: a range is rejected only when that
+        /// buys more fit than noise alone would (the one-degree test at the same quantile).
+        var score: Double
     }
 
-    enum Weighting { case huber, tukey }
-
-    /// Base weights (NLoS down-weighted unless it violates its upper bound) and robust weights from
-    /// the standardised residuals at `q`.
-    func weights(at q: [Double], _ weighting: Weighting) -> (base: [Double], robust: [Double]) {
-        let r = residuals(q)
-        var base: [Double] = [], robust: [Double] = []
-        for (o, ri) in zip(observations, r) {
-            let b = o.nlos && !(options.nlosUpperBound && ri > 0) ? options.nlosWeight : 1
-            let u = abs(ri) * b.squareRoot() / options.rangeSigma
-            base.append(b)
-            switch weighting {
-            case .huber: robust.append(u <= options.huberK ? 1 : options.huberK / u)
-            case .tukey:
-                let t = u / options.tukeyC
-                robust.append(t < 1 ? (1 - t * t) * (1 - t * t) : 0)
-            }
+    /// Fits the ranges without those at `left`: the hypothesis if it holds (the fit is consistent
+    /// and every range left out is clearly off it), and the solution if the fit is consistent.
+    func test(_ observations: [RangeObservation], leavingOut left: [Int],
+              iterations: inout Int) throws(MultilaterationError) -> (hypothesis: Hypothesis?, consistent: [Double]?) {
+        let kept = observations.indices.filter { !left.contains($0) }.map { observations[$0] }
+        var fit = RangeSubsetFit(observations: kept, tagHeight: tagHeight, options: options)
+        let geometry = GatewayGeometry(points: fit.anchors)
+        // A subset whose gateways lie on a line (or plane) cannot tell the tag from its mirror.
+        if !left.isEmpty, geometry.degeneracy(minimumSpread: options.minimumSpread, minimumRatio: options.minimumSpreadRatio) != nil {
+            return (nil, nil)
         }
-        return (base, robust)
+        let start = fit.linearStart(weights: kept.map { $0.nlos ? options.nlosWeight : 1 }, centroid: geometry.centroid)
+        defer { iterations += fit.iterations }
+        let solution = try fit.fit(from: start)
+        guard solution.chiSquare <= ChiSquareThreshold.quantile(degrees: solution.degrees, z: options.consistencyQuantile) else {
+            return (nil, nil)
+        }
+        let tag = fit.point(solution.q)
+        for index in left {
+            let o = observations[index]
+            // Only too long: a blocked direct path lengthens a range, nothing shortens one. A
+            // NLoS-flagged range counts at full weight here: left out, it no longer pulls at all.
+            if tag.distance(to: o.gateway) - o.distanceM > -options.outlierSigmas * options.rangeSigma { return (nil, solution.q) }
+        }
+        // The device's NLoS flag is evidence of its own: leaving out a flagged range costs nothing.
+        let penalty = ChiSquareThreshold.quantile(degrees: 1, z: options.consistencyQuantile)
+        let unflagged = left.filter { !observations[$0].nlos }.count
+        return (Hypothesis(left: left, fit: fit, solution: solution, geometry: geometry,
+                           score: solution.chiSquare + penalty * Double(unflagged)), solution.q)
     }
 
-    /// Reweighting rounds: refit with the weights of the previous solution until it stops moving.
-    mutating func reweighted(from start: [Double], _ weighting: Weighting) throws(MultilaterationError) -> (q: [Double], base: [Double], robust: [Double]) {
-        var q = start
-        var w = weights(at: q, weighting)
-        // Rounds usually settle in a handful; a weight that flips at a boundary (a NLoS residual
-        // near zero) can make them alternate between nearby minima, and the last one is kept.
-        for _ in 0..<20 {
-            let next = try refine(from: q, weights: zip(w.base, w.robust).map(*))
-            let moved = distance(next, q)
-            q = next
-            w = weights(at: q, weighting)
-            if moved < options.tolerance * 10 * max(1, q.reduce(0) { max($0, abs($1)) }) { break }
-        }
-        return (q, w.base, w.robust)
-    }
-
-    // MARK: solve
-
-    mutating func solve(geometry: GatewayGeometry) throws(MultilaterationError) -> MultilaterationFix {
-        let required = p + 1
-        let startWeights = observations.map { $0.nlos ? options.nlosWeight : 1 }
-        let start = linearStart(weights: startWeights, centroid: geometry.centroid)
-        var fit = try reweighted(from: start, .huber)
-        if observations.count >= required + 1 {
-            let tukey = try reweighted(from: fit.q, .tukey)
-            // Never let rejection leave fewer gateways than the geometry needs.
-            if tukey.robust.filter({ $0 > 0 }).count >= required { fit = tukey }
-        }
-        var q = fit.q
-        let weights = zip(fit.base, fit.robust).map(*)
-        let used = fit.robust.indices.filter { fit.robust[$0] > 0 }
-        let sigma = scale(at: q, base: fit.base, used: used)
+    /// The fix of the chosen hypothesis, with its accuracy widened to reach `rivals` (the other
+    /// readings of the ranges that the data cannot rule out).
+    func fix(_ chosen: Hypothesis, rivals: [[Double]], iterations: Int) throws(MultilaterationError) -> MultilaterationFix {
+        var fit = chosen.fit
+        var solution = chosen.solution
+        let degrees = max(solution.degrees, 1)
+        // The residuals' own variance factor when they exceed the model (never below it).
+        let factor = max(1, (solution.chiSquare / Double(degrees)).squareRoot())
 
         // A mirror image across the gateways' best line or plane that fits about as well means the
         // ranges cannot tell the two apart: report the better one, with an accuracy covering both.
         var ambiguity = 0.0
-        let mirror = geometry.mirrored(q)
-        if distance(mirror, q) > 1e-3, let other = try? refine(from: mirror, weights: weights) {
-            let best = cost(q, weights: weights), alternative = cost(other, weights: weights)
-            if distance(other, q) > 1e-3, alternative - best < options.ambiguityChiSquare * sigma * sigma {
-                ambiguity = distance(other, q)
-                if alternative < best { q = other }
+        let mirror = chosen.geometry.mirrored(solution.q)
+        if RangeSubsetFit.distance(mirror, solution.q) > 1e-3, let other = try? fit.refine(from: mirror, weights: solution.weights) {
+            let alternative = fit.solution(at: other, weights: solution.weights)
+            if RangeSubsetFit.distance(other, solution.q) > 1e-3,
+               alternative.chiSquare - solution.chiSquare < options.ambiguityChiSquare * factor * factor {
+                ambiguity = RangeSubsetFit.distance(other, solution.q)
+                if alternative.chiSquare < solution.chiSquare { solution = alternative }
             }
         }
+        for other in rivals {
+            ambiguity = max(ambiguity, RangeSubsetFit.distance(other, solution.q))
+        }
 
-        guard let covariance = normalMatrix(q, weights: weights).inverse(), covariance.trace >= 0 else {
+        guard let covariance = fit.covariance(of: solution) else {
             throw .degenerateGeometry(.undeterminedAtSolution)
         }
-        let accuracy = max(sigma * covariance.trace.squareRoot(), ambiguity)
-        let finalResiduals = residuals(q)
-        let rms = (used.reduce(0) { $0 + finalResiduals[$1] * finalResiduals[$1] } / Double(max(used.count, 1))).squareRoot()
-        let tag = point(q)
+        let accuracy = max(factor * covariance.trace.squareRoot(), ambiguity)
+        let residuals = fit.residuals(solution.q)
+        let rms = (residuals.reduce(0) { $0 + $1 * $1 } / Double(max(residuals.count, 1))).squareRoot()
+        let tag = fit.point(solution.q)
         guard tag.isFinite, accuracy.isFinite, rms.isFinite else { throw .noConvergence(iterations: iterations) }
         return MultilaterationFix(x: tag.x, y: tag.y, z: tag.z, accuracyM: accuracy, residualRMS: rms,
-                                  usedGateways: used.map { observations[$0].gatewayID }, iterations: iterations,
+                                  usedGateways: fit.observations.map(\.gatewayID), iterations: iterations + fit.iterations - chosen.fit.iterations,
                                   solvedZ: tagHeight == nil)
     }
 
-    /// The range sigma: the residuals' own estimate (standardised by the base weights, over the
-    /// gateways used, with one degree of freedom per unknown taken out), never below the prior.
-    func scale(at q: [Double], base: [Double], used: [Int]) -> Double {
-        let r = residuals(q)
-        let degrees = used.count - p
-        guard degrees > 0 else { return options.rangeSigma }
-        let sum = used.reduce(0) { $0 + base[$1] * r[$1] * r[$1] }
-        return max(options.rangeSigma, (sum / Double(degrees)).squareRoot())
-    }
-
-    func distance(_ a: [Double], _ b: [Double]) -> Double {
-        zip(a, b).reduce(0) { $0 + ($1.0 - $1.1) * ($1.0 - $1.1) }.squareRoot()
+    /// Every choice of `k` indices out of 0..<n, in lexicographic order.
+    static func combinations(of k: Int, from n: Int) -> [[Int]] {
+        guard k > 0 else { return [[]] }
+        guard k <= n else { return [] }
+        var result: [[Int]] = []
+        var current = Array(0..<k)
+        while true {
+            result.append(current)
+            var i = k - 1
+            while i >= 0, current[i] == n - k + i { i -= 1 }
+            guard i >= 0 else { return result }
+            current[i] += 1
+            for j in (i + 1)..<k { current[j] = current[j - 1] + 1 }
+        }
     }
 }

@@ -6,6 +6,9 @@ public enum PositionLostCause: String, Hashable, Sendable {
     case tooFewGateways = "too_few_gateways"
     /// Enough gateways, but their layout cannot determine the position.
     case degenerateGeometry = "degenerate_geometry"
+    /// Enough gateways, but their ranges disagree beyond noise and outlier rejection (an unflagged
+    /// NLoS range among too few others to single it out).
+    case inconsistentRanges = "inconsistent_ranges"
     /// Enough gateways, but the fit failed (no convergence, invalid input).
     case noFix = "no_fix"
 }

@@ -9,6 +9,7 @@ struct BenchReport: Sendable {
     var stream: DecodeFigure?
     /// AgentCore: one round of 8 measurements to payload bytes, in process.
     var core: DecodeFigure?
+    var solver: [SolverFigure] = []
     var decodeCPU: Int?
     var swift: GatewayResult?
     var python: GatewayResult?
@@ -35,6 +36,10 @@ struct BenchReport: Sendable {
         if let core {
             out.append(pad("  core: rules + payloads, 8 measurements", 46) + lpad(format(core.nanoseconds, 1), 15)
                        + lpad(grouped(core.perSecond), 18) + "   (" + format(core.nanoseconds / 8000, 2) + " µs/measurement)")
+        }
+        if !solver.isEmpty {
+            out.append("")
+            out.append(contentsOf: solverRows())
         }
         if let pipelineError {
             out.append("")
@@ -118,6 +123,14 @@ struct BenchReport: Sendable {
     }
 
     /// The journal's figures alone (`uwb2mqtt-bench journal-only`).
+    func solverTable() -> String { solverRows().joined(separator: "\n") + "\n" }
+
+    private func solverRows() -> [String] {
+        [pad("Fuse solver (2-D, one fix), one core", 46) + "µs/fix            fixes/s"] + solver.map { f in
+            pad("  \(f.gateways) gateways", 46) + lpad(format(f.microsecondsPerFix, 1), 15) + lpad(grouped(1e6 / f.microsecondsPerFix), 18)
+        }
+    }
+
     func journalTable() -> String { journalRows().joined(separator: "\n") + "\n" }
 
     /// The journal at its bound: appends (one fdatasync each), opening, draining through mosquitto,
@@ -198,6 +211,9 @@ struct BenchReport: Sendable {
         }
         fields.append(("uci_decode", obj([("one_measurement", decode(decode1)), ("eight_measurements", decode(decode8)),
                                           ("stream_reassembly_one_measurement", decode(stream)), ("core_round_eight_measurements", decode(core))])))
+        fields.append(("site_solver", "[" + solver.map { f in
+            obj([("gateways", num(Double(f.gateways))), ("us_per_fix", num(f.microsecondsPerFix))])
+        }.joined(separator: ", ") + "]"))
         fields.append(("settings", obj([("window_s", num(settings.window)), ("latency_rate_per_s", num(Double(settings.latencyRate))),
                                         ("memory_measurements", num(Double(settings.memoryMeasurements))),
                                         ("memory_rate_per_s", num(Double(settings.memoryRate))), ("peers", num(Double(benchPeers.count))),

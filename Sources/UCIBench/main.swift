@@ -5,11 +5,13 @@
 //   uwb2mqtt-bench decode-only     the UCI decode figures only (and the in-process core)
 //   uwb2mqtt-bench core-only       the in-process core figure only (for a profiler)
 //   uwb2mqtt-bench journal-only    the journal figures only (64 MiB, or --journal-mib N)
+//   uwb2mqtt-bench solver-only     the fuse's solver figures only (time per fix, 4/6/8 gateways)
 //   uwb2mqtt-bench decode1 N       exactly N decodes of (a), no timing: for
 //                                  `valgrind --tool=callgrind` (instructions per decode =
 //                                  difference of two runs with different N, divided by ΔN)
 //
-// 1. UCI decode (Decode.swift) and the agent's core (CoreBench.swift): in-process, one thread.
+// 1. UCI decode (Decode.swift), the agent's core (CoreBench.swift) and the fuse's solver
+//    (SolverBench.swift): in-process, one thread.
 // 2. Pipeline, latency, memory (Pipeline.swift): the real `uwb2mqtt run` process (release build,
 //    beside this executable) against a private mosquitto, fed by this process through a real
 //    pseudo-terminal (DeviceWriter.swift), counted and timed by a libmosquitto subscriber in this
@@ -32,6 +34,13 @@ if arguments.first == "decode1" {
 
 if arguments.first == "core-only" {
     _ = benchCore()
+    exit(0)
+}
+
+if arguments.first == "solver-only" {
+    var report = BenchReport()
+    report.solver = benchSolver()
+    print(report.solverTable(), terminator: "")
     exit(0)
 }
 
@@ -62,7 +71,7 @@ while !arguments.isEmpty {
     case "--agent": agentPath = value()
     case "--python-gateway": pythonGateway = value()
     default:
-        fputs("usage: uwb2mqtt-bench [decode-only | journal-only | decode1 N] [--no-python REASON] [--quick] [--json PATH] [--agent PATH] [--python-gateway PATH] [--journal-mib N]\n", stderr)
+        fputs("usage: uwb2mqtt-bench [decode-only | journal-only | solver-only | decode1 N] [--no-python REASON] [--quick] [--json PATH] [--agent PATH] [--python-gateway PATH] [--journal-mib N]\n", stderr)
         exit(2)
     }
 }
@@ -105,6 +114,7 @@ report.decode1 = benchDecode("(a)", measurements: 1)
 report.decode8 = benchDecode("(b)", measurements: 8)
 report.stream = benchStream()
 report.core = benchCore()
+report.solver = benchSolver()
 report.decodeCPU = pinned ? pinnedCPU : nil
 if hadAffinity { _ = sched_setaffinity(0, MemoryLayout<cpu_set_t>.size, &savedAffinity) }
 

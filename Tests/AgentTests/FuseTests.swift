@@ -16,7 +16,7 @@ import Glibc
         """
         site: lobby
         mqtt: {url: "\(url)", base_topic: uwb2mqtt}
-        window: 150ms
+        ranging_interval: 100ms     # the agents' device.ranging_interval; the window follows it
         tag_height: 1.0
         position_lost_after: 2s
         zones:

@@ -19,7 +19,7 @@ import Testing
         try config.validate()
         #expect(config.site == "lobby")
         #expect(config.mqtt.url == "mqtt://broker:1883" && config.mqtt.baseTopic == "uwb2mqtt")
-        #expect(config.window.seconds == 0.15 && config.positionLostAfter.seconds == 2)
+        #expect(config.window?.seconds == 0.15 && config.positionLostAfter.seconds == 2)
         #expect(config.tagHeight == 1.0)
         #expect(config.polygonZones == [PolygonZone(name: "checkout", vertices: [PlanarPoint(x: 0, y: 0), PlanarPoint(x: 2, y: 0),
                                                                                  PlanarPoint(x: 2, y: 1.5), PlanarPoint(x: 0, y: 1.5)],
@@ -31,9 +31,26 @@ import Testing
         let config = try decode(#"{"site": "lobby"}"#)
         try config.validate()
         #expect(config.mqtt.url == "mqtt://127.0.0.1:1883" && config.mqtt.baseTopic == "uwb2mqtt")
-        #expect(config.window.seconds == 0.15 && config.positionLostAfter.seconds == 2)
+        #expect(config.rangingInterval.seconds == 0.2 && config.window == nil && config.positionLostAfter.seconds == 2)
         #expect(config.tagHeight == nil && config.zones.isEmpty)
+        #expect(config.warnings.isEmpty)
         #expect(config.mqtt.keepalive.seconds == 30)
+    }
+
+    /// With default settings the window follows the agent's default ranging interval, so every
+    /// round of every gateway finds the other gateways' newest ranges inside it.
+    @Test func windowFollowsTheRangingInterval() throws {
+        let defaults = try decode(#"{"site": "lobby"}"#)
+        #expect(defaults.fusionSettings.window == 0.25)
+        #expect(defaults.fusionSettings == FusionSettings())
+        let fast = try decode(#"{"site": "lobby", "ranging_interval": "100ms"}"#)
+        try fast.validate()
+        #expect(fast.fusionSettings.window == 0.125)
+        let explicit = try decode(#"{"site": "lobby", "ranging_interval": "200ms", "window": "150ms"}"#)
+        #expect(explicit.fusionSettings.window == 0.15)
+        #expect(explicit.warnings.count == 1 && explicit.warnings[0].contains("shorter than the ranging_interval"))
+        let bad = try decode(#"{"site": "lobby", "ranging_interval": "10ms"}"#)
+        #expect(throws: FuseConfigurationError.self) { try bad.validate() }
     }
 
     @Test func mqttKeys() throws {

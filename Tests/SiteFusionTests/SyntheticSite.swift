@@ -19,6 +19,26 @@ enum SyntheticSite {
         ("gw-c", SitePoint(x: 6, y: 6, z: 2.5)), ("gw-d", SitePoint(x: 0, y: 6, z: 0.5)),
     ]
 
+    /// The site: 8 m × 6 m, a gateway in each corner at 2.2–2.6 m.
+    static let hall: [(String, SitePoint)] = [
+        ("gw-a", SitePoint(x: 0, y: 0, z: 2.2)), ("gw-b", SitePoint(x: 8, y: 0, z: 2.6)),
+        ("gw-c", SitePoint(x: 8, y: 6, z: 2.4)), ("gw-d", SitePoint(x: 0, y: 6, z: 2.5)),
+    ]
+
+    /// The hall with up to four more gateways in the middle of its walls (5 to 8 in all).
+    static func hall(gateways count: Int) -> [(String, SitePoint)] {
+        let walls: [(String, SitePoint)] = [
+            ("gw-e", SitePoint(x: 4, y: 0, z: 2.3)), ("gw-f", SitePoint(x: 8, y: 3, z: 2.5)),
+            ("gw-g", SitePoint(x: 4, y: 6, z: 2.2)), ("gw-h", SitePoint(x: 0, y: 3, z: 2.6)),
+        ]
+        return hall + walls.prefix(max(0, count - hall.count))
+    }
+
+    /// Tag positions spread over the hall, from the middle to half a metre from the walls.
+    static let hallPoints: [SitePoint] = [1.0, 2.5, 4.0, 5.5, 7.0].flatMap { x in
+        [1.0, 3.0, 5.0].map { y in SitePoint(x: x, y: y, z: 1) }
+    } + [SitePoint(x: 0.5, y: 0.5, z: 1), SitePoint(x: 7.5, y: 5.5, z: 1)]
+
     static func observations(_ gateways: [(String, SitePoint)], tag: SitePoint, noise: (Int) -> Double = { _ in 0 },
                              nlos: Set<String> = []) -> [RangeObservation] {
         gateways.enumerated().map { i, g in

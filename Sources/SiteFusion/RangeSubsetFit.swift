@@ -1,0 +1,200 @@
+/// The weighted least-squares fit of one set of ranges: the unknowns are x, y (and z), the
+/// residuals fitted minus measured distance. The solver fits the full set and the subsets that
+/// leave suspected outliers out, and compares them through ``chiSquare``.
+///
+/// The noise model: a line-of-sight range has the standard deviation `Options.rangeSigma`; a
+/// NLoS-flagged range counts with the weight `Options.nlosWeight` (a larger sigma), except when it
+/// is shorter than the fitted distance, since NLoS only makes ranges long: such a range is a
+/// violated upper bound and regains full weight.
+struct RangeSubsetFit {
+    let observations: [RangeObservation]
+    let tagHeight: Double?
+    let options: MultilaterationSolver.Options
+    let p: Int
+    /// Gateway coordinates over the solved dimensions.
+    let anchors: [[Double]]
+    var iterations = 0
+
+    init(observations: [RangeObservation], tagHeight: Double?, options: MultilaterationSolver.Options) {
+        self.observations = observations
+        self.tagHeight = tagHeight
+        self.options = options
+        p = tagHeight == nil ? 3 : 2
+        anchors = observations.map { o in
+            tagHeight == nil ? [o.gateway.x, o.gateway.y, o.gateway.z] : [o.gateway.x, o.gateway.y]
+        }
+    }
+
+    /// The result of one fit: the solution, the base weights at it, and its misfit.
+    struct Solution {
+        var q: [Double]
+        var weights: [Double]
+        /// Σ weight × residual² / rangeSigma²: chi-square distributed with `degrees` degrees of
+        /// freedom when the ranges carry only noise of the modelled size.
+        var chiSquare: Double
+        var degrees: Int
+    }
+
+    func point(_ q: [Double]) -> SitePoint {
+        SitePoint(x: q[0], y: q[1], z: tagHeight ?? q[2])
+    }
+
+    func residuals(_ q: [Double]) -> [Double] {
+        let tag = point(q)
+        return observations.map { tag.distance(to: $0.gateway) - $0.distanceM }
+    }
+
+    func cost(_ q: [Double], weights: [Double]) -> Double {
+        zip(residuals(q), weights).reduce(0) { $0 + $1.1 * $1.0 * $1.0 }
+    }
+
+    /// Jacobian rows: the unit vector from each gateway to the tag over the solved dimensions; a
+    /// zero row where the tag sits on a gateway (the direction is undefined there).
+    func jacobian(_ q: [Double]) -> [[Double]] {
+        let tag = point(q)
+        return observations.map { o in
+            let d = tag.distance(to: o.gateway)
+            guard d > 1e-9 else { return Array(repeating: 0, count: p) }
+            let full = [(tag.x - o.gateway.x) / d, (tag.y - o.gateway.y) / d, (tag.z - o.gateway.z) / d]
+            return Array(full.prefix(p))
+        }
+    }
+
+    func normalMatrix(_ q: [Double], weights: [Double]) -> SmallMatrix {
+        var h = SmallMatrix(size: p)
+        for (row, w) in zip(jacobian(q), weights) {
+            for r in 0..<p { for c in 0..<p { h[r, c] += w * row[r] * row[c] } }
+        }
+        return h
+    }
+
+    /// The noise model's weights at `q` (see the type's documentation).
+    func weights(at q: [Double]) -> [Double] {
+        zip(observations, residuals(q)).map { o, r in
+            o.nlos && !(options.nlosUpperBound && r > 0) ? options.nlosWeight : 1
+        }
+    }
+
+    // MARK: start
+
+    /// The linearised closed form: differences of the squared range equations against their mean
+    /// cancel the quadratic term, leaving a linear least-squares problem in x, y (and z). Exact for
+    /// noise-free ranges; with noise a good start. Falls back to the gateways' centroid.
+    func linearStart(weights: [Double], centroid: [Double]) -> [Double] {
+        let squaredRanges: [Double] = observations.map { o in
+            guard let tagHeight else { return o.distanceM * o.distanceM }
+            let dz = tagHeight - o.gateway.z
+            return max(0, o.distanceM * o.distanceM - dz * dz)
+        }
+        let norms = anchors.map { a in a.reduce(0) { $0 + $1 * $1 } }
+        let totalWeight = weights.reduce(0, +)
+        guard totalWeight > 0 else { return centroid }
+        var meanAnchor = Array(repeating: 0.0, count: p)
+        var meanNorm = 0.0, meanRange = 0.0
+        for i in anchors.indices {
+            for k in 0..<p { meanAnchor[k] += weights[i] * anchors[i][k] / totalWeight }
+            meanNorm += weights[i] * norms[i] / totalWeight
+            meanRange += weights[i] * squaredRanges[i] / totalWeight
+        }
+        var ata = SmallMatrix(size: p)
+        var atb = Array(repeating: 0.0, count: p)
+        for i in anchors.indices {
+            let row = (0..<p).map { 2 * (anchors[i][$0] - meanAnchor[$0]) }
+            let rhs = (norms[i] - meanNorm) - (squaredRanges[i] - meanRange)
+            for r in 0..<p {
+                atb[r] += weights[i] * row[r] * rhs
+                for c in 0..<p { ata[r, c] += weights[i] * row[r] * row[c] }
+            }
+        }
+        guard let inverse = ata.inverse() else { return centroid }
+        let start = inverse.multiplied(by: atb)
+        return start.allSatisfy(\.isFinite) ? start : centroid
+    }
+
+    // MARK: iteration
+
+    /// Levenberg–Marquardt with fixed weights from `start` to the nearest minimum.
+    mutating func refine(from start: [Double], weights: [Double]) throws(MultilaterationError) -> [Double] {
+        var q = start
+        var current = cost(q, weights: weights)
+        var lambda = 1e-3
+        var steps = 0
+        while true {
+            iterations += 1
+            steps += 1
+            guard steps <= options.maxIterations, current.isFinite else {
+                throw .noConvergence(iterations: iterations)
+            }
+            let h = normalMatrix(q, weights: weights)
+            var g = Array(repeating: 0.0, count: p)
+            for (row, (w, r)) in zip(jacobian(q), zip(weights, residuals(q))) {
+                for k in 0..<p { g[k] += w * row[k] * r }
+            }
+            var damped = h
+            for k in 0..<p { damped[k, k] += lambda * max(h[k, k], 1e-9) }
+            guard let inverse = damped.inverse() else {
+                lambda *= 10
+                if lambda > 1e12 { return q }
+                continue
+            }
+            let step = inverse.multiplied(by: g).map { -$0 }
+            let candidate = zip(q, step).map { $0 + $1 }
+            let next = cost(candidate, weights: weights)
+            if next.isFinite, next <= current {
+                let decrease = current - next
+                q = candidate
+                current = next
+                lambda = max(lambda / 10, 1e-12)
+                // Converged when the step is below the tolerance (relative to how far from the
+                // origin the site is, since coordinates carry rounding error in proportion), or the
+                // cost no longer changes in its leading digits.
+                let size = q.reduce(0) { max($0, abs($1)) }
+                if step.reduce(0, { $0 + $1 * $1 }).squareRoot() < options.tolerance * max(1, size)
+                    || decrease <= 1e-14 * current { return q }
+            } else {
+                // No step downhill at any damping: q is a minimum to rounding precision.
+                lambda *= 10
+                if lambda > 1e12 { return q }
+            }
+        }
+    }
+
+    /// Refits until the NLoS weights (which depend on the sign of each NLoS residual) stop
+    /// changing the solution.
+    mutating func fit(from start: [Double]) throws(MultilaterationError) -> Solution {
+        var q = start
+        var w = weights(at: q)
+        // Rounds usually settle in one or two; a weight that flips at a boundary (a NLoS residual
+        // near zero) can make them alternate between nearby minima, and the last one is kept.
+        for _ in 0..<10 {
+            let next = try refine(from: q, weights: w)
+            let moved = Self.distance(next, q)
+            q = next
+            let nextWeights = weights(at: q)
+            if nextWeights == w || moved < options.tolerance * 10 * max(1, q.reduce(0) { max($0, abs($1)) }) {
+                w = nextWeights
+                break
+            }
+            w = nextWeights
+        }
+        return solution(at: q, weights: w)
+    }
+
+    func solution(at q: [Double], weights w: [Double]) -> Solution {
+        let sigma = options.rangeSigma
+        return Solution(q: q, weights: w, chiSquare: cost(q, weights: w) / (sigma * sigma), degrees: observations.count - p)
+    }
+
+    /// The covariance of the solution under the noise model (rangeSigma² × the inverse normal
+    /// matrix), or nil where the ranges do not constrain every direction.
+    func covariance(of solution: Solution) -> SmallMatrix? {
+        guard var inverse = normalMatrix(solution.q, weights: solution.weights).inverse(), inverse.trace >= 0 else { return nil }
+        let variance = options.rangeSigma * options.rangeSigma
+        for k in inverse.values.indices { inverse.values[k] *= variance }
+        return inverse
+    }
+
+    static func distance(_ a: [Double], _ b: [Double]) -> Double {
+        zip(a, b).reduce(0) { $0 + ($1.0 - $1.1) * ($1.0 - $1.1) }.squareRoot()
+    }
+}

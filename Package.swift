@@ -57,7 +57,7 @@ let package = Package(
         // The offline tools: replay (through the agent's core), its SVG plots, the JSON Schemas.
         .target(name: "OfflineTools", dependencies: ["Vocabulary", "Gateway", "Proximity", "Recording", "UCI"]),
 
-        // The command line: one type per subcommand, argument parsing, help and exit statuses.
+        // The command line: one type per subcommand, argument parsing, help, shell completion and exit statuses.
         .target(name: "Commands", dependencies: ["Vocabulary", "Gateway", "Fuse", "OfflineTools", "UCI", "DeviceLink", "MQTTClient", "YAMLCoding",
                                                  "Simulator", "Proximity", "Recording", "SiteFusion", "EventLoop", "CLibSerialPort", "CMosquitto", "CLinuxEvents"]),
 

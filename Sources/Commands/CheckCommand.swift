@@ -1,10 +1,6 @@
-#if canImport(Glibc)
-@preconcurrency import Glibc
-#endif
 import Gateway
 import FoundationEssentials
 import MQTTClient
-import Synchronization
 import YAMLCoding
 
 /// `uwb2mqtt check [--config FILE] [--rules FILE]` (cli-and-config.md): validates the config (and
@@ -15,26 +11,32 @@ import YAMLCoding
 /// error in a file, so a file reports at most one). Files the config names but that are missing
 /// are warnings here, not errors, because `check` often runs on a machine other than the gateway;
 /// `doctor`, which runs on the gateway, fails on them.
-///
-/// Exit status: 0 valid (warnings allowed), 1 invalid, 2 bad usage.
-public enum CheckCommand {
-    public static let help = """
-    Usage: uwb2mqtt check [--config FILE] [--rules FILE]
+public struct CheckCommand: Command {
+    static let rules = Option.value(
+        "--rules", "FILE",
+        help: "the rules file to validate instead of the one the configuration names; here a missing file is an error")
 
-    Validates the configuration file and the rules file without opening the device or connecting
-    to the broker. Each problem is printed as file:line:column: message.
+    static let declaration = CommandDeclaration(
+        name: "check", abstract: "validate config and rules without device or broker",
+        discussion: """
+        Each problem is printed as file:line:column: message.
 
-    Files the configuration names (mqtt.password_file, ca_file, cert_file, key_file, and rules
-    unless --rules is given) are only looked for: a missing one is a warning ("warning: …"), since
-    check may run on another machine than the gateway. `uwb2mqtt doctor` fails on them.
+        Files the configuration names (mqtt.password_file, ca_file, cert_file, key_file, and rules
+        unless --rules is given) are only looked for: a missing one is a warning ("warning: …"), since
+        check may run on another machine than the gateway. `uwb2mqtt doctor` fails on them.
+        """,
+        arguments: [.option(.agentConfiguration), .option(rules)],
+        exitStatuses: [ExitStatus.Meaning(ExitStatus.success, "when valid (warnings allowed)"),
+                       ExitStatus.Meaning(ExitStatus.failure, "when not")])
 
-    Options:
-      --config FILE   the configuration (default /etc/uwb2mqtt/config.yaml)
-      --rules FILE    the rules file to validate instead of the one the configuration names;
-                      here a missing file is an error
+    var configPath: String
+    /// The rules to validate instead of those the configuration names.
+    var rulesPath: String?
 
-    Exit status: 0 when valid (warnings allowed), 1 when not, 2 for bad usage.
-    """
+    init(_ arguments: ParsedArguments) {
+        configPath = arguments.value(.agentConfiguration) ?? AgentConfiguration.defaultPath
+        rulesPath = arguments.value(Self.rules)
+    }
 
     /// One thing `check` found.
     public struct Finding: Sendable, Equatable, CustomStringConvertible {
@@ -75,36 +77,19 @@ public enum CheckCommand {
         public var configuration: AgentConfiguration?
         public var findings: [Finding]
         public var isValid: Bool { !findings.contains { $0.severity == .error } }
-        public var exitStatus: Int32 { isValid ? 0 : 1 }
+        public var exitStatus: Int32 { isValid ? ExitStatus.success : ExitStatus.failure }
     }
 
-    /// Parses the command line and prints the report: errors and warnings to stderr, notes and
-    /// the final verdict to stdout. Returns the exit status.
-    public static func run(arguments: [String]) -> Int32 {
-        run(arguments: arguments, output: { print($0) }, errors: { fputs($0 + "\n", stderr) })
-    }
-
-    /// `run(arguments:)` with its two output streams given (for tests and embedding).
-    public static func run(arguments: [String], output: (String) -> Void, errors: (String) -> Void) -> Int32 {
-        let options: CommandOptions
-        do {
-            options = try CommandOptions.parse(arguments, command: "check", valued: ["--config", "--rules"])
-        } catch {
-            errors(error.description)
-            return 2
-        }
-        if options.helpRequested {
-            output(help)
-            return 0
-        }
-        let configPath = options.values["--config"] ?? AgentConfiguration.defaultPath
-        let report = check(configPath: configPath, rulesPath: options.values["--rules"])
+    /// Prints the report: errors and warnings to `console.errors`, notes and the final verdict to
+    /// `console.output`.
+    func run(_ console: Console) -> Int32 {
+        let report = Self.check(configPath: configPath, rulesPath: rulesPath)
         for finding in report.findings {
-            finding.severity == .note ? output(finding.description) : errors(finding.description)
+            finding.severity == .note ? console.output(finding.description) : console.errors(finding.description)
         }
         let warnings = report.findings.filter { $0.severity == .warning }.count
         if report.isValid {
-            output("\(configPath): ok" + (warnings > 0 ? " (\(warnings) warning\(warnings == 1 ? "" : "s"))" : ""))
+            console.output("\(configPath): ok" + (warnings > 0 ? " (\(warnings) warning\(warnings == 1 ? "" : "s"))" : ""))
         }
         return report.exitStatus
     }

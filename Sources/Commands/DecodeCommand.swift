@@ -10,10 +10,36 @@ import UCI
 /// else whose length disagrees with its header is reported as malformed. Arguments that are all
 /// shorter than a header (a packet typed unquoted, one byte an argument) are read as one packet. Malformed input yields
 /// `{"error", "payload"}` and exit status 1 after the rest is decoded.
-public struct DecodeCommand {
-    public var json: Bool
+public struct DecodeCommand: Command {
+    static let json = Option.flag("--json", help: "one JSON object per decoded message (keys as in cli-and-config.md)")
+    static let packets = Operand("HEX", .variadic, .text, help: "one UCI packet in hex; without any, one a line from standard input")
 
-    public init(json: Bool) { self.json = json }
+    static let declaration = CommandDeclaration(
+        name: "decode", abstract: "decode UCI packets given as hex",
+        discussion: """
+        Each argument is one UCI packet in hex; spaces, ':', '.', ',' separators and 0x prefixes
+        are allowed. Without arguments, reads one packet a line from standard input (blank lines
+        and lines starting with '#' are skipped). Segments of one message (PBF) given as
+        consecutive packets are joined and decoded once; a line with several whole packets back
+        to back is split into them.
+        """,
+        arguments: [.option(json), .operand(packets)],
+        exitStatuses: [ExitStatus.Meaning(ExitStatus.success, "when every packet decoded"),
+                       ExitStatus.Meaning(ExitStatus.failure, "when any was malformed (reported as {\"error\": …, \"payload\": …} after the rest are decoded)")])
+
+    /// JSON lines rather than text.
+    public var json: Bool
+    /// The packets given as arguments; none: read standard input.
+    public var hex: [String]
+
+    public init(json: Bool, hex: [String] = []) {
+        self.json = json
+        self.hex = hex
+    }
+
+    init(_ arguments: ParsedArguments) {
+        self.init(json: arguments.isSet(Self.json), hex: arguments.values(Self.packets))
+    }
 
     /// What one input produced: a decoded message, or an error with the bytes it concerns.
     public enum Outcome: Equatable {
@@ -61,10 +87,13 @@ public struct DecodeCommand {
     /// is skipped with an error, never held whole.
     static let maximumLineBytes = 1 << 20
 
-    /// Runs the command over `arguments` (or stdin lines when there are none) and returns the
-    /// exit status: 0 when everything decoded, 1 when anything was malformed.
-    public func run(arguments: [String], readLine: (() -> InputLine?)? = nil,
-                    write: (String) -> Void = { print($0) }) -> Int32 {
+    func run(_ console: Console) -> Int32 {
+        run(readLine: nil, write: console.output)
+    }
+
+    /// Decodes `hex` (or stdin lines when there are none) and returns the exit status: 0 when
+    /// everything decoded, 1 when anything was malformed.
+    public func run(readLine: (() -> InputLine?)?, write: (String) -> Void) -> Int32 {
         var stdin = BoundedLineReader(limit: Self.maximumLineBytes)
         let readLine = readLine ?? { stdin.next() }
         var decoder = Decoder()
@@ -75,7 +104,7 @@ public struct DecodeCommand {
                 write(render(outcome))
             }
         }
-        if arguments.isEmpty {
+        if hex.isEmpty {
             var number = 0
             while let input = readLine() {
                 number += 1
@@ -89,14 +118,14 @@ public struct DecodeCommand {
                 if trimmed.isEmpty || trimmed.hasPrefix("#") { continue }
                 emit(decoder.feed(trimmed))
             }
-        } else if arguments.count > 1, arguments.allSatisfy({ ((try? Hex.bytes($0))?.count ?? 4) < PacketHeader.size }) {
+        } else if hex.count > 1, hex.allSatisfy({ ((try? Hex.bytes($0))?.count ?? 4) < PacketHeader.size }) {
             // `decode 62 00 00 38 …` unquoted: no argument can be a packet alone, so they are one.
-            emit(decoder.feed(arguments.joined(separator: " ")))
+            emit(decoder.feed(hex.joined(separator: " ")))
         } else {
-            for argument in arguments { emit(decoder.feed(argument)) }
+            for argument in hex { emit(decoder.feed(argument)) }
         }
         emit(decoder.finish())
-        return failed ? 1 : 0
+        return failed ? ExitStatus.failure : ExitStatus.success
     }
 
     /// Parses inputs one at a time and carries PBF segments from one input to the next.

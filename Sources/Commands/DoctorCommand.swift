@@ -2,12 +2,10 @@
 @preconcurrency import Glibc
 #endif
 import Gateway
-import Dispatch
 import EventLoop
 import DeviceLink
 import FoundationEssentials
 import MQTTClient
-import Synchronization
 import UCI
 
 /// `uwb2mqtt doctor [--config FILE]` (cli-and-config.md): runs on the gateway and answers "why
@@ -20,27 +18,31 @@ import UCI
 /// It is a one-shot command, so an unreachable device or broker is exit 3 (cli-and-config.md),
 /// while a configuration problem (invalid config, a missing named file, an unwritable spool, a
 /// clock in the past) is exit 1 and wins over 3: fixing the config comes first.
-public enum DoctorCommand {
-    public static let help = """
-    Usage: uwb2mqtt doctor [--config FILE]
+public struct DoctorCommand: AsyncCommand {
+    static let declaration = CommandDeclaration(
+        name: "doctor", abstract: "check config, device and broker, one line each",
+        discussion: """
+        Checks, one line each with a verdict (ok, warn, FAIL; skip when an earlier failure makes a
+        check meaningless) and a hint: the configuration is valid; the files it names exist (password
+        file, certificates, rules); the device port is present (for `auto`: a port with the DWM3001C's
+        USB id 1915:520F) and this user may open it; the device answers UCI (its UCI and firmware
+        versions are shown); the broker is reachable and accepts the credentials; the spool directory
+        is writable; the clock is sane and synchronised.
 
-    Checks, one line each with a verdict (ok, warn, FAIL; skip when an earlier failure makes a
-    check meaningless) and a hint: the configuration is valid; the files it names exist (password
-    file, certificates, rules); the device port is present (for `auto`: a port with the DWM3001C's
-    USB id 1915:520F) and this user may open it; the device answers UCI (its UCI and firmware
-    versions are shown); the broker is reachable and accepts the credentials; the spool directory
-    is writable; the clock is sane and synchronised.
+        Stop the service first (sudo systemctl stop uwb2mqtt): the serial port can only be opened by
+        one program. Run it as the service user to check that user's permissions:
+          sudo -u uwb2mqtt uwb2mqtt doctor
+        """,
+        arguments: [.option(.agentConfiguration)],
+        exitStatuses: [ExitStatus.Meaning(ExitStatus.success, "when nothing failed (warnings allowed)"),
+                       ExitStatus.Meaning(ExitStatus.failure, "for a configuration problem"),
+                       ExitStatus.Meaning(ExitStatus.unreachable, "when the device or the broker is unreachable")])
 
-    Stop the service first (sudo systemctl stop uwb2mqtt): the serial port can only be opened by
-    one program. Run it as the service user to check that user's permissions:
-      sudo -u uwb2mqtt uwb2mqtt doctor
+    var configPath: String
 
-    Options:
-      --config FILE   the configuration (default /etc/uwb2mqtt/config.yaml)
-
-    Exit status: 0 when nothing failed (warnings allowed), 1 for a configuration problem,
-    3 when the device or the broker is unreachable, 2 for bad usage.
-    """
+    init(_ arguments: ParsedArguments) {
+        configPath = arguments.value(.agentConfiguration) ?? AgentConfiguration.defaultPath
+    }
 
     /// A check's outcome.
     public enum Verdict: String, Sendable, Equatable {
@@ -93,48 +95,15 @@ public enum DoctorCommand {
         public init() {}
     }
 
-    /// Parses the command line, runs the checks, prints one line each to stdout and returns the
-    /// exit status. Blocks the calling thread (the `uwb2mqtt` main thread) until done; the checks
-    /// themselves run on Swift concurrency's threads, which therefore must not be this one.
-    public static func run(arguments: [String]) -> Int32 {
-        let done = DispatchSemaphore(value: 0)
-        let result = ResultBox()
-        Task.detached {
-            let status = await run(arguments: arguments, output: { line in
-                print(line)
-                fflush(stdout)
-            }, errors: { line in fputs(line + "\n", stderr) })
-            result.set(status)
-            done.signal()
-        }
-        done.wait()
-        return result.get()
-    }
-
-    /// `run(arguments:)` for async callers and tests: the report lines go to `output`, usage
-    /// errors to `errors`.
-    public static func run(arguments: [String], limits: Limits = Limits(),
-                           output: @escaping @Sendable (String) -> Void,
-                           errors: @escaping @Sendable (String) -> Void) async -> Int32 {
-        let options: CommandOptions
-        do {
-            options = try CommandOptions.parse(arguments, command: "doctor", valued: ["--config"])
-        } catch {
-            errors(error.description)
-            return 2
-        }
-        if options.helpRequested {
-            output(help)
-            return 0
-        }
-        let checks = await diagnose(configPath: options.values["--config"] ?? AgentConfiguration.defaultPath,
-                                    limits: limits) { output($0.description) }
-        let status = exitStatus(checks)
+    /// Runs the checks, prints one line each to `console.output` as it is known, then a summary.
+    func run(_ console: Console) async -> Int32 {
+        let checks = await Self.diagnose(configPath: configPath) { console.output($0.description) }
+        let status = Self.exitStatus(checks)
         let failed = checks.filter { $0.verdict == .fail }.count
         let warned = checks.filter { $0.verdict == .warn }.count
-        output(failed == 0
-               ? "doctor: all checks passed" + (warned > 0 ? " (\(warned) warning\(warned == 1 ? "" : "s"))" : "")
-               : "doctor: \(failed) check\(failed == 1 ? "" : "s") failed (exit \(status))")
+        console.output(failed == 0
+                       ? "doctor: all checks passed" + (warned > 0 ? " (\(warned) warning\(warned == 1 ? "" : "s"))" : "")
+                       : "doctor: \(failed) check\(failed == 1 ? "" : "s") failed (exit \(status))")
         return status
     }
 
@@ -142,9 +111,9 @@ public enum DoctorCommand {
     /// or the broker failed.
     public static func exitStatus(_ checks: [Check]) -> Int32 {
         let failures = checks.filter { $0.verdict == .fail }
-        if failures.contains(where: { $0.area == .configuration }) { return 1 }
-        if !failures.isEmpty { return 3 }
-        return 0
+        if failures.contains(where: { $0.area == .configuration }) { return ExitStatus.failure }
+        if !failures.isEmpty { return ExitStatus.unreachable }
+        return ExitStatus.success
     }
 
     /// Runs every check in order, handing each to `report` as soon as it is known (the device
@@ -626,13 +595,6 @@ public enum DoctorCommand {
         var groups = [gid_t](repeating: 0, count: Int(max(getgroups(0, nil), 0)) + 1)
         let count = getgroups(Int32(groups.count), &groups)
         return Set(groups.prefix(Int(max(count, 0)))).union([getegid()])
-    }
-
-    /// A Sendable slot for the exit status the detached task computes.
-    final class ResultBox: Sendable {
-        private let value = Mutex<Int32>(0)
-        func set(_ status: Int32) { value.withLock { $0 = status } }
-        func get() -> Int32 { value.withLock { $0 } }
     }
 }
 

@@ -1,52 +1,47 @@
 import Gateway
 import EventLoop
 import DeviceLink
-import Dispatch
 import FoundationEssentials
 import Recording
-import Synchronization
 #if canImport(Glibc)
 import Glibc
 #endif
 
-/// `uwb2mqtt record --out FILE [--config FILE]`: runs the device session and writes every UCI
-/// packet received, with its receive time, to FILE until Ctrl-C. Needs no broker.
-public enum RecordCommand {
-    public static let help = """
-    Usage: uwb2mqtt record --out FILE [--config FILE] [--simulate [SCENARIO]]
+/// `uwb2mqtt record --out FILE [--config FILE] [--simulate [SCENARIO]]`: runs the device session
+/// and writes every UCI packet received, with its receive time, to FILE until Ctrl-C. Needs no
+/// broker.
+public struct RecordCommand: Command {
+    static let out = Option.value("--out", "FILE", required: true,
+                                  help: "the recording to write (replay it with uwb2mqtt replay FILE)")
 
-    Brings the device up as the agent does (the device section of the configuration) and writes
-    every UCI packet it sends, with its receive time, to FILE, until Ctrl-C. The format is
-    append-only: a crash loses at most the last packets, and a truncated file still replays
-    (uwb2mqtt replay FILE). No broker is needed. --simulate records the built-in simulator.
+    static let declaration = CommandDeclaration(
+        name: "record", abstract: "record every UCI packet received, with its time",
+        discussion: """
+        Brings the device up as the agent does (the device section of the configuration) and writes
+        every UCI packet it sends, with its receive time, to FILE, until Ctrl-C. The format is
+        append-only: a crash loses at most the last packets, and a truncated file still replays
+        (uwb2mqtt replay FILE). No broker is needed.
+        """,
+        arguments: [.option(out), .option(.agentConfiguration), .option(.simulate)],
+        exitStatuses: [ExitStatus.Meaning(ExitStatus.success, "after Ctrl-C"),
+                       ExitStatus.Meaning(ExitStatus.failure, "for a bad configuration or an unwritable FILE"),
+                       ExitStatus.Meaning(ExitStatus.unreachable, "when the device cannot be reached within 10 seconds")])
 
-    Exit status: 0 after Ctrl-C, 1 bad config or an unwritable FILE, 3 when the device cannot be
-    reached within 10 seconds.
-    """
+    var out: String
+    var configPath: String?
+    var simulates: Bool
+    /// The scenario to simulate (nil: the default one) when `simulates`.
+    var scenarioName: String?
 
-    public static func run(arguments: [String]) -> Int32 {
-        var out: String?
-        var configPath: String?
-        var simulate = false
-        var scenarioName: String?
-        var index = 0
-        while index < arguments.count {
-            switch arguments[index] {
-            case "--out" where index + 1 < arguments.count: out = arguments[index + 1]; index += 1
-            case "--config" where index + 1 < arguments.count: configPath = arguments[index + 1]; index += 1
-            case "--simulate":
-                simulate = true
-                if index + 1 < arguments.count, !arguments[index + 1].hasPrefix("--") { scenarioName = arguments[index + 1]; index += 1 }
-            default:
-                CommandLineTool.printError("uwb2mqtt: record: unexpected argument '\(arguments[index])' (run 'uwb2mqtt help record')")
-                return 2
-            }
-            index += 1
-        }
-        guard let out else {
-            CommandLineTool.printError("uwb2mqtt: record: --out FILE is required (run 'uwb2mqtt help record')")
-            return 2
-        }
+    init(_ arguments: ParsedArguments) {
+        // The parser has checked that the required option is there.
+        out = arguments.value(Self.out)!
+        configPath = arguments.value(.agentConfiguration)
+        simulates = arguments.isSet(.simulate)
+        scenarioName = arguments.value(.simulate)
+    }
+
+    func run(_ console: Console) -> Int32 {
         let logger = Logger()
         // The loop and its signals before the simulator's thread exists, so that it inherits the
         // blocked mask and Ctrl-C reaches the loop.
@@ -58,12 +53,12 @@ public enum RecordCommand {
             signals = try SignalDescriptor([SIGINT, SIGTERM], on: loop) { _ in stopRequested = true }
         } catch {
             logger.error("cannot set up the event loop: \(error)")
-            return 1
+            return ExitStatus.failure
         }
         var configuration: AgentConfiguration
         var simulator: SimulatorHost?
         do {
-            let scenario = simulate ? try ScenarioLoading.load(scenarioName) : nil
+            let scenario = simulates ? try ScenarioLoading.load(scenarioName) : nil
             let path = configPath ?? AgentConfiguration.defaultPath
             if configPath == nil, let scenario, !FileManager.default.fileExists(atPath: path) {
                 configuration = RunCommand.defaults(for: scenario)
@@ -76,7 +71,7 @@ public enum RecordCommand {
             }
         } catch {
             logger.error("\(error)")
-            return 1
+            return ExitStatus.failure
         }
         defer { simulator?.stop() }
         let recorder: PacketRecorder
@@ -84,7 +79,7 @@ public enum RecordCommand {
             recorder = try PacketRecorder(path: out, configuration: configuration, rotation: .none)
         } catch {
             logger.error("cannot record to \(out): \(error)")
-            return 1
+            return ExitStatus.failure
         }
         var reached = false
         let service = DeviceLinkService(loop: loop, port: configuration.device.port, configuration: configuration.device.session,
@@ -103,14 +98,14 @@ public enum RecordCommand {
             }
         }
         service.start()
-        var status: Int32 = 0
+        var status = ExitStatus.success
         if !loop.run(until: { stopRequested }, deadline: Clocks.monotonic() + 10) {
             if reached {
                 logger.info("recording to \(out); Ctrl-C stops")
                 loop.run(until: { stopRequested })
             } else {
                 logger.error("the device did not answer within 10 s; nothing recorded")
-                status = 3
+                status = ExitStatus.unreachable
             }
         }
         // The session is stopped and deinitialised before the port closes, as the agent does.
@@ -124,5 +119,3 @@ public enum RecordCommand {
         return status
     }
 }
-
-import UCI

@@ -4,87 +4,78 @@ import FoundationEssentials
 import Proximity
 import Recording
 #if canImport(Glibc)
-import Glibc
+@preconcurrency import Glibc
 #endif
 
 /// `uwb2mqtt replay FILE [--config FILE] [--rules FILE] [--fast] [--svg OUT]` and
 /// `uwb2mqtt replay FILE --compare OLD_RULES NEW_RULES`: try rules on a recording before they go
 /// live (cli-and-config.md; the recording comes from `record` or `run` with `record:`).
-public enum ReplayCommand {
-    public static let help = """
-    Usage: uwb2mqtt replay FILE [--config FILE] [--rules FILE] [--fast] [--topics] [--svg OUT]
-           uwb2mqtt replay FILE [--config FILE] --compare OLD_RULES NEW_RULES
+public struct ReplayCommand: Command {
+    static let recording = Operand("FILE", .required, .file, help: "the recording (from uwb2mqtt record, or run with record:)")
+    static let config = Option.value("--config", "FILE", help: "the agent's configuration, for peer names and the rules path")
+    static let rules = Option.value("--rules", "FILE", help: "the rules file to try")
+    static let fast = Option.flag("--fast", help: "as fast as possible instead of at recorded timing")
+    static let topics = Option.flag(
+        "--topics",
+        help: "every message the agent would publish about the peers (range, feedback, state, position, event, ranking), "
+            + "as TOPIC PAYLOAD lines, not only the events; topics use the configuration's base topic and gateway id")
+    static let svg = Option.value(
+        "--svg", "OUT", help: "draw distance over time per peer with the rule thresholds, events and signal-loss gaps to OUT (SVG)")
+    static let compare = Option.values(
+        "--compare", ["OLD_RULES", "NEW_RULES"],
+        help: "replay with both rules files and print what changes: events added, removed, or moved in time")
 
-    Runs a recording through the same decoding, filters and rules the agent runs and prints the
-    events as JSON lines, shaped as the MQTT `event` payloads. Peers are named by --config (else
-    by address). Rules come from --rules, else from the config's `rules:`. Recorded timing is kept
-    unless --fast. The replay ends at the recording's last packet: nothing is dated after it.
-    Damaged parts of a recording are reported on stderr; the rest is replayed.
+    static let declaration = CommandDeclaration(
+        name: "replay", abstract: "replay a recording through decoding, filters and rules",
+        discussion: """
+        Runs a recording through the same decoding, filters and rules the agent runs and prints the
+        events as JSON lines, shaped as the MQTT `event` payloads. Peers are named by --config (else
+        by address). Rules come from --rules, else from the config's `rules:`. Recorded timing is kept
+        unless --fast. The replay ends at the recording's last packet: nothing is dated after it.
+        Damaged parts of a recording are reported on stderr; the rest is replayed.
+        """,
+        arguments: [.operand(recording), .option(config), .option(rules), .option(fast), .option(topics), .option(svg),
+                    .option(compare)],
+        exitStatuses: [ExitStatus.Meaning(ExitStatus.success, "done"),
+                       ExitStatus.Meaning(ExitStatus.failure, "for bad input (an unreadable recording, invalid rules or configuration)")])
 
-    Options:
-      --config FILE     the agent's configuration, for peer names and the rules path
-      --rules FILE      the rules file to try
-      --fast            as fast as possible instead of at recorded timing
-      --topics          every message the agent would publish about the peers (range, feedback,
-                        state, position, event, ranking), as `TOPIC PAYLOAD` lines, not only the
-                        events; topics use the config's base topic and gateway id
-      --svg OUT         draw distance over time per peer with the rule thresholds, events and
-                        signal-loss gaps to OUT (SVG)
-      --compare OLD NEW replay with both rules files and print what changes: events added,
-                        removed, or moved in time
+    var file: String
+    var configPath: String?
+    var rulesPath: String?
+    var svgPath: String?
+    /// The old and the new rules file, when comparing.
+    var comparison: (old: String, new: String)?
+    /// At recorded timing, or as fast as possible.
+    var paced: Bool
+    /// Every message the agent would publish, not only the events.
+    var allTopics: Bool
 
-    Exit status: 0 done, 1 bad input (unreadable recording, invalid rules or config), 2 bad usage.
-    """
-
-    public static func run(arguments: [String]) -> Int32 {
-        run(arguments: arguments, output: { print($0) }, errors: { CommandLineTool.printError($0) })
+    init(_ arguments: ParsedArguments) {
+        // The parser has checked that the required operand is there.
+        file = arguments.value(Self.recording)!
+        configPath = arguments.value(Self.config)
+        rulesPath = arguments.value(Self.rules)
+        svgPath = arguments.value(Self.svg)
+        let compared = arguments.values(Self.compare)
+        comparison = compared.count == 2 ? (compared[0], compared[1]) : nil
+        paced = !arguments.isSet(Self.fast)
+        allTopics = arguments.isSet(Self.topics)
     }
 
-    public static func run(arguments: [String], output: (String) -> Void, errors: (String) -> Void) -> Int32 {
-        var file: String?
-        var configPath: String?
-        var rulesPath: String?
-        var svgPath: String?
-        var compare: (String, String)?
-        var fast = false
-        var allTopics = false
-        var index = 0
-        func value(_ name: String) -> String? {
-            guard index + 1 < arguments.count else { return nil }
-            index += 1
-            return arguments[index]
-        }
-        while index < arguments.count {
-            let argument = arguments[index]
-            switch argument {
-            case "--config": guard let v = value(argument) else { return usage("--config needs a FILE", errors) }; configPath = v
-            case "--rules": guard let v = value(argument) else { return usage("--rules needs a FILE", errors) }; rulesPath = v
-            case "--svg": guard let v = value(argument) else { return usage("--svg needs an OUT file", errors) }; svgPath = v
-            case "--fast": fast = true
-            case "--topics": allTopics = true
-            case "--compare":
-                guard let old = value(argument), let new = value(argument) else { return usage("--compare needs OLD_RULES NEW_RULES", errors) }
-                compare = (old, new)
-            default:
-                if argument.hasPrefix("--") { return usage("unknown option '\(argument)'", errors) }
-                guard file == nil else { return usage("one recording at a time", errors) }
-                file = argument
-            }
-            index += 1
-        }
-        guard let file else { return usage("which recording? (uwb2mqtt replay FILE)", errors) }
-
+    func run(_ console: Console) -> Int32 {
+        let output = console.output
+        let errors = console.errors
         var configuration: AgentConfiguration?
         if let configPath {
             do { configuration = try AgentConfiguration.load(path: configPath) } catch {
                 errors("uwb2mqtt: \(error)")
-                return 1
+                return ExitStatus.failure
             }
         }
         let reader: RecordingReader
         do { reader = try RecordingReader(rotatedFrom: file) } catch {
             errors("uwb2mqtt: cannot read the recording \(file): \(error)")
-            return 1
+            return ExitStatus.failure
         }
         func loadRules(_ path: String?) -> Rules? {
             guard let path = path ?? configuration?.rules else {
@@ -101,39 +92,39 @@ public enum ReplayCommand {
         let peers = configuration?.device.peers ?? PacketRecorder.peers(fromMetadata: reader.header?.metadata ?? "")
         let gateway = configuration?.gateway.id ?? "replay"
 
-        if let (oldPath, newPath) = compare {
-            guard let old = loadRules(oldPath), let new = loadRules(newPath) else { return 1 }
+        if let (oldPath, newPath) = comparison {
+            guard let old = loadRules(oldPath), let new = loadRules(newPath) else { return ExitStatus.failure }
             let before = Replay(rules: old, peers: peers, gatewayID: gateway).run(reader, title: file)
             let after = Replay(rules: new, peers: peers, gatewayID: gateway).run(reader, title: file)
             for line in EventComparison.compare(before.typedEvents, after.typedEvents, start: before.plot.startTime ?? 0) { output(line) }
-            return 0
+            return ExitStatus.success
         }
 
-        guard let rules = loadRules(rulesPath) else { return 1 }
+        guard let rules = loadRules(rulesPath) else { return ExitStatus.failure }
         let sessionID = PacketRecorder.sessionID(fromMetadata: reader.header?.metadata ?? "") ?? configuration?.device.sessionID ?? 0
         let replay = Replay(rules: rules, peers: peers, gatewayID: gateway, topics: configuration?.topics, sessionID: sessionID,
                             keepsMessages: allTopics)
         let total = max(1, reader.totalBytes)
         let started = Date()
-        let showProgress = isatty(2) == 1
+        let onTerminal = isatty(2) == 1
         var items: [RecordingItem] = []
         var iterator = reader.makeIterator()
         // Read first (a bounded file), then run; pacing at recorded timing happens while printing.
         while let item = iterator.next() {
             items.append(item)
-            if showProgress, Date().timeIntervalSince(started) > 1 {
-                CommandLineTool.writeError("\rreading \(Int(100 * Double(iterator.position) / Double(total)))%")
+            if onTerminal, Date().timeIntervalSince(started) > 1 {
+                Self.writeProgress("\rreading \(Int(100 * Double(iterator.position) / Double(total)))%")
             }
         }
         let outcome = replay.run(items, title: "\(file) with \(rulesPath ?? configuration?.rules ?? "rules")") { count in
-            if showProgress, Date().timeIntervalSince(started) > 1 { CommandLineTool.writeError("\rreplaying \(count) packets") }
+            if onTerminal, Date().timeIntervalSince(started) > 1 { Self.writeProgress("\rreplaying \(count) packets") }
         }
-        if showProgress, Date().timeIntervalSince(started) > 1 { CommandLineTool.writeError("\r\u{1B}[K") }
+        if onTerminal, Date().timeIntervalSince(started) > 1 { Self.writeProgress("\r\u{1B}[K") }
         for problem in outcome.problems { errors("uwb2mqtt: \(problem)") }
         let first = outcome.plot.startTime ?? 0
         let wallStart = Date()
         func pace(_ time: Double) {
-            guard !fast else { return }
+            guard paced else { return }
             let due = time - first - Date().timeIntervalSince(wallStart)
             if due > 0 { sleepSeconds(due) }
         }
@@ -152,15 +143,15 @@ public enum ReplayCommand {
                 try SVGPlot.render(outcome.plot).write(toFile: svgPath, atomically: true, encoding: .utf8)
             } catch {
                 errors("uwb2mqtt: cannot write \(svgPath): \(error)")
-                return 1
+                return ExitStatus.failure
             }
         }
-        return 0
+        return ExitStatus.success
     }
 
-    private static func usage(_ message: String, _ errors: (String) -> Void) -> Int32 {
-        errors("uwb2mqtt: replay: \(message) (run 'uwb2mqtt help replay')")
-        return 2
+    /// A progress line on the terminal, rewritten in place (no newline).
+    private static func writeProgress(_ text: String) {
+        fputs(text, stderr)
     }
 }
 

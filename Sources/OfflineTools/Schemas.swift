@@ -1,6 +1,3 @@
-#if canImport(Glibc)
-@preconcurrency import Glibc
-#endif
 import Gateway
 import FoundationEssentials
 
@@ -447,49 +444,4 @@ public enum Schemas {
       }
     }
     """#
-}
-
-/// `uwb2mqtt schema config|rules`: prints one of the JSON Schemas, for an editor's YAML language
-/// server (`# yaml-language-server: $schema=<file>` on a file's first line, or the editor's
-/// schema settings).
-public enum SchemaCommand {
-    public static let help = """
-    Usage: uwb2mqtt schema config|rules
-
-    Prints the JSON Schema (draft-07) of the configuration file or of the rules file to stdout.
-    Editors with a YAML language server use it to complete keys, show their descriptions and
-    defaults, and flag unknown keys and wrong values while typing. Save it and point the editor
-    at it, for example as the first line of the YAML file:
-
-      uwb2mqtt schema rules > /etc/uwb2mqtt/rules.schema.json
-      # yaml-language-server: $schema=rules.schema.json
-
-    `uwb2mqtt check` stays the authority: it also checks what a schema cannot express (duplicate
-    addresses and names, thresholds in the wrong order).
-
-    Exit status: 0, or 2 for bad usage.
-    """
-
-    public static func run(arguments: [String]) -> Int32 {
-        run(arguments: arguments, output: { print($0, terminator: "") }, errors: { fputs($0 + "\n", stderr) })
-    }
-
-    /// `run(arguments:)` with its output streams given (for tests).
-    public static func run(arguments: [String], output: (String) -> Void, errors: (String) -> Void) -> Int32 {
-        if arguments.contains("--help") || arguments.contains("-h") {
-            output(help + "\n")
-            return 0
-        }
-        switch arguments {
-        case ["config"]: output(Schemas.config + "\n")
-        case ["rules"]: output(Schemas.rules + "\n")
-        case []:
-            errors("uwb2mqtt: schema: say which: config or rules (run 'uwb2mqtt help schema')")
-            return 2
-        default:
-            errors("uwb2mqtt: schema: expected config or rules, found '\(arguments.joined(separator: " "))' (run 'uwb2mqtt help schema')")
-            return 2
-        }
-        return 0
-    }
 }

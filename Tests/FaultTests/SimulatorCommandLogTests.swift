@@ -40,7 +40,7 @@ import UCI
         // Three bring-ups of six commands each went through the device: 18 received, 8 kept. (The
         // unplugs are 2 s apart so that each bring-up completes before the next, however loaded
         // the machine.)
-        await eventually("ranging after the second re-plug", timeout: 15) { rangingCount.withLock { $0 } >= 3 }
+        await eventually("ranging after the second re-plug", timeout: 60) { rangingCount.withLock { $0 } >= 3 }
         let bringUp: [UCICommand] = [
             .coreDeviceReset(resetConfig: 0), .coreGetDeviceInfo, .coreGetCapsInfo,
             .sessionInit(sessionID: configuration.sessionID, sessionType: .firaRangingSession),

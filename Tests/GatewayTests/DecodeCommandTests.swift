@@ -10,8 +10,8 @@ import Gateway
     func run(_ arguments: [String], json: Bool = true, stdin: [String] = []) -> (Int32, [String]) {
         var lines: [String] = []
         var input = stdin[...]
-        let status = DecodeCommand(json: json).run(arguments: arguments, readLine: { input.popFirst().map(InputLine.text) },
-                                                   write: { lines.append($0) })
+        let status = DecodeCommand(json: json, hex: arguments).run(readLine: { input.popFirst().map(InputLine.text) },
+                                                                   write: { lines.append($0) })
         return (status, lines)
     }
 
@@ -158,7 +158,7 @@ import Gateway
 
         var input = lines[...]
         var output: [String] = []
-        let status = DecodeCommand(json: false).run(arguments: [], readLine: { input.popFirst() }, write: { output.append($0) })
+        let status = DecodeCommand(json: false).run(readLine: { input.popFirst() }, write: { output.append($0) })
         #expect(status == 1)
         #expect(output.count == 3)
         #expect(output[1].contains("line 2 is 3000000 bytes; lines are at most 1048576 bytes"), "\(output[1])")

@@ -5,6 +5,7 @@ import Gateway
 @testable import OfflineTools
 import Recording
 import Testing
+import TestSupport
 import UCI
 
 /// `uwb2mqtt replay` on recordings made here: a walk-up of one tag, written with the recording
@@ -42,10 +43,10 @@ import UCI
     }
 
     func replay(_ arguments: [String]) -> (Int32, [String], [String]) {
-        var output: [String] = []
-        var errors: [String] = []
-        let status = ReplayCommand.run(arguments: arguments, output: { output.append($0) }, errors: { errors.append($0) })
-        return (status, output, errors)
+        let output = Lines()
+        let errors = Lines()
+        let status = ReplayCommand.main(arguments, console: Console(output: output.append, errors: errors.append))
+        return (status, output.all, errors.all)
     }
 
     func types(_ lines: [String]) -> [String] {

@@ -11,10 +11,10 @@ import TestSupport
 @Suite struct CheckCommandTests {
     /// Runs `check` and returns (status, stdout lines, stderr lines).
     func check(_ arguments: [String]) -> (Int32, [String], [String]) {
-        var output: [String] = []
-        var errors: [String] = []
-        let status = CheckCommand.run(arguments: arguments, output: { output.append($0) }, errors: { errors.append($0) })
-        return (status, output, errors)
+        let output = Lines()
+        let errors = Lines()
+        let status = CheckCommand.main(arguments, console: Console(output: output.append, errors: errors.append))
+        return (status, output.all, errors.all)
     }
 
     @Test func validConfigAndRulesAreExitZero() throws {

@@ -18,8 +18,8 @@ import TestSupport
     func doctor(_ fixture: ConfigFixture) async -> (Int32, [String]) {
         let lines = Lines()
         let errors = Lines()
-        let status = await DoctorCommand.run(arguments: ["--config", fixture.configPath],
-                                             output: { lines.append($0) }, errors: { errors.append($0) })
+        let status = await DoctorCommand.main(["--config", fixture.configPath],
+                                              console: Console(output: lines.append, errors: errors.append))
         #expect(errors.all.isEmpty)
         return (status, lines.all)
     }
@@ -122,7 +122,7 @@ import TestSupport
         #expect(uci.detail.contains("no answer to CORE_DEVICE_RESET"), "\(uci)")
         #expect(uci.detail.contains("within 0.5 s"), "\(uci)")
         #expect(uci.hint != nil)
-        #expect(clock.now - start < .seconds(30), "gives up, does not hang (0.5 s alone; a loaded CI machine is slower)")
+        #expect(clock.now - start < .seconds(120), "gives up, does not hang (0.5 s alone; a loaded CI machine is slower)")
         // What the probe sent is exactly one CORE_DEVICE_RESET_CMD.
         #expect(try terminal.read(maximum: 64, timeout: .seconds(1)) == [0x20, 0x00, 0x00, 0x01, 0x00])
     }
@@ -208,11 +208,11 @@ import TestSupport
         try fixture.writeConfig(port: "auto", mqttExtra: ["qos_ranges: 7"])
         let path = fixture.configPath
         let status = await withCheckedContinuation { continuation in
-            Thread { continuation.resume(returning: DoctorCommand.run(arguments: ["--config", path])) }.start()
+            Thread { continuation.resume(returning: DoctorCommand.main(["--config", path])) }.start()
         }
         #expect(status == 1)
         let usage = await withCheckedContinuation { continuation in
-            Thread { continuation.resume(returning: DoctorCommand.run(arguments: ["--frobnicate"])) }.start()
+            Thread { continuation.resume(returning: DoctorCommand.main(["--frobnicate"])) }.start()
         }
         #expect(usage == 2)
     }

@@ -4,7 +4,6 @@
 import Foundation
 import Gateway
 @testable import Commands
-import Synchronization
 import Testing
 import TestSupport
 
@@ -49,14 +48,6 @@ final class ConfigFixture: Sendable {
         """
         try directory.write("config.yaml", text)
     }
-}
-
-/// Collects output lines from code that reports through `@Sendable` closures.
-final class Lines: Sendable {
-    private let list = Mutex<[String]>([])
-    func append(_ line: String) { list.withLock { $0.append(line) } }
-    var all: [String] { list.withLock { $0 } }
-    var text: String { all.joined(separator: "\n") }
 }
 
 /// The repository root (for the shipped deploy/ examples).

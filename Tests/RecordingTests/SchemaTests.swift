@@ -178,20 +178,4 @@ import Testing
     func badRulesAreRejected(_ name: String, _ yaml: String) throws {
         #expect(try !Self.problems(yaml, Schemas.rules).isEmpty, "\(name)")
     }
-
-    @Test func schemaCommand() throws {
-        var out = "", err = ""
-        #expect(SchemaCommand.run(arguments: ["config"], output: { out += $0 }, errors: { err += $0 }) == 0)
-        #expect(try JSONValue.parse(json: out)["title"] == .string("uwb2mqtt configuration"))
-        out = ""
-        #expect(SchemaCommand.run(arguments: ["rules"], output: { out += $0 }, errors: { err += $0 }) == 0)
-        #expect(try JSONValue.parse(json: out)["title"] == .string("uwb2mqtt proximity rules, version 1"))
-        #expect(err.isEmpty)
-        #expect(SchemaCommand.run(arguments: [], output: { out += $0 }, errors: { err += $0 }) == 2)
-        #expect(SchemaCommand.run(arguments: ["cfg"], output: { out += $0 }, errors: { err += $0 }) == 2)
-        #expect(err.contains("uwb2mqtt: schema: expected config or rules, found 'cfg'"))
-        out = ""
-        #expect(SchemaCommand.run(arguments: ["--help"], output: { out += $0 }, errors: { err += $0 }) == 0)
-        #expect(out.hasPrefix("Usage: uwb2mqtt schema config|rules"))
-    }
 }

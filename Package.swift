@@ -82,7 +82,7 @@ let package = Package(
         .target(name: "Recording", dependencies: ["UCI"], exclude: ["FORMAT.md"]),
         // Pure core of `uwb2mqtt fuse`: multilateration, the range window, polygon zones, the
         // per-peer site tracker and the fuse config model. Standard library only.
-        .target(name: "SiteFusion"),
+        .target(name: "SiteFusion", dependencies: ["Vocabulary"]),
 
         .testTarget(name: "UCITests", dependencies: ["UCI"]),
         .testTarget(name: "GatewayTests", dependencies: ["Vocabulary", "Gateway", "Commands", "OfflineTools", "EventLoop", "Proximity", "UCI", "Simulator", "YAMLCoding", "Recording", "MQTTClient", "TestSupport"]),
@@ -96,7 +96,7 @@ let package = Package(
         .testTarget(name: "EventLoopTests", dependencies: ["EventLoop"]),
         .testTarget(name: "AgentTests", dependencies: ["TestSupport", "MQTTClient", "EventLoop"]),
         .testTarget(name: "RecordingTests", dependencies: ["Recording", "Gateway", "OfflineTools", "UCI"]),
-        .testTarget(name: "SiteFusionTests", dependencies: ["SiteFusion"]),
+        .testTarget(name: "SiteFusionTests", dependencies: ["Vocabulary", "SiteFusion"]),
         .testTarget(name: "OperationsTests", dependencies: ["Gateway", "Commands", "TestSupport", "DeviceLink", "MQTTClient", "Simulator"]),
         .testTarget(name: "VocabularyTests", dependencies: ["Vocabulary"]),
         .testTarget(name: "ProximityTests", dependencies: ["Proximity", "UCI", "YAMLCoding", "Vocabulary"]),

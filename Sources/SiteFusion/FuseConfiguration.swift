@@ -1,3 +1,5 @@
+import Vocabulary
+
 /// The `uwb2mqtt fuse --config FILE` configuration (mqtt-api.md, "Site positions"):
 ///
 /// ```yaml
@@ -21,12 +23,12 @@ public struct FuseConfiguration: Hashable, Sendable, Decodable {
     public var mqtt: FuseMQTTSettings
     /// The gateways' ranging interval (their `device.ranging_interval`; the slowest, if they
     /// differ): each gateway measures a tag once per interval.
-    public var rangingInterval: FuseDuration
+    public var rangingInterval: TimeSpan
     /// Ranges within this of each other are combined; nil follows the ranging interval.
-    public var window: FuseDuration?
+    public var window: TimeSpan?
     /// Metres; nil means solve z.
     public var tagHeight: Double?
-    public var positionLostAfter: FuseDuration
+    public var positionLostAfter: TimeSpan
     public var zones: [FuseZone]
 
     enum CodingKeys: String, CodingKey {
@@ -36,16 +38,16 @@ public struct FuseConfiguration: Hashable, Sendable, Decodable {
     }
 
     /// The agent's default `device.ranging_interval`.
-    public static let defaultRangingInterval = FuseDuration(seconds: 0.2)
+    public static let defaultRangingInterval = TimeSpan(seconds: 0.2)
     /// The window as a multiple of the ranging interval. At the newest range every gateway's
     /// newest range is at most one interval old, so a window of one interval would keep every
     /// round; the quarter on top absorbs the jitter of the gateways' time stamps. A gateway that
     /// missed its round drops out rather than pulling the fix back to where the tag was.
     public static let windowPerRangingInterval = 1.25
-    public static let defaultPositionLostAfter = FuseDuration(seconds: 2)
+    public static let defaultPositionLostAfter = TimeSpan(seconds: 2)
 
-    public init(site: String, mqtt: FuseMQTTSettings = FuseMQTTSettings(), rangingInterval: FuseDuration = defaultRangingInterval,
-                window: FuseDuration? = nil, tagHeight: Double? = nil, positionLostAfter: FuseDuration = defaultPositionLostAfter, zones: [FuseZone] = []) {
+    public init(site: String, mqtt: FuseMQTTSettings = FuseMQTTSettings(), rangingInterval: TimeSpan = defaultRangingInterval,
+                window: TimeSpan? = nil, tagHeight: Double? = nil, positionLostAfter: TimeSpan = defaultPositionLostAfter, zones: [FuseZone] = []) {
         self.site = site
         self.mqtt = mqtt
         self.rangingInterval = rangingInterval
@@ -59,10 +61,10 @@ public struct FuseConfiguration: Hashable, Sendable, Decodable {
         let c = try decoder.container(keyedBy: CodingKeys.self)
         site = try c.decode(String.self, forKey: .site)
         mqtt = try c.decodeIfPresent(FuseMQTTSettings.self, forKey: .mqtt) ?? FuseMQTTSettings()
-        rangingInterval = try c.decodeIfPresent(FuseDuration.self, forKey: .rangingInterval) ?? Self.defaultRangingInterval
-        window = try c.decodeIfPresent(FuseDuration.self, forKey: .window)
+        rangingInterval = try c.decodeIfPresent(TimeSpan.self, forKey: .rangingInterval) ?? Self.defaultRangingInterval
+        window = try c.decodeIfPresent(TimeSpan.self, forKey: .window)
         tagHeight = try c.decodeIfPresent(Double.self, forKey: .tagHeight)
-        positionLostAfter = try c.decodeIfPresent(FuseDuration.self, forKey: .positionLostAfter) ?? Self.defaultPositionLostAfter
+        positionLostAfter = try c.decodeIfPresent(TimeSpan.self, forKey: .positionLostAfter) ?? Self.defaultPositionLostAfter
         zones = try c.decodeIfPresent([FuseZone].self, forKey: .zones) ?? []
     }
 
@@ -103,8 +105,8 @@ public struct FuseConfiguration: Hashable, Sendable, Decodable {
     }
 
     /// The window in use: the configured one, else 1.25 × the ranging interval.
-    public var effectiveWindow: FuseDuration {
-        window ?? FuseDuration(seconds: rangingInterval.seconds * Self.windowPerRangingInterval)
+    public var effectiveWindow: TimeSpan {
+        window ?? TimeSpan(seconds: rangingInterval.seconds * Self.windowPerRangingInterval)
     }
 
     /// Settings that work against each other without being invalid, one sentence each.

@@ -1,3 +1,5 @@
+import Vocabulary
+
 /// The `mqtt` section of the fuse config: the subset of the agent's `mqtt` keys that a service
 /// that only subscribes and publishes live data needs (no spool, no Home Assistant, no per-topic
 /// QoS), with the agent's defaults.
@@ -10,7 +12,7 @@ public struct FuseMQTTSettings: Hashable, Sendable, Decodable {
     public var caFile: String?
     public var certFile: String?
     public var keyFile: String?
-    public var keepalive = FuseDuration(seconds: 30)
+    public var keepalive = TimeSpan(seconds: 30)
 
     enum CodingKeys: String, CodingKey {
         case url, username, keepalive
@@ -30,7 +32,7 @@ public struct FuseMQTTSettings: Hashable, Sendable, Decodable {
         caFile = try c.decodeIfPresent(String.self, forKey: .caFile)
         certFile = try c.decodeIfPresent(String.self, forKey: .certFile)
         keyFile = try c.decodeIfPresent(String.self, forKey: .keyFile)
-        keepalive = try c.decodeIfPresent(FuseDuration.self, forKey: .keepalive) ?? keepalive
+        keepalive = try c.decodeIfPresent(TimeSpan.self, forKey: .keepalive) ?? keepalive
     }
 
     /// The same rules as the agent's `mqtt` section.

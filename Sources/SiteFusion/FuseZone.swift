@@ -1,3 +1,5 @@
+import Vocabulary
+
 /// One entry of the fuse config's `zones`: a polygon in the site frame with hysteresis and dwell.
 /// `hysteresis` and `dwell` default to 0 (fire on the first position past the boundary), as the
 /// agent's distance zones default `dwell` to 0.
@@ -6,11 +8,11 @@ public struct FuseZone: Hashable, Sendable, Decodable {
     public var polygon: [PlanarPoint]
     /// Metres.
     public var hysteresis: Double
-    public var dwell: FuseDuration
+    public var dwell: TimeSpan
 
     enum CodingKeys: String, CodingKey { case name, polygon, hysteresis, dwell }
 
-    public init(name: String, polygon: [PlanarPoint], hysteresis: Double = 0, dwell: FuseDuration = FuseDuration(seconds: 0)) {
+    public init(name: String, polygon: [PlanarPoint], hysteresis: Double = 0, dwell: TimeSpan = TimeSpan(seconds: 0)) {
         self.name = name
         self.polygon = polygon
         self.hysteresis = hysteresis
@@ -22,7 +24,7 @@ public struct FuseZone: Hashable, Sendable, Decodable {
         name = try c.decode(String.self, forKey: .name)
         polygon = try c.decode([PlanarPoint].self, forKey: .polygon)
         hysteresis = try c.decodeIfPresent(Double.self, forKey: .hysteresis) ?? 0
-        dwell = try c.decodeIfPresent(FuseDuration.self, forKey: .dwell) ?? FuseDuration(seconds: 0)
+        dwell = try c.decodeIfPresent(TimeSpan.self, forKey: .dwell) ?? TimeSpan(seconds: 0)
     }
 
     public var polygonZone: PolygonZone {
@@ -43,7 +45,6 @@ public struct FuseZone: Hashable, Sendable, Decodable {
             problem("polygon", "has no area (its points are on one line)")
         }
         if !(hysteresis >= 0) || !hysteresis.isFinite { problem("hysteresis", "must be 0 or more metres, found \(hysteresis)") }
-        if !(dwell.seconds >= 0) { problem("dwell", "must not be negative, found \(dwell)") }
         return problems
     }
 }

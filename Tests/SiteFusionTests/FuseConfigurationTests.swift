@@ -64,14 +64,11 @@ import Testing
         #expect(config.mqtt.keepalive.seconds == 20)
     }
 
-    @Test(arguments: [("150ms", 0.15), ("2s", 2), ("1m", 60), ("1h", 3600), ("0.5", 0.5), (" 300 ms ", 0.3)])
-    func durations(text: String, seconds: Double) {
-        #expect(FuseDuration.parse(text) == seconds)
-    }
-
-    @Test(arguments: ["", "fast", "150 msec", "ms", "1d", "nan s"])
-    func badDurations(text: String) {
-        #expect(FuseDuration.parse(text) == nil)
+    /// The fuse reads durations as the agent's config and rules files do (`TimeSpan`).
+    @Test func durationsAreTheSharedGrammar() throws {
+        let config = try decode(#"{"site": "s", "ranging_interval": "100 ms", "position_lost_after": "1.5min"}"#)
+        #expect(config.rangingInterval.seconds == 0.1 && config.positionLostAfter.seconds == 90)
+        #expect(throws: DecodingError.self) { try decode(#"{"site": "s", "position_lost_after": "-2s"}"#) }
     }
 
     @Test func typeErrorsFailDecoding() {
@@ -83,9 +80,9 @@ import Testing
     @Test func validationNamesEveryProblem() throws {
         let config = try decode("""
             {"site": "lo/bby", "mqtt": {"url": "http://x", "base_topic": "a/#", "cert_file": "/c.pem"},
-             "window": "-1s", "position_lost_after": 0,
+             "window": "0s", "position_lost_after": 0,
              "zones": [{"name": "a", "polygon": [[0, 0], [1, 0]]},
-                       {"name": "a", "polygon": [[0, 0], [1, 0], [1, 1]], "hysteresis": -0.1, "dwell": -1},
+                       {"name": "a", "polygon": [[0, 0], [1, 0], [1, 1]], "hysteresis": -0.1},
                        {"name": "bow", "polygon": [[0, 0], [1, 1], [1, 0], [0, 1]]},
                        {"name": "flat", "polygon": [[0, 0], [1, 0], [2, 0]]}]}
             """)
@@ -96,7 +93,7 @@ import Testing
             let paths = error.problems.map(\.path)
             print(error.description)
             #expect(paths == ["site", "mqtt.url", "mqtt.base_topic", "mqtt.cert_file", "window", "position_lost_after",
-                              "zones[0].polygon", "zones[1].hysteresis", "zones[1].dwell", "zones[1].name",
+                              "zones[0].polygon", "zones[1].hysteresis", "zones[1].name",
                               "zones[2].polygon", "zones[3].polygon"])
             #expect(error.description.contains("zones[0].polygon: needs at least 3 points, found 2"))
             #expect(error.description.contains("zones[1].name: \"a\" is already the name of zones[0]"))

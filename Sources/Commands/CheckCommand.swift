@@ -111,7 +111,7 @@ public struct CheckCommand: Command {
 
         if let configuration {
             let locator = KeyLocator(path: configPath)
-            if let problem = urlProblem(configuration.mqtt.url) {
+            if let problem = urlProblem(configuration.mqtt.broker.url) {
                 findings.append(.error("\(locator.mark(["mqtt", "url"])): \(problem)"))
             }
             for (key, path) in namedFiles(configuration) {
@@ -173,10 +173,10 @@ public struct CheckCommand: Command {
     /// The files a valid config names, with the key that names each (for marks and messages).
     static func namedFiles(_ configuration: AgentConfiguration) -> [([String], String)] {
         var files: [([String], String)] = []
-        if let path = configuration.mqtt.passwordFile { files.append((["mqtt", "password_file"], path)) }
-        if let path = configuration.mqtt.caFile { files.append((["mqtt", "ca_file"], path)) }
-        if let path = configuration.mqtt.certFile { files.append((["mqtt", "cert_file"], path)) }
-        if let path = configuration.mqtt.keyFile { files.append((["mqtt", "key_file"], path)) }
+        if let path = configuration.mqtt.broker.passwordFile { files.append((["mqtt", "password_file"], path)) }
+        if let path = configuration.mqtt.broker.caFile { files.append((["mqtt", "ca_file"], path)) }
+        if let path = configuration.mqtt.broker.certFile { files.append((["mqtt", "cert_file"], path)) }
+        if let path = configuration.mqtt.broker.keyFile { files.append((["mqtt", "key_file"], path)) }
         return files
     }
 

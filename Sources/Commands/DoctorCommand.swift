@@ -130,7 +130,7 @@ public struct DoctorCommand: AsyncCommand {
         let configuration: AgentConfiguration
         do {
             configuration = try AgentConfiguration.load(path: configPath)
-            if let problem = CheckCommand.urlProblem(configuration.mqtt.url) {
+            if let problem = CheckCommand.urlProblem(configuration.mqtt.broker.url) {
                 add(Check("config", .fail, "\(KeyLocator(path: configPath).mark(["mqtt", "url"])): \(problem)",
                           hint: "use mqtt://host[:port] or mqtts://host[:port]", area: .configuration))
                 return checks
@@ -153,7 +153,7 @@ public struct DoctorCommand: AsyncCommand {
         // 2. The files it names. In doctor a missing one is a failure (in check, a warning).
         var password: String?
         var filesUsable = true
-        if let path = configuration.mqtt.passwordFile {
+        if let path = configuration.mqtt.broker.passwordFile {
             do {
                 let (value, warning) = try PasswordFile.read(path: path)
                 password = value
@@ -430,7 +430,7 @@ public struct DoctorCommand: AsyncCommand {
     }
 
     static func brokerCheck(_ configuration: AgentConfiguration, password: String?, timeout: Duration) async -> Check {
-        let url = configuration.mqtt.url
+        let url = configuration.mqtt.broker.url
         var settings: MQTTConfiguration
         do {
             // A client id of its own: reusing the agent's would make the broker disconnect the agent.
@@ -438,13 +438,13 @@ public struct DoctorCommand: AsyncCommand {
         } catch {
             return Check("broker", .fail, error.description, area: .configuration)
         }
-        settings.username = configuration.mqtt.username
+        settings.username = configuration.mqtt.broker.username
         settings.password = password
-        settings.caFile = configuration.mqtt.caFile
-        settings.certFile = configuration.mqtt.certFile
-        settings.keyFile = configuration.mqtt.keyFile
-        settings.keepaliveSeconds = Int(configuration.mqtt.keepalive.seconds)
-        let who = configuration.mqtt.username.map { "as \($0)" } ?? "anonymously"
+        settings.caFile = configuration.mqtt.broker.caFile
+        settings.certFile = configuration.mqtt.broker.certFile
+        settings.keyFile = configuration.mqtt.broker.keyFile
+        settings.keepaliveSeconds = Int(configuration.mqtt.broker.keepalive.seconds)
+        let who = configuration.mqtt.broker.username.map { "as \($0)" } ?? "anonymously"
 
         let fixed = settings
         let outcome = await onDedicatedThread { brokerOutcome(fixed, timeout: timeout) }
@@ -492,9 +492,9 @@ public struct DoctorCommand: AsyncCommand {
             switch error {
             case .notAuthorized:
                 return Check("broker", .fail, "\(url) refused the credentials \(who) (not authorized)",
-                             hint: configuration.mqtt.username == nil
+                             hint: configuration.mqtt.broker.username == nil
                                  ? "the broker does not allow anonymous clients: set mqtt.username and mqtt.password_file"
-                                 : "check mqtt.username and the password file; on the broker: sudo mosquitto_passwd /etc/mosquitto/passwd \(configuration.mqtt.username!)",
+                                 : "check mqtt.username and the password file; on the broker: sudo mosquitto_passwd /etc/mosquitto/passwd \(configuration.mqtt.broker.username!)",
                              area: .broker)
             case .tls(let reason, _, _):
                 return Check("broker", .fail, "\(url): TLS failed: \(reason)",

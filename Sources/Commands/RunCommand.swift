@@ -47,7 +47,7 @@ public struct RunCommand: Command {
             let path = configPath ?? AgentConfiguration.defaultPath
             if configPath == nil, let scenario, !FileManager.default.fileExists(atPath: path) {
                 configuration = Self.defaults(for: scenario)
-                logger.info("no \(path): running the simulator on defaults (broker \(configuration.mqtt.url), spool \(configuration.mqtt.spoolDir))")
+                logger.info("no \(path): running the simulator on defaults (broker \(configuration.mqtt.broker.url), spool \(configuration.mqtt.spoolDir))")
             } else {
                 configuration = try AgentConfiguration.load(path: path)
             }

@@ -108,12 +108,12 @@ public final class Agent {
         // A file-size limit (ulimit -f) must make journal writes fail with EFBIG, which the
         // journal reports, rather than kill the agent with SIGXFSZ.
         signal(SIGXFSZ, SIG_IGN)
-        let mqtt = configuration.mqtt
+        let broker = configuration.mqtt.broker
         let clientConfiguration: MQTTConfiguration
         do {
             clientConfiguration = try BrokerConnection(
-                url: mqtt.url, clientID: configuration.clientID, username: mqtt.username, passwordFile: mqtt.passwordFile,
-                caFile: mqtt.caFile, certFile: mqtt.certFile, keyFile: mqtt.keyFile, keepaliveSeconds: mqtt.keepalive.seconds,
+                url: broker.url, clientID: configuration.clientID, username: broker.username, passwordFile: broker.passwordFile,
+                caFile: broker.caFile, certFile: broker.certFile, keyFile: broker.keyFile, keepaliveSeconds: broker.keepalive.seconds,
                 will: MQTTWill(topic: topics.status, payload: Payloads.lastWill, qos: .atLeastOnce, retain: true)
             ).configuration(logger: logger)
         } catch {
@@ -124,7 +124,7 @@ public final class Agent {
         let spool: Spool
         do {
             client = try MQTTClient(configuration: clientConfiguration, loop: loop) { [unowned self] in handleMQTT($0) }
-            spool = try Spool(directory: mqtt.spoolDir, maximumBytes: mqtt.spoolMaxBytes.bytes)
+            spool = try Spool(directory: configuration.mqtt.spoolDir, maximumBytes: configuration.mqtt.spoolMaxBytes.bytes)
         } catch {
             logger.error("\(error)")
             return 1
@@ -333,8 +333,8 @@ public final class Agent {
         configuration.rules = new.rules
         core.setPeers(new.device.peers, sessionID: new.device.sessionID, at: now())
         deliver()
-        if new.gateway.id != configuration.gateway.id || new.mqtt.url != configuration.mqtt.url
-            || new.mqtt.baseTopic != configuration.mqtt.baseTopic {
+        if new.gateway.id != configuration.gateway.id || new.mqtt.broker.url != configuration.mqtt.broker.url
+            || new.mqtt.broker.baseTopic != configuration.mqtt.broker.baseTopic {
             logger.warning("config: gateway.id, mqtt.url and mqtt.base_topic take effect after a restart")
         }
     }

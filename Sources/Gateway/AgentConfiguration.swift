@@ -123,17 +123,8 @@ public struct AgentConfiguration: Sendable, Decodable {
     }
 
     public struct MQTT: Sendable, Decodable {
-        /// The longest `base_topic`: below it, a topic of 64-character names is within 512 bytes.
-        static let maximumBaseTopicBytes = 256
-        public var url = "mqtt://127.0.0.1:1883"
-        public var clientID: String?
-        public var username: String?
-        public var passwordFile: String?
-        public var caFile: String?
-        public var certFile: String?
-        public var keyFile: String?
-        public var baseTopic = "uwb2mqtt"
-        public var keepalive = TimeSpan(seconds: 30)
+        /// How to reach the broker: the keys the fuse's `mqtt` section has too.
+        public var broker = BrokerSettings()
         public var qosRanges = 0
         public var stateInterval = TimeSpan(seconds: 1)
         public var metricsInterval = TimeSpan(seconds: 30)
@@ -141,10 +132,9 @@ public struct AgentConfiguration: Sendable, Decodable {
         public var spoolDir = "/var/lib/uwb2mqtt"
         public var spoolMaxBytes = ByteSize(bytes: 64 << 20)
 
+        /// The agent's own keys, beside the broker's (`BrokerSettings`).
         enum CodingKeys: String, CodingKey {
-            case url, username, keepalive
-            case clientID = "client_id", passwordFile = "password_file", caFile = "ca_file", certFile = "cert_file"
-            case keyFile = "key_file", baseTopic = "base_topic", qosRanges = "qos_ranges", stateInterval = "state_interval"
+            case qosRanges = "qos_ranges", stateInterval = "state_interval"
             case metricsInterval = "metrics_interval", homeAssistant = "home_assistant", spoolDir = "spool_dir"
             case spoolMaxBytes = "spool_max_bytes"
         }
@@ -154,31 +144,7 @@ public struct AgentConfiguration: Sendable, Decodable {
         public init(from decoder: any Decoder) throws {
             let c = try decoder.container(keyedBy: CodingKeys.self)
             func mark(_ key: CodingKeys) -> SourceMark { AgentConfiguration.mark(of: decoder, key: key.stringValue) }
-            url = try c.decodeIfPresent(String.self, forKey: .url) ?? url
-            guard url.hasPrefix("mqtt://") || url.hasPrefix("mqtts://") else {
-                throw YAMLError(at: mark(.url), "mqtt.url must start with mqtt:// or mqtts://, found \"\(url)\"")
-            }
-            clientID = try c.decodeIfPresent(String.self, forKey: .clientID)
-            username = try c.decodeIfPresent(String.self, forKey: .username)
-            passwordFile = try c.decodeIfPresent(String.self, forKey: .passwordFile)
-            caFile = try c.decodeIfPresent(String.self, forKey: .caFile)
-            certFile = try c.decodeIfPresent(String.self, forKey: .certFile)
-            keyFile = try c.decodeIfPresent(String.self, forKey: .keyFile)
-            if (certFile == nil) != (keyFile == nil) {
-                throw YAMLError(at: mark(certFile == nil ? .keyFile : .certFile), "mqtt.cert_file and mqtt.key_file go together")
-            }
-            baseTopic = try c.decodeIfPresent(String.self, forKey: .baseTopic) ?? baseTopic
-            guard !baseTopic.isEmpty, !baseTopic.contains("+"), !baseTopic.contains("#"), !baseTopic.hasPrefix("/"), !baseTopic.hasSuffix("/") else {
-                throw YAMLError(at: mark(.baseTopic), "mqtt.base_topic must be a topic without wildcards or leading/trailing '/', found \"\(baseTopic)\"")
-            }
-            // With a gateway id and names of 64 characters, the longest topic stays within 512 bytes.
-            guard baseTopic.utf8.count <= Self.maximumBaseTopicBytes else {
-                throw YAMLError(at: mark(.baseTopic), "mqtt.base_topic is at most \(Self.maximumBaseTopicBytes) bytes, found \(baseTopic.utf8.count)")
-            }
-            keepalive = try c.decodeIfPresent(TimeSpan.self, forKey: .keepalive) ?? keepalive
-            guard keepalive.seconds >= 5, keepalive.seconds <= 65535 else {
-                throw YAMLError(at: mark(.keepalive), "mqtt.keepalive must be between 5s and 65535s, found \(keepalive)")
-            }
+            broker = try BrokerSettings(from: decoder)
             qosRanges = try c.decodeIfPresent(Int.self, forKey: .qosRanges) ?? 0
             guard (0...1).contains(qosRanges) else { throw YAMLError(at: mark(.qosRanges), "mqtt.qos_ranges must be 0 or 1, found \(qosRanges)") }
             stateInterval = try c.decodeIfPresent(TimeSpan.self, forKey: .stateInterval) ?? stateInterval
@@ -226,9 +192,9 @@ public struct AgentConfiguration: Sendable, Decodable {
     }
 
     /// The MQTT client id: configured, else `uwb2mqtt-<gateway id>`.
-    public var clientID: String { mqtt.clientID ?? "uwb2mqtt-\(TopicSegment.sanitize(gateway.id))" }
+    public var clientID: String { mqtt.broker.clientID ?? "uwb2mqtt-\(TopicSegment.sanitize(gateway.id))" }
 
-    public var topics: TopicTree { TopicTree(base: mqtt.baseTopic, gatewayID: gateway.id) }
+    public var topics: TopicTree { TopicTree(base: mqtt.broker.baseTopic, gatewayID: gateway.id) }
 
     public static let defaultPath = "/etc/uwb2mqtt/config.yaml"
 

@@ -20,7 +20,7 @@ import Vocabulary
 public struct FuseConfiguration: Hashable, Sendable, Decodable {
     /// The site name: the `<site>` topic segment.
     public var site: String
-    public var mqtt: FuseMQTTSettings
+    public var mqtt: BrokerSettings
     /// The gateways' ranging interval (their `device.ranging_interval`; the slowest, if they
     /// differ): each gateway measures a tag once per interval.
     public var rangingInterval: TimeSpan
@@ -46,7 +46,7 @@ public struct FuseConfiguration: Hashable, Sendable, Decodable {
     public static let windowPerRangingInterval = 1.25
     public static let defaultPositionLostAfter = TimeSpan(seconds: 2)
 
-    public init(site: String, mqtt: FuseMQTTSettings = FuseMQTTSettings(), rangingInterval: TimeSpan = defaultRangingInterval,
+    public init(site: String, mqtt: BrokerSettings = BrokerSettings(), rangingInterval: TimeSpan = defaultRangingInterval,
                 window: TimeSpan? = nil, tagHeight: Double? = nil, positionLostAfter: TimeSpan = defaultPositionLostAfter, zones: [FuseZone] = []) {
         self.site = site
         self.mqtt = mqtt
@@ -60,7 +60,7 @@ public struct FuseConfiguration: Hashable, Sendable, Decodable {
     public init(from decoder: any Decoder) throws {
         let c = try decoder.container(keyedBy: CodingKeys.self)
         site = try c.decode(String.self, forKey: .site)
-        mqtt = try c.decodeIfPresent(FuseMQTTSettings.self, forKey: .mqtt) ?? FuseMQTTSettings()
+        mqtt = try c.decodeIfPresent(BrokerSettings.self, forKey: .mqtt) ?? BrokerSettings()
         rangingInterval = try c.decodeIfPresent(TimeSpan.self, forKey: .rangingInterval) ?? Self.defaultRangingInterval
         window = try c.decodeIfPresent(TimeSpan.self, forKey: .window)
         tagHeight = try c.decodeIfPresent(Double.self, forKey: .tagHeight)
@@ -77,7 +77,6 @@ public struct FuseConfiguration: Hashable, Sendable, Decodable {
         if site.isEmpty || site.contains(where: { "/+#".contains($0) }) {
             problem("site", "must be a non-empty name without '/', '+' or '#', found \"\(site)\"")
         }
-        problems += mqtt.problems()
         if !(0.05...10).contains(rangingInterval.seconds) {
             problem("ranging_interval", "must be between 50ms and 10s (as the gateways' device.ranging_interval), found \(rangingInterval)")
         }

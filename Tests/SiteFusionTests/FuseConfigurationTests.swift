@@ -77,9 +77,26 @@ import Testing
         #expect(throws: DecodingError.self) { try decode(#"{"window": "1s"}"#) }
     }
 
+    /// The `mqtt` section is the agent's `BrokerSettings`: checked as it is decoded, at its key.
+    @Test(arguments: [(#"{"url": "http://x"}"#, "mqtt.url must start with mqtt:// or mqtts://"),
+                      (#"{"base_topic": "a/#"}"#, "mqtt.base_topic must be a topic without wildcards"),
+                      (#"{"cert_file": "/c.pem"}"#, "mqtt.cert_file and mqtt.key_file go together"),
+                      (#"{"keepalive": "1s"}"#, "mqtt.keepalive must be between 5s and 65535s")])
+    func brokerProblemsAreDecodingErrorsAtTheirKey(section: String, message: String) {
+        do {
+            _ = try decode(#"{"site": "s", "mqtt": \#(section)}"#)
+            Issue.record("decoded \(section)")
+        } catch let DecodingError.dataCorrupted(context) {
+            #expect(context.debugDescription.hasPrefix(message), "\(context.debugDescription)")
+            #expect(context.codingPath.first?.stringValue == "mqtt" && context.codingPath.count == 2)
+        } catch {
+            Issue.record("\(error)")
+        }
+    }
+
     @Test func validationNamesEveryProblem() throws {
         let config = try decode("""
-            {"site": "lo/bby", "mqtt": {"url": "http://x", "base_topic": "a/#", "cert_file": "/c.pem"},
+            {"site": "lo/bby",
              "window": "0s", "position_lost_after": 0,
              "zones": [{"name": "a", "polygon": [[0, 0], [1, 0]]},
                        {"name": "a", "polygon": [[0, 0], [1, 0], [1, 1]], "hysteresis": -0.1},
@@ -92,7 +109,7 @@ import Testing
         } catch {
             let paths = error.problems.map(\.path)
             print(error.description)
-            #expect(paths == ["site", "mqtt.url", "mqtt.base_topic", "mqtt.cert_file", "window", "position_lost_after",
+            #expect(paths == ["site", "window", "position_lost_after",
                               "zones[0].polygon", "zones[1].hysteresis", "zones[1].name",
                               "zones[2].polygon", "zones[3].polygon"])
             #expect(error.description.contains("zones[0].polygon: needs at least 3 points, found 2"))

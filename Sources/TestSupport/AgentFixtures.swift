@@ -3,10 +3,12 @@ import Foundation
 /// What the agent tests share: a config, the example rules, the walk-by scenario, JSON parsing.
 public enum AgentFixtures {
     /// A config for a test: gateway `gw`, two peers, the given broker URL and spool directory.
-    public static func config(url: String, spool: String, extra: String = "", mqttExtra: String = "") -> String {
+    /// `devicePort`: a real (or pseudo-terminal) port instead of the `--simulate` one.
+    public static func config(url: String, spool: String, extra: String = "", mqttExtra: String = "", devicePort: String? = nil) -> String {
         """
         gateway: {id: gw}
         device:
+          port: \(devicePort ?? "auto")
           ranging_interval: 100ms
           peers:
             - {address: 0x0001, name: phone-anna}

@@ -25,19 +25,7 @@ import Glibc
         defer { host.stop() }
         let subscriber = try await MQTTTestSubscriber.start(broker: broker, topics: ["uwb2mqtt/gw/peer/+/range", "uwb2mqtt/gw/peer/+/event"])
         defer { subscriber.stop() }
-        let config = """
-        gateway: {id: gw}
-        rules: \(exampleRulesPath)
-        device:
-          port: \(link)
-          ranging_interval: 100ms
-          peers:
-            - {address: 0x0001, name: phone-anna}
-            - {address: 0x0002, name: tool-cart}
-        mqtt:
-          url: \(broker.url)
-          spool_dir: \(dir.file("spool"))
-        """
+        let config = testConfig(url: broker.url, spool: dir.file("spool"), extra: "rules: \(exampleRulesPath)", devicePort: link)
         let agent = try AgentProcess(config: config, scenario: nil, directory: dir)
         defer { agent.stop() }
         _ = try await subscriber.waitForMessages(topic: "uwb2mqtt/gw/peer/tool-cart/range", count: 20, timeout: .seconds(20))

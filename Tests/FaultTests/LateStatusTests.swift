@@ -26,18 +26,7 @@ import UCI
         defer { host.stop() }
         let subscriber = try await MQTTTestSubscriber.start(broker: broker, topics: ["uwb2mqtt/gw/#"])
         defer { subscriber.stop() }
-        let config = """
-        gateway: {id: gw}
-        device:
-          port: \(link)
-          ranging_interval: 100ms
-          peers:
-            - {address: 0x0001, name: phone-anna}
-            - {address: 0x0002, name: tool-cart}
-        mqtt:
-          url: \(broker.url)
-          spool_dir: \(dir.file("spool"))
-        """
+        let config = testConfig(url: broker.url, spool: dir.file("spool"), devicePort: link)
         let agent = try AgentProcess(config: config, scenario: nil, directory: dir)
         defer { agent.stop() }
 

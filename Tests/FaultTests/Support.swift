@@ -11,8 +11,8 @@ import Glibc
 let soak = ProcessInfo.processInfo.environment["UWB2MQTT_SOAK"] == "1"
 
 /// Shorthands for the shared fixtures of TestSupport.
-func testConfig(url: String, spool: String, extra: String = "", mqttExtra: String = "") -> String {
-    AgentFixtures.config(url: url, spool: spool, extra: extra, mqttExtra: mqttExtra)
+func testConfig(url: String, spool: String, extra: String = "", mqttExtra: String = "", devicePort: String? = nil) -> String {
+    AgentFixtures.config(url: url, spool: spool, extra: extra, mqttExtra: mqttExtra, devicePort: devicePort)
 }
 
 func json(_ text: String) -> [String: Any] { AgentFixtures.json(text) }

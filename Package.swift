@@ -10,6 +10,7 @@ let package = Package(
         .executable(name: "uwb2mqtt", targets: ["uwb2mqtt"]),
         .executable(name: "uwb2mqtt-bench", targets: ["UCIBench"]),
         .library(name: "UCI", targets: ["UCI"]),
+        .library(name: "Vocabulary", targets: ["Vocabulary"]),
         // For the fuzzers in Tests/Fuzz: the config, rules and request parsers.
         .library(name: "Gateway", targets: ["Gateway"]),
         .library(name: "Proximity", targets: ["Proximity"]),
@@ -69,10 +70,10 @@ let package = Package(
 
         // `make bench`: UCI decode throughput, the real agent process measured end to end (CPU, latency, memory) beside a Python
         // baseline, and the journal at 64 MiB (append, open, drain through mosquitto, bytes written).
-        .executableTarget(name: "UCIBench", dependencies: ["UCI", "DeviceLink", "EventLoop", "Gateway", "Simulator", "Proximity", "TestSupport", "CMosquitto", "MQTTClient", "SiteFusion"]),
+        .executableTarget(name: "UCIBench", dependencies: ["UCI", "DeviceLink", "EventLoop", "Gateway", "Simulator", "Proximity", "TestSupport", "CMosquitto", "MQTTClient", "SiteFusion", "Vocabulary"]),
 
         // A simulated DWM3001C (device side of UCI) driven by a scenario. Pure core, no I/O.
-        .target(name: "Simulator", dependencies: ["UCI"]),
+        .target(name: "Simulator", dependencies: ["UCI", "Vocabulary"]),
 
         // Pure core: rules model and validation, distance filters, the per-peer rule engine,
         // rankings and positions. Time comes in as a value.
@@ -90,7 +91,7 @@ let package = Package(
         .testTarget(name: "SpoolTests", dependencies: ["MQTTClient"]),
         .testTarget(name: "DeviceLinkTests", dependencies: ["DeviceLink", "UCI", "CPty"]),
         .testTarget(name: "YAMLCodingTests", dependencies: ["YAMLCoding"]),
-        .testTarget(name: "SimulatorTests", dependencies: ["Simulator", "UCI"]),
+        .testTarget(name: "SimulatorTests", dependencies: ["Simulator", "UCI", "Vocabulary"]),
         .testTarget(name: "DeviceLinkIntegrationTests", dependencies: ["DeviceLink", "EventLoop", "Gateway", "Simulator", "UCI"]),
         .testTarget(name: "MQTTClientTests", dependencies: ["MQTTClient", "EventLoop", "TestSupport"]),
         .testTarget(name: "EventLoopTests", dependencies: ["EventLoop"]),
@@ -100,7 +101,7 @@ let package = Package(
         .testTarget(name: "OperationsTests", dependencies: ["Gateway", "Commands", "TestSupport", "DeviceLink", "MQTTClient", "Simulator"]),
         .testTarget(name: "VocabularyTests", dependencies: ["Vocabulary"]),
         .testTarget(name: "ProximityTests", dependencies: ["Proximity", "UCI", "YAMLCoding", "Vocabulary"]),
-        .testTarget(name: "FaultTests", dependencies: ["TestSupport", "EventLoop", "MQTTClient", "DeviceLink", "Gateway", "Simulator", "UCI"]),
+        .testTarget(name: "FaultTests", dependencies: ["TestSupport", "EventLoop", "MQTTClient", "DeviceLink", "Gateway", "Simulator", "UCI", "Vocabulary"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -1,4 +1,5 @@
 #if canImport(Glibc)
+import Vocabulary
 @preconcurrency import Glibc
 #endif
 import Gateway
@@ -29,7 +30,7 @@ public struct SimulateCommand: Command {
                        ExitStatus.Meaning(ExitStatus.failure, "for a bad scenario or an unusable PATH")])
 
     var linkPath: String?
-    var gatewayPosition: GatewayPosition?
+    var gatewayPosition: SitePoint?
     var scenarioName: String?
 
     init(_ arguments: ParsedArguments) throws(UsageError) {
@@ -38,7 +39,7 @@ public struct SimulateCommand: Command {
         if let text = arguments.value(Self.position) {
             let parts = text.split(separator: ",").compactMap { Double($0) }
             guard parts.count == 3 else { throw UsageError("--position needs X,Y,Z in metres, found '\(text)'") }
-            gatewayPosition = GatewayPosition(x: parts[0], y: parts[1], z: parts[2])
+            gatewayPosition = SitePoint(x: parts[0], y: parts[1], z: parts[2])
         }
     }
 

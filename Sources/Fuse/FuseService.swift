@@ -176,7 +176,7 @@ public final class FuseService {
                 let fields: [JSONMember] = [JSONMember("ts", .string(Timestamp.rfc3339(p.ts))), JSONMember("peer", .string(p.peer)), JSONMember("frame", .string("site")),
                                        JSONMember("x", millimetres(p.x)), JSONMember("y", millimetres(p.y)), JSONMember("z", millimetres(p.z)),
                                        JSONMember("accuracy_m", millimetres(p.accuracyM)), JSONMember("gateways", .list(p.gateways.map(JSONValue.string))),
-                                       JSONMember("method", .string(SitePosition.method))]
+                                       JSONMember("method", .string(SiteFix.method))]
                 _ = try? client.publish(topic: "\(siteRoot)/peer/\(TopicSegment.sanitize(p.peer))/position", payload: Payloads.render(fields), qos: .atMostOnce)
             case let .state(s):
                 let position: JSONValue = s.position.map {

@@ -10,12 +10,12 @@ import YAMLCoding
 public struct AgentConfiguration: Sendable, Decodable {
     public struct Gateway: Sendable, Decodable {
         public var id: String
-        public var position: GatewayPosition?
+        public var position: SitePoint?
         public var headingDegrees: Double
 
         enum CodingKeys: String, CodingKey { case id, position, headingDegrees = "heading_deg" }
 
-        public init(id: String = AgentConfiguration.defaultGatewayID, position: GatewayPosition? = nil, headingDegrees: Double = 90) {
+        public init(id: String = AgentConfiguration.defaultGatewayID, position: SitePoint? = nil, headingDegrees: Double = 90) {
             self.id = id
             self.position = position
             self.headingDegrees = headingDegrees
@@ -24,7 +24,7 @@ public struct AgentConfiguration: Sendable, Decodable {
         public init(from decoder: any Decoder) throws {
             let c = try decoder.container(keyedBy: CodingKeys.self)
             id = try c.decodeIfPresent(String.self, forKey: .id) ?? AgentConfiguration.defaultGatewayID
-            position = try c.decodeIfPresent(GatewayPosition.self, forKey: .position)
+            position = try c.decodeIfPresent(SitePoint.self, forKey: .position)
             headingDegrees = try c.decodeIfPresent(Double.self, forKey: .headingDegrees) ?? 90
             if TopicSegment.sanitize(id).isEmpty || id.isEmpty {
                 throw YAMLError(at: YAMLDecoder.mark(of: decoder) ?? .unknown, "gateway.id must not be empty")

@@ -79,7 +79,7 @@ public struct AgentCore {
     public init(configuration: AgentConfiguration, eventIDPrefix: String) {
         var pose: GatewayPose?
         if let position = configuration.gateway.position {
-            pose = GatewayPose(x: position.x, y: position.y, z: position.z, headingDeg: configuration.gateway.headingDegrees)
+            pose = GatewayPose(position: position, headingDeg: configuration.gateway.headingDegrees)
         }
         self.init(settings: Settings(topics: configuration.topics, eventIDPrefix: eventIDPrefix,
                                      sessionID: configuration.device.sessionID, qosRanges: configuration.mqtt.qosRanges,

@@ -12,7 +12,7 @@ public enum Payloads {
     static func string(_ value: String?) -> JSONValue { value.map(JSONValue.string) ?? .null }
 
     /// `status`: retained; the last will is `{"state":"offline"}` without ts.
-    public static func status(online: Bool, ts: Double, position: GatewayPosition?, headingDegrees: Double?) -> [JSONMember] {
+    public static func status(online: Bool, ts: Double, position: SitePoint?, headingDegrees: Double?) -> [JSONMember] {
         [JSONMember("state", .string(online ? "online" : "offline")), JSONMember("ts", .string(Timestamp.rfc3339(ts))),
          JSONMember("version", .string(AgentVersion.agent)),
          JSONMember("position", position.map { .object([JSONMember("x", .double($0.x)), JSONMember("y", .double($0.y)), JSONMember("z", .double($0.z))]) } ?? .null),
@@ -76,14 +76,3 @@ public enum Payloads {
     }
 }
 
-/// The gateway's configured position in the site frame, metres.
-public struct GatewayPosition: Hashable, Sendable, Decodable {
-    public var x: Double
-    public var y: Double
-    public var z: Double
-    public init(x: Double, y: Double, z: Double) {
-        self.x = x
-        self.y = y
-        self.z = z
-    }
-}

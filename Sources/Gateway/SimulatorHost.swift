@@ -1,4 +1,5 @@
 #if canImport(Glibc)
+import Vocabulary
 import Glibc
 #endif
 import Dispatch
@@ -45,12 +46,12 @@ public final class SimulatorHost: Sendable {
     ///
     /// `commandLogCapacity` bounds `commandsSeen` (a negative value counts as 0); the default
     /// holds ten bring-ups, more than any test looks at.
-    public init(scenario: Scenario, linkPath: String? = nil, gatewayPosition: GatewayPosition? = nil,
+    public init(scenario: Scenario, linkPath: String? = nil, gatewayPosition: SitePoint? = nil,
                 commandLogCapacity: Int = 64, log: @escaping @Sendable (String) -> Void = { _ in }) throws {
         let monotonicNow = Clocks.monotonic()
         let device = try SimulatedDevice(
             scenario: scenario, startTime: scenario.startTime(monotonicNow: monotonicNow, wallNow: Clocks.wall()),
-            gatewayPosition: gatewayPosition.map { SitePosition(x: $0.x, y: $0.y, z: $0.z) }, poweredOnAt: monotonicNow)
+            gatewayPosition: gatewayPosition.map { SitePoint(x: $0.x, y: $0.y, z: $0.z) }, poweredOnAt: monotonicNow)
         let terminal = try PseudoTerminal()
         if let linkPath { try terminal.link(at: linkPath) }
         self.linkPath = linkPath

@@ -54,9 +54,9 @@ public struct Position: Hashable, Sendable {
         }
         let h = site.heading * .pi / 180
         return Position(ts: ts, peer: peer, frame: .site,
-                        x: site.x + gx * cos(h) - gy * sin(h),
-                        y: site.y + gx * sin(h) + gy * cos(h),
-                        z: site.z + gz, accuracyM: accuracy)
+                        x: site.position.x + gx * cos(h) - gy * sin(h),
+                        y: site.position.y + gx * sin(h) + gy * cos(h),
+                        z: site.position.z + gz, accuracyM: accuracy)
     }
 
     /// An angle's one-sigma uncertainty from its figure of merit: 3° at FOM 100 (a DWM3001C-class

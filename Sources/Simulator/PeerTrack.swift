@@ -1,3 +1,5 @@
+import Vocabulary
+
 /// One UWB peer (a tag, a phone) and how it moves.
 ///
 /// The path is a list of keyframes, linearly interpolated; before the first and after the last
@@ -13,6 +15,10 @@
 /// "no angle information here", and the device reports angles only where both neighbouring
 /// keyframes have one and the module has AoA.
 public struct PeerTrack: Hashable, Sendable, Decodable {
+    /// Height of a site-frame keyframe that gives no `z`, metres: about where a phone or a badge
+    /// is carried, which is what a scenario author usually means by a floor-plan point.
+    public static let defaultKeyframeHeight = 1.0
+
     /// Short MAC address, as the host lists it in DST_MAC_ADDRESS.
     public var address: UInt16
     /// A human label (`phone-anna`); the device never transmits it.
@@ -48,7 +54,7 @@ public struct PeerTrack: Hashable, Sendable, Decodable {
             /// Metres from the gateway, whichever gateway simulates it.
             case distance(Double)
             /// A point in the site frame; each gateway measures its own distance to it.
-            case site(SitePosition)
+            case site(SitePoint)
         }
 
         /// A gateway-frame keyframe: `distance` metres away.
@@ -60,15 +66,15 @@ public struct PeerTrack: Hashable, Sendable, Decodable {
         }
 
         /// A site-frame keyframe: at (`x`, `y`, `z`) metres; `z` defaults to 1.0 m.
-        public init(t: Double, x: Double, y: Double, z: Double = SitePosition.defaultHeight) {
+        public init(t: Double, x: Double, y: Double, z: Double = PeerTrack.defaultKeyframeHeight) {
             self.t = t
-            place = .site(SitePosition(x: x, y: y, z: z))
+            place = .site(SitePoint(x: x, y: y, z: z))
         }
 
         /// The distance of a gateway-frame keyframe, nil in the site frame.
         public var distance: Double? { if case let .distance(d) = place { d } else { nil } }
         /// The position of a site-frame keyframe, nil in the gateway frame.
-        public var sitePosition: SitePosition? { if case let .site(p) = place { p } else { nil } }
+        public var sitePosition: SitePoint? { if case let .site(p) = place { p } else { nil } }
 
         enum CodingKeys: String, CodingKey, CaseIterable { case t, distance, x, y, z, azimuth, elevation }
 
@@ -84,7 +90,7 @@ public struct PeerTrack: Hashable, Sendable, Decodable {
             case let (distance?, nil, nil, nil):
                 place = .distance(distance)
             case let (nil, x?, y?, z):
-                place = .site(SitePosition(x: x, y: y, z: z ?? SitePosition.defaultHeight))
+                place = .site(SitePoint(x: x, y: y, z: z ?? PeerTrack.defaultKeyframeHeight))
             default:
                 // Both kinds, neither, or half a position: guessing which was meant would
                 // simulate something the author did not write.
@@ -109,7 +115,7 @@ public struct PeerTrack: Hashable, Sendable, Decodable {
     public var isSiteFrame: Bool { path.first?.sitePosition != nil }
 
     /// The interpolated site position at `t`; nil for a gateway-frame path.
-    public func position(at t: Double) -> SitePosition? {
+    public func position(at t: Double) -> SitePoint? {
         guard let (a, b, f) = segment(at: t), let pa = a.sitePosition, let pb = b.sitePosition else { return nil }
         return pa.interpolated(to: pb, f)
     }
@@ -120,7 +126,7 @@ public struct PeerTrack: Hashable, Sendable, Decodable {
     /// the floor, not straight lines in distance) and then measured from `gateway`; such a path
     /// carries no angles. Returns nil only for a site-frame path without a gateway position,
     /// which `SimulatedDevice` refuses at creation, so a running device never sees nil.
-    public func pose(at t: Double, from gateway: SitePosition? = nil) -> Pose? {
+    public func pose(at t: Double, from gateway: SitePoint? = nil) -> Pose? {
         guard let (a, b, f) = segment(at: t) else { return nil }
         switch (a.place, b.place) {
         case let (.distance(da), .distance(db)):

@@ -1,4 +1,5 @@
 #if canImport(Glibc)
+import Vocabulary
 import Glibc
 #endif
 import FoundationEssentials
@@ -14,7 +15,7 @@ struct RangingModel {
 
     let scenario: Scenario
     /// The gateway's site position, for site-frame paths.
-    var gatewayPosition: SitePosition? = nil
+    var gatewayPosition: SitePoint? = nil
 
     /// One peer's measurement at scenario time `t`. Draws from `rng` in a fixed order.
     func measurement(for address: UInt16, at t: Double, session: SimulatedSession,

@@ -1,3 +1,4 @@
+import Vocabulary
 import UCI
 
 /// A Qorvo DWM3001C running the QM33 SDK UCI firmware, as seen from its serial port.
@@ -26,7 +27,7 @@ public struct SimulatedDevice: Sendable {
     /// Device time at which scenario time is 0.
     public let startTime: Double
     /// Where this device's gateway stands in the site frame; needed by site-frame paths.
-    public let gatewayPosition: SitePosition?
+    public let gatewayPosition: SitePoint?
     /// The latest time the device has been advanced to.
     public private(set) var now: Double
     public private(set) var deviceState: DeviceState = .ready
@@ -72,7 +73,7 @@ public struct SimulatedDevice: Sendable {
     ///     than `startTime` when the scene was already running (`clock: wall`): the scene's
     ///     faults before it are skipped, as a module plugged in mid-scene never saw them, instead
     ///     of all firing at once on the first `advance`.
-    public init(scenario: Scenario = .default, startTime: Double = 0, gatewayPosition: SitePosition? = nil,
+    public init(scenario: Scenario = .default, startTime: Double = 0, gatewayPosition: SitePoint? = nil,
                 poweredOnAt: Double? = nil) throws(ScenarioError) {
         try scenario.validate()
         guard startTime.isFinite else { throw .notFinite(field: "startTime") }

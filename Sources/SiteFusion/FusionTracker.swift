@@ -1,3 +1,5 @@
+import Vocabulary
+
 /// The site's view of every peer: ranges from many gateways in, positions, retained states and
 /// events out. The pure core of `uwb2mqtt fuse`.
 ///
@@ -36,7 +38,7 @@ public struct FusionTracker: Sendable {
         var window = RangeWindow()
         var motion = TagMotion()
         /// The current fix, while the position counts as available.
-        var position: SitePosition?
+        var position: SiteFix?
         /// The time of the last fix (kept after a loss, for `last_seen`).
         var lastFix: Double?
         /// Why the latest attempt gave no fix, since the last fix.
@@ -89,7 +91,7 @@ public struct FusionTracker: Sendable {
         track.gatewaysInRange = observations.count
         do throws(MultilaterationError) {
             let fix = try solver.solve(observations)
-            let position = SitePosition(ts: now, peer: range.peer, fix: fix)
+            let position = SiteFix(ts: now, peer: range.peer, fix: fix)
             if track.lost, let lastFix = track.lastFix {
                 outputs.append(.event(SiteEvent(ts: now, peer: range.peer, type: .positionRegained, from: "lost",
                                                 to: "available", reason: SiteEventReason(lastSeen: lastFix))))

@@ -1,3 +1,5 @@
+import Vocabulary
+
 /// The gateways fuse knows, learned from their retained `status`: where each stands and whether it
 /// is online.
 ///

@@ -1,3 +1,5 @@
+import Vocabulary
+
 /// A solved tag position with the figures a consumer needs to judge it.
 ///
 /// `accuracyM` is a one-sigma radius (the square root of the trace of the position covariance,

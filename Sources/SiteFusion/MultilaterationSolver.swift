@@ -1,3 +1,5 @@
+import Vocabulary
+
 /// Solves one tag's position from its ranges to several gateways, robust to ranges that are far
 /// too long without being flagged (a blocked direct path the firmware cannot tell from a clear
 /// one).

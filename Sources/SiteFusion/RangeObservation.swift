@@ -1,3 +1,5 @@
+import Vocabulary
+
 /// One gateway's distance to the tag, as the solver sees it: where the gateway stands and how far
 /// it measured, plus whether the device flagged the measurement as non-line-of-sight.
 ///

@@ -1,3 +1,5 @@
+import Vocabulary
+
 /// The weighted least-squares fit of one set of ranges: the unknowns are x, y (and z), the
 /// residuals fitted minus measured distance. The solver fits the full set and the subsets that
 /// leave suspected outliers out, and compares them through ``chiSquare``.

@@ -5,14 +5,14 @@ public struct SitePeerState: Hashable, Sendable {
     public var peer: String
     /// The last fix while the position counts as available; nil once `position_lost` fired (and
     /// before the first fix).
-    public var position: SitePosition?
+    public var position: SiteFix?
     /// Zones the peer is in, in configuration order.
     public var zones: [String]
     /// Usable gateways with a range of this peer in the newest window; 0 once no range arrived for
     /// `position_lost_after`.
     public var gatewaysInRange: Int
 
-    public init(ts: Double, peer: String, position: SitePosition?, zones: [String], gatewaysInRange: Int) {
+    public init(ts: Double, peer: String, position: SiteFix?, zones: [String], gatewaysInRange: Int) {
         self.ts = ts
         self.peer = peer
         self.position = position

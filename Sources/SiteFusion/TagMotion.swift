@@ -1,3 +1,5 @@
+import Vocabulary
+
 /// A tag's recent velocity, from its recent fixes: what lets ranges measured at different moments
 /// make one position.
 ///

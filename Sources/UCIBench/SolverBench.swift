@@ -2,6 +2,7 @@
 // height, as the README's example), 5 cm noise and an unflagged 0.9 m outlier on one gateway in
 // every other fix. The solver fits every subset that leaves out up to two ranges whatever the
 // data, so the time per fix depends on the number of gateways, not on whether there is an outlier.
+import Vocabulary
 import SiteFusion
 
 struct SolverFigure: Sendable {

@@ -29,7 +29,7 @@ let package = Package(
         .executableTarget(
             name: "FuzzRules",
             dependencies: [.product(name: "Proximity", package: "uwb2mqtt"), .product(name: "UCI", package: "uwb2mqtt"),
-                           .product(name: "YAMLCoding", package: "uwb2mqtt")],
+                           .product(name: "YAMLCoding", package: "uwb2mqtt"), .product(name: "Vocabulary", package: "uwb2mqtt")],
             swiftSettings: [.unsafeFlags(["-parse-as-library"])]
         ),
         .executableTarget(

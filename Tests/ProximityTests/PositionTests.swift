@@ -1,3 +1,4 @@
+import Vocabulary
 import Foundation
 import Proximity
 import Testing
@@ -24,7 +25,7 @@ import Testing
         (0.0, 90.0, 10.0, 7.0), (90, 90, 8, 5), (0, 0, 12, 5), (0, 180, 8, 5), (90, -90, 12, 5), (45, 45, 10, 7),
     ] as [(Double, Double, Double, Double)])
     func siteFrame(azimuth: Double, heading: Double, x: Double, y: Double) throws {
-        let pose = GatewayPose(x: 10, y: 5, z: 2.4, headingDeg: heading)
+        let pose = GatewayPose(position: SitePoint(x: 10, y: 5, z: 2.4), headingDeg: heading)
         let p = Position.estimate(ts: 0, peer: anna, distance: 2, azimuthDeg: azimuth, azimuthFOM: 100,
                                   elevationDeg: 0, elevationFOM: 100, distanceSigma: 0.08, gateway: pose)
         #expect(p.frame == .site)
@@ -42,7 +43,7 @@ import Testing
     }
 
     @Test func engineEmitsPositionsOnlyWithDirection() throws {
-        let pose = GatewayPose(x: 10, y: 5, z: 2.4, headingDeg: 90)
+        let pose = GatewayPose(position: SitePoint(x: 10, y: 5, z: 2.4), headingDeg: 90)
         var drive = Drive(try unfiltered(""), peers: [anna], gateway: pose, aoa: true)
         drive.measure(anna, 2, at: 0, azimuth: 0, elevation: 0)
         drive.measure(anna, 2, at: 0.2, azimuth: 0, fom: 20, elevation: 0)  // low FOM: none

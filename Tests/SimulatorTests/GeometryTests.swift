@@ -1,3 +1,4 @@
+import Vocabulary
 import Foundation
 import Testing
 import UCI
@@ -14,7 +15,7 @@ struct GeometryTests {
 
     /// Every round's distance (centimetres, nil when lost) keyed by its scene time, for a device
     /// at `gateway` ranging peer 1 from scene time 0 to `until`.
-    static func ranges(_ scenario: Scenario, from gateway: SitePosition, until: Double) throws -> [(t: Double, m: TwoWayRangingMeasurement)] {
+    static func ranges(_ scenario: Scenario, from gateway: SitePoint, until: Double) throws -> [(t: Double, m: TwoWayRangingMeasurement)] {
         var device = try SimulatedDevice(scenario: scenario, gatewayPosition: gateway)
         bringUp(&device)
         return sessionInfos(messages(device.advance(to: until))).map { info in
@@ -25,16 +26,16 @@ struct GeometryTests {
     @Test("a site-frame path gives the Euclidean distance from each gateway's own position")
     func euclideanFromTwoGateways() throws {
         let scenario = Scenario(seed: 3, noise: .none, peers: [Self.walk])
-        let gateways = [SitePosition(x: 0, y: 3, z: 2.5), SitePosition(x: 8, y: -2, z: 0.5)]
+        let gateways = [SitePoint(x: 0, y: 3, z: 2.5), SitePoint(x: 8, y: -2, z: 0.5)]
         var perGateway: [[UInt16]] = []
         for gateway in gateways {
             let rounds = try Self.ranges(scenario, from: gateway, until: 16)
             #expect(rounds.count == 80)
             for (t, m) in rounds {
                 // The tag walks straight lines in the site frame; the distance follows from that.
-                let tag = t <= 10 ? SitePosition(x: t, y: 0, z: 1)
-                    : t <= 14 ? SitePosition(x: 10, y: (t - 10), z: 1 + 0.5 * (t - 10) / 4)
-                    : SitePosition(x: 10, y: 4, z: 1.5)
+                let tag = t <= 10 ? SitePoint(x: t, y: 0, z: 1)
+                    : t <= 14 ? SitePoint(x: 10, y: (t - 10), z: 1 + 0.5 * (t - 10) / 4)
+                    : SitePoint(x: 10, y: 4, z: 1.5)
                 let expected = (tag.distance(to: gateway) * 100).rounded()
                 #expect(m.status == .ok && m.nlosRaw == 0)
                 #expect(abs(Double(m.distanceRaw) - expected) <= 1, "t = \(t): \(m.distanceRaw) cm, expected \(expected)")
@@ -52,9 +53,9 @@ struct GeometryTests {
 
     @Test("the interpolated site position and the pose seen from a gateway")
     func poseAndPosition() {
-        #expect(Self.walk.isSiteFrame && Self.walk.position(at: 12) == SitePosition(x: 10, y: 2, z: 1.25))
-        #expect(Self.walk.position(at: -1) == SitePosition(x: 0, y: 0, z: 1))
-        #expect(Self.walk.pose(at: 3, from: SitePosition(x: 3, y: 4, z: 1))?.distance == 4)
+        #expect(Self.walk.isSiteFrame && Self.walk.position(at: 12) == SitePoint(x: 10, y: 2, z: 1.25))
+        #expect(Self.walk.position(at: -1) == SitePoint(x: 0, y: 0, z: 1))
+        #expect(Self.walk.pose(at: 3, from: SitePoint(x: 3, y: 4, z: 1))?.distance == 4)
         #expect(Self.walk.pose(at: 3) == nil)                      // nothing to measure from
         #expect(PeerTrack(address: 2, path: [.init(t: 0, distance: 2)]).position(at: 0) == nil)
         #expect(PeerTrack(address: 2, path: [.init(t: 0, distance: 2)]).pose(at: 0)?.distance == 2)
@@ -66,7 +67,7 @@ struct GeometryTests {
                              outOfRange: [TimeWindow(from: 5, to: 6)],
                              nlos: [NLoSWindow(from: 1, to: 2, bias: 0.4)],
                              dropouts: [DropoutWindow(from: 3, to: 4, probability: 1)])
-        let rounds = try Self.ranges(Scenario(noise: .none, peers: [peer]), from: SitePosition(x: 0, y: 0, z: 1), until: 7)
+        let rounds = try Self.ranges(Scenario(noise: .none, peers: [peer]), from: SitePoint(x: 0, y: 0, z: 1), until: 7)
         for (t, m) in rounds {
             switch t {
             // `t` is computed as the device computes its round times, so the window edges match.
@@ -85,7 +86,7 @@ struct GeometryTests {
     func noise() throws {
         let scenario = Scenario(seed: 11, noise: ScenarioNoise(sigma: 0.05, angleSigma: 0, dropoutProbability: 0),
                                 peers: [PeerTrack(address: 1, path: [.init(t: 0, x: 3, y: 4)])])
-        let gateway = SitePosition(x: 0, y: 0, z: 1)
+        let gateway = SitePoint(x: 0, y: 0, z: 1)
         let rounds = try Self.ranges(scenario, from: gateway, until: 40)
         let errors = rounds.map { Double($0.m.distanceRaw) / 100 - 5 }
         let mean = errors.reduce(0, +) / Double(errors.count)
@@ -157,10 +158,10 @@ struct GeometryTests {
             #expect(error == .gatewayPositionRequired(peer: "badge"))
             #expect(error.description.contains("this scenario places peers in site coordinates; give the gateway a position"))
         }
-        _ = try SimulatedDevice(scenario: scenario, gatewayPosition: SitePosition(x: 0, y: 0, z: 2))
+        _ = try SimulatedDevice(scenario: scenario, gatewayPosition: SitePoint(x: 0, y: 0, z: 2))
         _ = try SimulatedDevice(scenario: .default)   // gateway-frame scenarios need no position
         #expect(throws: ScenarioError.notFinite(field: "gatewayPosition")) {
-            try SimulatedDevice(scenario: scenario, gatewayPosition: SitePosition(x: .infinity, y: 0, z: 0))
+            try SimulatedDevice(scenario: scenario, gatewayPosition: SitePoint(x: .infinity, y: 0, z: 0))
         }
     }
 
@@ -181,7 +182,7 @@ struct GeometryTests {
     func twoProcessesAgree() throws {
         let scenario = Scenario(seed: 5, duration: 14, clock: .wall, noise: .none, peers: [Self.walk])
         let wallNow = 1_699_999_998.0   // 1 699 999 998 mod 14 = 4
-        let gateway = SitePosition(x: 10, y: 0, z: 1)
+        let gateway = SitePoint(x: 10, y: 0, z: 1)
         var devices: [SimulatedDevice] = []
         for monotonicNow in [1000.0, 73_215.125] {
             var device = try SimulatedDevice(scenario: scenario,

@@ -1,3 +1,4 @@
+import Vocabulary
 import SiteFusion
 import Testing
 

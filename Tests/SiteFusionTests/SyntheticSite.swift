@@ -1,3 +1,4 @@
+import Vocabulary
 import SiteFusion
 
 /// Gateway layouts and exact ranges for the solver tables.

@@ -1,3 +1,4 @@
+import Vocabulary
 import SiteFusion
 
 /// Drives a ``FusionTracker`` the way the service will: four gateways ranging one tag at 5 Hz each,
@@ -35,6 +36,6 @@ struct TrackerHarness {
     }
 
     var events: [SiteEvent] { outputs.compactMap { if case .event(let e) = $0 { e } else { nil } } }
-    var positions: [SitePosition] { outputs.compactMap { if case .position(let p) = $0 { p } else { nil } } }
+    var positions: [SiteFix] { outputs.compactMap { if case .position(let p) = $0 { p } else { nil } } }
     var states: [SitePeerState] { outputs.compactMap { if case .state(let s) = $0 { s } else { nil } } }
 }

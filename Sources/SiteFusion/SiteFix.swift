@@ -1,6 +1,6 @@
-/// A fused position of one peer: the `position` payload of `<base>/site/<site>/peer/<peer>/position`
+/// A fused fix: the position of one peer that several gateways' ranges give: the `position` payload of `<base>/site/<site>/peer/<peer>/position`
 /// (frame `site`, method `multilateration`), with the solver's diagnostics.
-public struct SitePosition: Hashable, Sendable {
+public struct SiteFix: Hashable, Sendable {
     /// Seconds: the newest range that went into the fix.
     public var ts: Double
     public var peer: String

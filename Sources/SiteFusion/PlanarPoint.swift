@@ -1,30 +1,3 @@
-/// A point in the site frame, in metres: x and y on the floor plan, z up.
-///
-/// The site frame is whatever the installer measured the gateways' `gateway.position` in; fuse never
-/// converts it, so positions come out in the same frame the gateways were placed in.
-public struct SitePoint: Hashable, Sendable, CustomStringConvertible {
-    public var x: Double
-    public var y: Double
-    public var z: Double
-
-    public init(x: Double, y: Double, z: Double) {
-        self.x = x
-        self.y = y
-        self.z = z
-    }
-
-    /// True when every coordinate is a finite number (a NaN or infinite pose is never used).
-    public var isFinite: Bool { x.isFinite && y.isFinite && z.isFinite }
-
-    /// Euclidean distance to `other`.
-    public func distance(to other: SitePoint) -> Double {
-        let dx = x - other.x, dy = y - other.y, dz = z - other.z
-        return (dx * dx + dy * dy + dz * dz).squareRoot()
-    }
-
-    public var description: String { "(\(x), \(y), \(z))" }
-}
-
 /// A point on the site's floor plan (x, y in metres): a polygon vertex, or a position seen from above.
 public struct PlanarPoint: Hashable, Sendable, CustomStringConvertible {
     public var x: Double

@@ -53,7 +53,7 @@ let package = Package(
         .target(name: "Gateway", dependencies: ["UCI", "DeviceLink", "MQTTClient", "YAMLCoding", "Simulator", "Proximity", "Recording", "EventLoop", "CLibSerialPort", "CMosquitto", "Vocabulary"]),
 
         // `uwb2mqtt fuse`: the site-position service on the same event loop.
-        .target(name: "Fuse", dependencies: ["Vocabulary", "Gateway", "SiteFusion", "MQTTClient", "EventLoop", "YAMLCoding"]),
+        .target(name: "Fuse", dependencies: ["Vocabulary", "Gateway", "SiteFusion", "MQTTClient", "EventLoop", "YAMLCoding", "DeviceLink"]),
 
         // The offline tools: replay (through the agent's core), its SVG plots, the JSON Schemas.
         .target(name: "OfflineTools", dependencies: ["Vocabulary", "Gateway", "Proximity", "Recording", "UCI"]),

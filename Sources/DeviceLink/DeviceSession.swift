@@ -126,7 +126,7 @@ public struct DeviceSession: Sendable {
     private var openBackoff: Double
     private var initBackoff: Double
     private var failedInitializations = 0
-    private var lastOpenFailure: String?
+    private var openFailure = RepeatedReason()
     private var openedAt = -Double.infinity
     private var lastNotificationAt: Double = 0
     private var rangingSince = -Double.infinity
@@ -175,15 +175,14 @@ public struct DeviceSession: Sendable {
         if phase == .shutDown { return actions }
         switch event {
         case let .opened(port):
-            lastOpenFailure = nil
+            openFailure.clear()
             openedAt = now
             lateStatuses = []
             actions.append(.log(.info, "opened \(port)"))
             beginInitialization(now: now, &actions)
         case let .openFailed(reason, absent):
-            if reason != lastOpenFailure {
+            if openFailure.isNew(reason) {
                 actions.append(.log(absent ? .warning : .error, "cannot open the device: \(reason); retrying with back-off"))
-                lastOpenFailure = reason
             }
             setState(absent ? .absent(reason) : .error(reason), &actions)
             retryOpen(now: now)

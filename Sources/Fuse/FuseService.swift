@@ -30,6 +30,7 @@ public final class FuseService {
     private var activeInstance: String?
     private var decideAt: Double?
     private var eventCounter = 0
+    private var brokerProblem = RepeatedReason()
     private let base: String
     private let site: String
 
@@ -92,12 +93,14 @@ public final class FuseService {
     private func handle(_ event: MQTTEvent) {
         switch event {
         case .connected:
+            brokerProblem.clear()
             logger.info("connected to the broker")
             // Wait a moment for a retained site status: another instance may hold the site.
             if !active { decideAt = Clocks.monotonic() + 1 } else { becomeActive() }
         case let .disconnected(reason):
             if case .requested = reason { return }
-            logger.warning("broker connection: \(reason); retrying with back-off")
+            // Said once per reason, not at every retry of a broker that stays down.
+            if brokerProblem.isNew("\(reason)") { logger.warning("broker connection: \(reason); retrying with back-off") }
         case let .message(message):
             receive(message)
         default:

@@ -41,7 +41,7 @@ public final class Agent {
     private var brokerConnectedOnce = false
     private var brokerConnectedAt: Double?
     private var quickDrops = 0
-    private var lastBrokerProblem: String?
+    private var brokerProblem = RepeatedReason()
     private var rangingReached = 0
     let systemd = SystemdNotifier()
     private(set) var loop: EventLoop!
@@ -410,7 +410,7 @@ public final class Agent {
         case .connected:
             if brokerConnectedOnce { counters.brokerReconnects += 1 }
             brokerConnectedOnce = true
-            lastBrokerProblem = nil
+            brokerProblem.clear()
             brokerConnectedAt = Clocks.monotonic()
             logger.info("connected to the broker")
             do {
@@ -428,10 +428,7 @@ public final class Agent {
             let text = "\(reason)"
             if case .requested = reason { return }
             noteQuickDrop()
-            if text != lastBrokerProblem {
-                logger.warning("broker connection: \(text); retrying with back-off")
-                lastBrokerProblem = text
-            }
+            if brokerProblem.isNew(text) { logger.warning("broker connection: \(text); retrying with back-off") }
         case let .message(message):
             for component in components where component.receive(message) { break }
         case let .published(messageID):

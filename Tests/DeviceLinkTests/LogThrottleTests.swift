@@ -25,3 +25,14 @@ import Testing
         #expect(throttle.flush(at: 100) == nil)
     }
 }
+
+@Suite struct RepeatedReasonTests {
+    @Test func aReasonIsNewsOncePerChangeAndAfterAClear() {
+        var reason = RepeatedReason()
+        let news = ["down", "down", "refused", "refused"].map { reason.isNew($0) }
+        #expect(news == [true, false, true, false])
+        reason.clear()
+        let again = reason.isNew("refused")
+        #expect(again)
+    }
+}

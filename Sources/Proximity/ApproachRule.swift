@@ -41,10 +41,7 @@ extension ApproachRule: Decodable {
     public init(from decoder: any Decoder) throws {
         let c = try decoder.container(keyedBy: CodingKeys.self)
         mark = YAMLDecoder.mark(of: decoder)
-        let name = try c.decode(Located<String>.self, forKey: .name)
-        try RulesDecoding.requireName(name)
-        self.name = name.value
-        nameMark = name.mark
+        (name, nameMark) = try RulesDecoding.name(c, .name)
         peers = try decodePeers(c, .peers)
         let start = try c.decode(Located<Distance>.self, forKey: .startWithin)
         let confirm = try c.decode(Located<Distance>.self, forKey: .confirmWithin)

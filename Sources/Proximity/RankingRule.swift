@@ -80,10 +80,7 @@ extension RankingRule: Decodable {
     public init(from decoder: any Decoder) throws {
         let c = try decoder.container(keyedBy: CodingKeys.self)
         mark = YAMLDecoder.mark(of: decoder)
-        let name = try c.decode(Located<String>.self, forKey: .name)
-        try RulesDecoding.requireName(name)
-        self.name = name.value
-        nameMark = name.mark
+        (name, nameMark) = try RulesDecoding.name(c, .name)
         peers = try decodePeers(c, .peers)
         within = try c.decodeIfPresent(Distance.self, forKey: .within)?.meters
         baseScores = try c.decodeIfPresent(OrderedScores.self, forKey: .baseScores)?.entries ?? []

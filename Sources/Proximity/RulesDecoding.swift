@@ -54,6 +54,13 @@ enum RulesDecoding {
     /// and a topic segment is at most 64 characters (mqtt-api.md, names).
     static let maximumNameLength = 64
 
+    /// A rule's name and where it is written, checked (`requireName`).
+    static func name<Key: CodingKey>(_ c: KeyedDecodingContainer<Key>, _ key: Key) throws -> (String, SourceMark) {
+        let name = try c.decode(Located<String>.self, forKey: key)
+        try requireName(name)
+        return (name.value, name.mark)
+    }
+
     /// A rule name must be non-empty text of at most `maximumNameLength` characters.
     static func requireName(_ name: Located<String>) throws(YAMLError) {
         if name.value.isEmpty { throw YAMLError(at: name.mark, "a name cannot be empty") }

@@ -33,10 +33,7 @@ extension StageBand: Decodable {
     public init(from decoder: any Decoder) throws {
         let c = try decoder.container(keyedBy: CodingKeys.self)
         mark = YAMLDecoder.mark(of: decoder)
-        let name = try c.decode(Located<String>.self, forKey: .name)
-        try RulesDecoding.requireName(name)
-        self.name = name.value
-        nameMark = name.mark
+        (name, nameMark) = try RulesDecoding.name(c, .name)
         let beyond = try c.decodeIfPresent(Located<Distance>.self, forKey: .beyond)
         self.beyond = beyond?.value.meters
         beyondMark = beyond?.mark

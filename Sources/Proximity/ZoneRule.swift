@@ -37,10 +37,7 @@ extension ZoneRule: Decodable {
     public init(from decoder: any Decoder) throws {
         let c = try decoder.container(keyedBy: CodingKeys.self)
         mark = YAMLDecoder.mark(of: decoder)
-        let name = try c.decode(Located<String>.self, forKey: .name)
-        try RulesDecoding.requireName(name)
-        self.name = name.value
-        nameMark = name.mark
+        (name, nameMark) = try RulesDecoding.name(c, .name)
         peers = try decodePeers(c, .peers)
         let enter = try c.decode(Located<Distance>.self, forKey: .enterWithin)
         let exit = try c.decode(Located<Distance>.self, forKey: .exitBeyond)

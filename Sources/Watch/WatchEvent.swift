@@ -28,7 +28,10 @@ public struct WatchEvent: Sendable, Equatable {
         var text = type
         if let rule { text += " " + rule }
         // A stage's or approach's from/to names what changed; the others' only repeat the type.
-        if type == "stage_change" || type.hasPrefix("approach_"), let from, let to { text += " \(from) → \(to)" }
+        // A peer's first stage comes from none, and a lost peer's stage goes to none.
+        if type == "stage_change" || type.hasPrefix("approach_"), from != nil || to != nil {
+            text += " \(from ?? "none") → \(to ?? "none")"
+        }
         if let distance { text += " at \(Metres.text(distance)) m" }
         if let dwellMs, dwellMs > 0 { text += " after \(dwellMs) ms dwell" }
         if let threshold { text += " (threshold \(threshold) m)" }

@@ -55,6 +55,8 @@ import Watch
             == ["12:03:04 lobby  phone-anna  zone_enter counter at 0.81 m after 300 ms dwell (threshold 1.0 m)"])
         #expect(feed.lines("lobby/peer/phone-anna/event", #"{"id": "lobby:5f3a9c2e:5", "ts": "2026-11-29T12:03:05.000Z", "peer": "phone-anna", "type": "stage_change", "rule": "handoff", "from": "approach", "to": "reach", "distance_m": 0.5, "reason": {"threshold_m": 0.6, "dwell_ms": 0}, "cue": null}"#)
             == ["12:03:05 lobby  phone-anna  stage_change handoff approach → reach at 0.50 m (threshold 0.6 m)"])
+        #expect(feed.lines("lobby/peer/tool-cart/event", #"{"id": "lobby:5f3a9c2e:1", "ts": "2026-11-29T12:02:00.000Z", "peer": "tool-cart", "type": "stage_change", "rule": null, "from": null, "to": "locate", "distance_m": 3.06, "reason": {}, "cue": null}"#)
+            == ["12:02:00 lobby  tool-cart  stage_change none → locate at 3.06 m"])
         #expect(feed.lines("lobby/peer/phone-anna/event", #"{"id": "lobby:5f3a9c2e:6", "ts": "2026-11-29T12:03:09.000Z", "peer": "phone-anna", "type": "signal_lost", "rule": null, "from": "ranging", "to": "lost", "distance_m": null, "reason": {"cause": "measurement_errors", "last_seen": "2026-11-29T12:03:07.100Z"}, "cue": null}"#)
             == ["12:03:09 lobby  phone-anna  signal_lost: measurement errors, last seen 12:03:07"])
     }

@@ -20,7 +20,9 @@ public struct WatchModel: Sendable {
     }
 
     /// Takes one message; `receivedAt` (seconds since 1970) dates what carries no `ts`. Returns
-    /// what a person should hear about, in order.
+    /// what a person should hear about, in order. `retained` does not change what is shown: a
+    /// retained message is the topic's current value, dated by its own `ts`, and one the broker
+    /// delivers again after a reconnect is no new line because it equals what is known.
     public mutating func receive(topic: String, payload: [UInt8], retained: Bool, receivedAt: Double) -> [WatchChange] {
         let prefix = base + "/"
         guard topic.hasPrefix(prefix) else { return [] }

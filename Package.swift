@@ -58,8 +58,12 @@ let package = Package(
         // The offline tools: replay (through the agent's core), its SVG plots, the JSON Schemas.
         .target(name: "OfflineTools", dependencies: ["Vocabulary", "Gateway", "Proximity", "Recording", "UCI"]),
 
+        // Pure core of `uwb2mqtt watch`: what the v1 tree says about each gateway and peer, and
+        // its plain-text lines. Vocabulary only.
+        .target(name: "Watch", dependencies: ["Vocabulary"]),
+
         // The command line: one type per subcommand, argument parsing, help, shell completion and exit statuses.
-        .target(name: "Commands", dependencies: ["Vocabulary", "Gateway", "Fuse", "OfflineTools", "UCI", "DeviceLink", "MQTTClient", "YAMLCoding",
+        .target(name: "Commands", dependencies: ["Vocabulary", "Gateway", "Fuse", "Watch", "OfflineTools", "UCI", "DeviceLink", "MQTTClient", "YAMLCoding",
                                                  "Simulator", "Proximity", "Recording", "SiteFusion", "EventLoop", "CLibSerialPort", "CMosquitto", "CLinuxEvents"]),
 
         // Test-only helpers: child processes, a real mosquitto broker, subscriber, test CA.
@@ -100,6 +104,7 @@ let package = Package(
         .testTarget(name: "SiteFusionTests", dependencies: ["Vocabulary", "SiteFusion"]),
         .testTarget(name: "OperationsTests", dependencies: ["Gateway", "Commands", "TestSupport", "DeviceLink", "MQTTClient", "Simulator"]),
         .testTarget(name: "VocabularyTests", dependencies: ["Vocabulary"]),
+        .testTarget(name: "WatchTests", dependencies: ["Watch"]),
         .testTarget(name: "ProximityTests", dependencies: ["Proximity", "UCI", "YAMLCoding", "Vocabulary"]),
         .testTarget(name: "FaultTests", dependencies: ["TestSupport", "EventLoop", "MQTTClient", "DeviceLink", "Gateway", "Simulator", "UCI", "Vocabulary"]),
     ],

@@ -6,7 +6,7 @@ public enum CommandLineTool {
     /// Every command, in the order `help` lists them.
     static let commands: [any Command.Type] = [
         RunCommand.self, CheckCommand.self, PortsCommand.self, DecodeCommand.self, SimulateCommand.self,
-        RecordCommand.self, ReplayCommand.self, FuseCommand.self, SchemaCommand.self, DoctorCommand.self,
+        RecordCommand.self, ReplayCommand.self, FuseCommand.self, WatchCommand.self, SchemaCommand.self, DoctorCommand.self,
         VersionCommand.self, HelpCommand.self, CompletionCommand.self,
     ]
 

@@ -1,6 +1,6 @@
 import MQTTClient
 
-/// The broker settings the agent and `fuse` share, turned into a client configuration: the URL,
+/// The broker settings the agent, `fuse` and `watch` share, turned into a client configuration: the URL,
 /// the credentials (the password read once from its file; a world-readable file is a warning),
 /// TLS files, keepalive and the last will.
 package struct BrokerConnection {
@@ -12,10 +12,11 @@ package struct BrokerConnection {
     var certFile: String?
     var keyFile: String?
     var keepaliveSeconds: Double
-    var will: MQTTWill
+    /// Nil for a client that publishes nothing (`watch`).
+    var will: MQTTWill?
 
     package init(url: String, clientID: String, username: String?, passwordFile: String?, caFile: String?, certFile: String?,
-                 keyFile: String?, keepaliveSeconds: Double, will: MQTTWill) {
+                 keyFile: String?, keepaliveSeconds: Double, will: MQTTWill?) {
         self.url = url
         self.clientID = clientID
         self.username = username

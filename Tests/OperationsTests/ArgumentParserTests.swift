@@ -163,6 +163,7 @@ import TestSupport
         ["replay", "FILE", "--config", "FILE", "--rules", "FILE", "--fast", "--topics", "--svg", "OUT"],
         ["replay", "FILE", "--config", "FILE", "--compare", "OLD_RULES", "NEW_RULES"],
         ["schema", "config"], ["schema", "rules"], ["fuse", "--config", "FILE"], ["doctor", "--config", "FILE"],
+        ["watch"], ["watch", "--config", "FILE", "--gateway", "lobby,kitchen"], ["watch", "--broker", "mqtt://10.0.0.2:1883", "--plain"],
         ["version"], ["help"], ["help", "replay"], ["completion", "bash"], ["completion", "zsh"], ["completion", "fish"],
     ])
     func documentedCommandLinesParse(arguments: [String]) throws {

@@ -1,0 +1,115 @@
+import Testing
+import Watch
+
+/// The model fed the payloads of README's MQTT section, read back as the lines `watch --plain`
+/// prints for them.
+@Suite struct WatchModelTests {
+    /// 2026-11-30T18:30:00Z, for messages without `ts`.
+    static let arrival = 1_796_063_400.0
+
+    struct Feed {
+        var model = WatchModel(base: "uwb2mqtt", eventLimit: 3)
+
+        /// The plain lines for one message on `uwb2mqtt/<topic>`.
+        mutating func lines(_ topic: String, _ payload: String, retained: Bool = false) -> [String] {
+            model.receive(topic: "uwb2mqtt/" + topic, payload: Array(payload.utf8), retained: retained, receivedAt: arrival)
+                .map(PlainLine.text)
+        }
+    }
+
+    @Test func theGatewaysRetainedTopicsReadAsItsHeader() {
+        var feed = Feed()
+        #expect(feed.lines("lobby/status", #"{"state": "online", "ts": "2026-11-29T20:25:26.406Z", "version": "0.1.0", "position": null, "heading_deg": 90.0}"#, retained: true)
+            == ["20:25:26 lobby  gateway online (uwb2mqtt 0.1.0)"])
+        #expect(feed.lines("lobby/device", #"{"ts": "2026-11-29T20:25:27.001Z", "state": "ranging", "port": "/dev/dwm3001c", "uci_version": "2.0.0", "firmware": "1.1.0-rc0", "capabilities": {"aoa": false}, "error": null}"#)
+            == ["20:25:27 lobby  device ranging (firmware 1.1.0-rc0)"])
+        #expect(feed.lines("lobby/rules", #"{"ts": "2026-11-29T20:25:26.500Z", "ok": true, "source": "/etc/uwb2mqtt/rules.yaml", "sha256": "78e0d9fc0123456789", "error": null, "warnings": []}"#)
+            == ["20:25:26 lobby  rules ok (sha256 78e0d9fc0123)"])
+        let header = feed.model.gateways["lobby"]
+        #expect(header?.status == "online" && header?.deviceState == "ranging" && header?.firmware == "1.1.0-rc0" && header?.rulesOK == true)
+    }
+
+    @Test func aRepeatedRetainedMessageIsNoNewLine() {
+        var feed = Feed()
+        let device = #"{"ts": "2026-11-29T20:25:27.001Z", "state": "ranging", "firmware": "1.1.0-rc0", "error": null}"#
+        #expect(feed.lines("lobby/device", device, retained: true).count == 1)
+        #expect(feed.lines("lobby/device", device, retained: true).isEmpty)
+    }
+
+    @Test func theLastWillIsDatedByItsArrival() {
+        var feed = Feed()
+        #expect(feed.lines("lobby/status", #"{"state":"offline"}"#, retained: true) == ["18:30:00 lobby  gateway offline"])
+    }
+
+    @Test func aDeviceErrorAndAFailedReloadSayWhy() {
+        var feed = Feed()
+        #expect(feed.lines("lobby/device", #"{"ts": "2026-11-29T20:25:27.001Z", "state": "error", "error": "SESSION_SET_APP_CONFIG refused CHANNEL_NUMBER"}"#)
+            == ["20:25:27 lobby  device error: SESSION_SET_APP_CONFIG refused CHANNEL_NUMBER"])
+        #expect(feed.lines("lobby/rules", #"{"ts": "2026-11-29T20:26:00.000Z", "ok": false, "source": "r.yaml", "sha256": "78e0d9fc0123456789", "error": {"line": 4, "column": 7, "message": "enter_m must be a number"}, "warnings": []}"#)
+            == ["20:26:00 lobby  rules FAILED: 4:7: enter_m must be a number; still running 78e0d9fc0123"])
+    }
+
+    @Test func eventsReadWithTheirReasonInWords() {
+        var feed = Feed()
+        #expect(feed.lines("lobby/peer/phone-anna/event", #"{"id": "lobby:5f3a9c2e:4", "ts": "2026-11-29T12:03:04.250Z", "peer": "phone-anna", "type": "zone_enter", "rule": "counter", "from": "outside", "to": "inside", "distance_m": 0.81, "reason": {"threshold_m": 1.0, "dwell_ms": 300, "crossed_at": "2026-11-29T12:03:03.950Z"}, "cue": null}"#)
+            == ["12:03:04 lobby  phone-anna  zone_enter counter at 0.81 m after 300 ms dwell (threshold 1.0 m)"])
+        #expect(feed.lines("lobby/peer/phone-anna/event", #"{"id": "lobby:5f3a9c2e:5", "ts": "2026-11-29T12:03:05.000Z", "peer": "phone-anna", "type": "stage_change", "rule": "handoff", "from": "approach", "to": "reach", "distance_m": 0.5, "reason": {"threshold_m": 0.6, "dwell_ms": 0}, "cue": null}"#)
+            == ["12:03:05 lobby  phone-anna  stage_change handoff approach → reach at 0.50 m (threshold 0.6 m)"])
+        #expect(feed.lines("lobby/peer/tool-cart/event", #"{"id": "lobby:5f3a9c2e:1", "ts": "2026-11-29T12:02:00.000Z", "peer": "tool-cart", "type": "stage_change", "rule": null, "from": null, "to": "locate", "distance_m": 3.06, "reason": {}, "cue": null}"#)
+            == ["12:02:00 lobby  tool-cart  stage_change none → locate at 3.06 m"])
+        #expect(feed.lines("lobby/peer/phone-anna/event", #"{"id": "lobby:5f3a9c2e:6", "ts": "2026-11-29T12:03:09.000Z", "peer": "phone-anna", "type": "signal_lost", "rule": null, "from": "ranging", "to": "lost", "distance_m": null, "reason": {"cause": "measurement_errors", "last_seen": "2026-11-29T12:03:07.100Z"}, "cue": null}"#)
+            == ["12:03:09 lobby  phone-anna  signal_lost: measurement errors, last seen 12:03:07"])
+    }
+
+    @Test func theEventListKeepsOnlyTheLatest() {
+        var feed = Feed()
+        for n in 1...5 {
+            _ = feed.lines("lobby/peer/cart-\(n)/event", #"{"ts": "2026-11-29T12:03:0\#(n).000Z", "peer": "cart-\#(n)", "type": "signal_regained", "reason": {}}"#)
+        }
+        #expect(feed.model.events.map(\.peer) == ["cart-3", "cart-4", "cart-5"])
+    }
+
+    @Test func aPeerRowFollowsStateRangeAndFeedback() {
+        var feed = Feed()
+        #expect(feed.lines("lobby/peer/phone-anna/state", #"{"ts": "2026-11-29T12:03:04.000Z", "peer": "phone-anna", "link": "ranging", "distance_m": 0.91, "direction": "unavailable", "azimuth_deg": null, "elevation_deg": null, "zones": ["counter"], "stage": "reach", "approaches": {"handoff": {"phase": "idle", "progress": 0.0}}, "facing": null}"#, retained: true)
+            == ["12:03:04 lobby  phone-anna  ranging at 0.91 m, in counter, stage reach"])
+        #expect(feed.lines("lobby/peer/phone-anna/range", #"{"ts": "2026-11-29T12:03:04.100Z", "peer": "phone-anna", "mac": "0x0001", "session": 42, "seq": 17, "status": "ok", "distance_m": 0.88, "raw_distance_m": 0.87, "nlos": false}"#).isEmpty)
+        #expect(feed.lines("lobby/peer/phone-anna/range", #"{"ts": "2026-11-29T12:03:04.200Z", "peer": "phone-anna", "status": "RANGING_RX_TIMEOUT", "distance_m": null}"#).isEmpty)
+        #expect(feed.lines("lobby/peer/phone-anna/feedback", #"{"ts": "2026-11-29T12:03:04.100Z", "peer": "phone-anna", "stage": "reach", "attributes": {}, "progress": 0.75, "facing": null, "cue": null}"#).isEmpty)
+        let row = feed.model.gateways["lobby"]?.peers["phone-anna"]
+        #expect(row?.distance == 0.88 && row?.lastMeasurement == "2026-11-29T12:03:04.100Z" && row?.progress == 0.75)
+        #expect(row?.approaches.map { "\($0.rule) \($0.phase) \($0.progress ?? -1)" } == ["handoff idle 0.0"])
+        #expect(feed.lines("lobby/peer/phone-anna/state", "", retained: true) == ["18:30:00 lobby  phone-anna  removed from the gateway's config"])
+        #expect(feed.model.gateways["lobby"]?.peers.isEmpty == true)
+    }
+
+    @Test func rankingsAndMetrics() {
+        var feed = Feed()
+        #expect(feed.lines("lobby/ranking/nearest", #"{"ts": "2026-11-29T12:03:04.000Z", "rule": "nearest", "peers": [{"peer": "phone-anna", "score": 0.9, "distance_m": 0.9, "facing": null}, {"peer": "tool-cart", "score": 0.3, "distance_m": 3.0, "facing": null}]}"#)
+            == ["12:03:04 lobby  ranking nearest: phone-anna, tool-cart"])
+        #expect(feed.lines("lobby/metrics", #"{"ts": "2026-11-29T12:03:30.000Z", "uptime_s": 30, "frames_rx": 302, "frames_invalid": 0, "measurements": 300, "events": 0, "publish_queue": 0, "spooled": 0, "dropped": 0, "device_reconnects": 0, "broker_reconnects": 0}"#).isEmpty)
+        #expect(feed.lines("lobby/metrics", #"{"ts": "2026-11-29T12:04:00.000Z", "uptime_s": 60, "measurements": 900, "dropped": 12}"#)
+            == ["12:04:00 lobby  dropped 12 live messages since start (broker unreachable or too slow)"])
+        #expect(feed.model.gateways["lobby"]?.measurementRate == 20)
+    }
+
+    @Test func badInputIsANoteNeverACrash() {
+        var feed = Feed()
+        #expect(feed.lines("lobby/device", "{\"state\": \"ranging\"") == [#"18:30:00 lobby  device: not a JSON object: {"state": "ranging""#])
+        #expect(feed.lines("lobby/status", "[1, 2]") == ["18:30:00 lobby  status: not a JSON object: [1, 2]"])
+        #expect(feed.lines("lobby/device", "\u{1}\u{2}garbage") == ["18:30:00 lobby  device: not a JSON object: ??garbage"])
+        #expect(feed.lines("lobby/peer/phone-anna/event", #"{"ts": "2026-11-29T12:03:04.000Z", "type": "teleported", "peer": "phone-anna"}"#)
+            == [#"12:03:04 lobby  peer/phone-anna/event: unknown event type "teleported""#])
+        #expect(feed.lines("lobby/peer/phone-anna/state", #"{"ts": "2026-11-29T12:03:04.000Z", "link": 3}"#)
+            == [#"12:03:04 lobby  peer/phone-anna/state: no "link" in {"ts": "2026-11-29T12:03:04.000Z", "link": 3}"#])
+        #expect(feed.lines("lobby/telemetry", #"{"ts": "2026-11-29T12:03:04.000Z"}"#) == ["12:03:04 lobby  telemetry: not a topic of the v1 tree"])
+        #expect(feed.model.gateways["lobby"]?.deviceState == nil)
+    }
+
+    @Test func conversationsAndTheFuseTreeAreNotGateways() {
+        var feed = Feed()
+        #expect(feed.lines("lobby/response/ping", #"{"id": "1", "ok": true}"#).isEmpty)
+        #expect(feed.lines("site/hall/status", #"{"state": "online"}"#).isEmpty)
+        #expect(feed.model.gateways["site"] == nil)
+    }
+}

@@ -89,10 +89,11 @@ bench: deps
 	BENCH_CPU=$(BENCH_CPU) ./.build/release/uwb2mqtt-bench --json .build/bench.json --agent .build/static/release/uwb2mqtt \
 	  $(BENCH_FLAGS) $${skip:+--no-python "$$skip"}
 
-# The agent on the simulator against a private broker, MQTT traffic printed live until Ctrl-C.
+# The agent on the simulator against a private broker, shown by `uwb2mqtt watch` until Ctrl-C
+# (RAW=1: the MQTT traffic itself).
 demo: deps
 	$(SWIFT) build --product uwb2mqtt
-	./deploy/demo.sh
+	RAW=$(RAW) ./deploy/demo.sh
 
 clean:
 	rm -rf .build Tests/Fuzz/.build

@@ -1,18 +1,27 @@
 #!/usr/bin/env bash
 # make demo: the agent against the built-in DWM3001C simulator and a private mosquitto on a free
-# loopback port, with the example rules, printing the MQTT traffic (topic and payload) live until
-# Ctrl-C. Everything it starts is stopped by PID on the way out, also on errors.
+# loopback port, with the example rules, shown live by `uwb2mqtt watch` (one line per event or
+# state change) until Ctrl-C; `make demo RAW=1` prints the MQTT traffic (topic and payload)
+# instead. Everything it starts is stopped by PID on the way out, also on errors.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
 BIN=${BIN:-.build/debug/uwb2mqtt}
 SCENARIO=${SCENARIO:-default}
+RAW=${RAW:-}
 work=$(mktemp -d /tmp/uwb2mqtt-demo.XXXXXX)
 pids=()
 cleanup() {
   trap - EXIT INT TERM
   for pid in "${pids[@]}"; do kill -TERM "$pid" 2>/dev/null || true; done
-  for pid in "${pids[@]}"; do wait "$pid" 2>/dev/null || true; done
+  # A client whose broker has just gone may not act on SIGTERM at once: 3 s, then SIGKILL.
+  for _ in $(seq 1 30); do
+    alive=""
+    for pid in "${pids[@]}"; do kill -0 "$pid" 2>/dev/null && alive=1; done
+    [ -n "$alive" ] || break
+    sleep 0.1
+  done
+  for pid in "${pids[@]}"; do kill -KILL "$pid" 2>/dev/null || true; wait "$pid" 2>/dev/null || true; done
   rm -rf "$work"
   echo "demo stopped"
 }
@@ -53,7 +62,11 @@ CONF
 
 echo "demo: broker on 127.0.0.1:$port, agent on the simulator (scenario $SCENARIO); Ctrl-C stops"
 echo "demo: agent log in $work/agent.log"
-mosquitto_sub -h 127.0.0.1 -p "$port" -v -t 'uwb2mqtt/#' -t 'homeassistant/#' &
+if [ -n "$RAW" ]; then
+  mosquitto_sub -h 127.0.0.1 -p "$port" -v -t 'uwb2mqtt/#' -t 'homeassistant/#' &
+else
+  "$BIN" watch --config "$work/config.yaml" &
+fi
 pids+=($!)
 sleep 0.3
 "$BIN" run --config "$work/config.yaml" --simulate "$SCENARIO" 2>"$work/agent.log" &

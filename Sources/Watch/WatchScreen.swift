@@ -1,0 +1,134 @@
+/// The drawn view of `watch`: the model as the lines of a terminal screen of `width` × `height`.
+/// At the top a title, then per gateway a header (status, device, rate, dropped, rules) and a row
+/// per peer with its filtered distance as a number and as a bar on one scale for all peers, so
+/// that who is nearer shows at a glance; below, the latest events in words, as many as fit.
+/// Lines are cut at the width, never wrapped: a wrapped line would push the rest off the screen.
+/// Pure: the session passes the time and the size, and writes the lines.
+public enum WatchScreen {
+    /// `title` says what `watch` itself is doing (its broker connection); `now` is seconds since
+    /// 1970, for the clock and the age of each peer's last measurement.
+    public static func lines(_ model: WatchModel, title: String, now: Double, width: Int, height: Int, color: Bool) -> [String] {
+        guard width > 0, height > 0 else { return [] }
+        var top = [ScreenLine("uwb2mqtt watch", .bold) + "  \(WallClock.clock(secondsSince1970: now)) UTC  \(title)"]
+        let gateways = model.gateways.values.sorted { $0.id < $1.id }
+        if gateways.isEmpty { top.append(ScreenLine("waiting for a gateway under \(model.base)/", .dim)) }
+        let scale = max(gateways.flatMap { $0.peers.values.compactMap(\.distance) }.max() ?? 0, 5)
+        let barWidth = 12 + max(0, (width - 80) / 2)
+        for gateway in gateways {
+            top.append(ScreenLine())
+            top += header(gateway)
+            guard !gateway.peers.isEmpty else {
+                top.append(ScreenLine("  no peers yet", .dim))
+                continue
+            }
+            top.append(columns(scale: scale, barWidth: barWidth))
+            for row in gateway.peers.values.sorted(by: { $0.name < $1.name }) {
+                top.append(peer(row, scale: scale, barWidth: barWidth, now: now))
+            }
+        }
+        if top.count > height {
+            let hidden = top.count - height + 1
+            top = Array(top.prefix(height - 1)) + [ScreenLine("… \(hidden) more lines: enlarge the terminal or follow fewer gateways", .dim)]
+        }
+        var screen = top
+        let room = height - top.count - 2
+        if room > 0 {
+            screen.append(ScreenLine())
+            screen.append(ScreenLine("latest events", .bold))
+            if model.events.isEmpty { screen.append(ScreenLine("none yet", .dim)) }
+            for event in model.events.suffix(room) {
+                let text = PlainLine.text(WatchChange(clock: event.clock, gateway: event.gateway, kind: .event(event)))
+                screen.append(ScreenLine(String(text.prefix(8)), .dim) + String(text.dropFirst(8)))
+            }
+        }
+        return screen.map { $0.rendered(width: width, color: color) }
+    }
+
+    /// `lobby  online  device ranging fw 1.1.0-rc0  20.0/s  dropped 0  rules ok 78e0d9fc`, and a
+    /// line more for a device error or a failed rules load, which are too long to share one.
+    static func header(_ gateway: GatewayHeader) -> [ScreenLine] {
+        var line = ScreenLine(gateway.id, .bold)
+        line.add("  ")
+        line.add(gateway.status ?? "status ?", gateway.status == "online" ? .green : gateway.status == nil ? .dim : .red)
+        line.add("  device ")
+        let device = gateway.deviceState ?? "?"
+        line.add(device, device == "ranging" ? .green : device == "error" ? .red : device == "?" ? .dim : .yellow)
+        if let firmware = gateway.firmware { line.add(" fw \(firmware)") }
+        if let rate = gateway.measurementRate { line.add("  \(oneDecimal(rate))/s") }
+        if let dropped = gateway.dropped { line.add("  dropped \(dropped)", dropped > 0 ? .yellow : .plain) }
+        line.add("  rules ")
+        switch gateway.rulesOK {
+        case true?: line.add("ok", .green)
+        case false?: line.add("FAILED", .red)
+        case nil: line.add("?", .dim)
+        }
+        if let sha = gateway.rulesSHA { line.add(" \(sha.prefix(8))") }
+        var lines = [line]
+        if let error = gateway.deviceError { lines.append(ScreenLine("  device error: ", .red) + error) }
+        if gateway.rulesOK == false {
+            lines.append(ScreenLine("  rules error: ", .red) + (gateway.rulesError ?? "no reason given")
+                + (gateway.rulesSHA.map { "; still running \($0.prefix(8))" } ?? ""))
+        }
+        return lines
+    }
+
+    /// The peers' column titles; the bar's shows its scale.
+    static func columns(scale: Double, barWidth: Int) -> ScreenLine {
+        let end = Metres.text(scale) + " m"
+        let bar = "0" + String(repeating: " ", count: max(1, barWidth - 1 - end.count)) + end
+        return ScreenLine("  " + pad("peer", 12) + " " + pad("link", 10) + " " + pad("distance", 8, right: true) + "  "
+            + pad(bar, barWidth) + "  " + pad("age", 4, right: true) + "  stage, zones, approaches", .dim)
+    }
+
+    /// `  phone-anna   ranging      0.91 m  ███▋              0.1s  reach 75%  [counter]  handoff idle 0%`;
+    /// a lost peer is marked `✗` and keeps its last distance, dimmed.
+    static func peer(_ row: PeerRow, scale: Double, barWidth: Int, now: Double) -> ScreenLine {
+        let lost = row.link == "lost"
+        var line = ScreenLine(lost ? "✗ " : "  ", .red)
+        line.add(pad(row.name.count > 12 ? row.name.prefix(11) + "…" : row.name, 12) + " ")
+        line.add(pad(row.link ?? "?", 10), lost ? .red : row.link == "ranging" ? .green : .yellow)
+        line.add(" " + pad(row.distance.map { Metres.text($0) + " m" } ?? "", 8, right: true) + "  ")
+        line.add(pad(bar(row.distance, scale: scale, width: barWidth), barWidth), lost ? .dim : .cyan)
+        line.add("  " + pad(age(row.lastMeasurement, now: now), 4, right: true))
+        var tail: [String] = []
+        if let stage = row.stage { tail.append(stage + (row.progress.map { " " + percent($0) } ?? "")) }
+        if !row.zones.isEmpty { tail.append("[" + row.zones.joined(separator: ", ") + "]") }
+        for approach in row.approaches {
+            tail.append("\(approach.rule) \(approach.phase)" + (approach.progress.map { " " + percent($0) } ?? ""))
+        }
+        if !tail.isEmpty { line.add("  " + tail.joined(separator: "  ")) }
+        return line
+    }
+
+    /// Full blocks and an eighth block for the rest, so that 5 cm show on a 5 m scale of 12 cells.
+    static func bar(_ distance: Double?, scale: Double, width: Int) -> String {
+        guard let distance, distance.isFinite, scale > 0 else { return "" }
+        let eighths = Int((min(max(distance, 0), scale) / scale * Double(width * 8)).rounded())
+        let partial = ["", "▏", "▎", "▍", "▌", "▋", "▊", "▉"][eighths % 8]
+        return String(repeating: "█", count: eighths / 8) + partial
+    }
+
+    /// How long ago the newest measurement was: `0.4s`, `12s`, `3m`, `2h`.
+    static func age(_ ts: String?, now: Double) -> String {
+        guard let ts, let then = WallClock.seconds(ts: ts) else { return "" }
+        let seconds = max(0, now - then)
+        if seconds < 10 { return oneDecimal(seconds) + "s" }
+        if seconds < 60 { return "\(Int(seconds))s" }
+        if seconds < 3600 { return "\(Int(seconds / 60))m" }
+        return "\(Int(seconds / 3600))h"
+    }
+
+    static func percent(_ fraction: Double) -> String {
+        "\(Int((min(max(fraction, 0), 1) * 100).rounded()))%"
+    }
+
+    static func oneDecimal(_ value: Double) -> String {
+        let tenths = Int((value * 10).rounded())
+        return "\(tenths / 10).\(abs(tenths % 10))"
+    }
+
+    static func pad(_ text: String, _ width: Int, right: Bool = false) -> String {
+        let fill = String(repeating: " ", count: max(0, width - text.count))
+        return right ? fill + text : text + fill
+    }
+}

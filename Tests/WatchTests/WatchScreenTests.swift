@@ -1,0 +1,97 @@
+import Testing
+import Watch
+
+/// The drawn view as a person reads it on the terminal: a small site at 80×24, the bars, a lost
+/// peer, a failed rules load and a narrow terminal.
+@Suite struct WatchScreenTests {
+    /// 2026-11-29T12:03:05Z.
+    static let now = 1_795_953_785.0
+
+    /// A gateway `lobby` with two peers, and two events.
+    static func lobby() -> WatchModel {
+        var model = WatchModel(base: "uwb2mqtt")
+        func feed(_ topic: String, _ payload: String) {
+            _ = model.receive(topic: "uwb2mqtt/" + topic, payload: Array(payload.utf8), retained: false, receivedAt: now)
+        }
+        feed("lobby/status", #"{"state": "online", "ts": "2026-11-29T12:00:00.000Z", "version": "0.1.0"}"#)
+        feed("lobby/device", #"{"ts": "2026-11-29T12:00:01.000Z", "state": "ranging", "firmware": "1.1.0-rc0", "error": null}"#)
+        feed("lobby/rules", #"{"ts": "2026-11-29T12:00:00.500Z", "ok": true, "sha256": "78e0d9fc0123456789", "error": null}"#)
+        feed("lobby/metrics", #"{"ts": "2026-11-29T12:03:00.000Z", "uptime_s": 180, "measurements": 3600, "dropped": 0}"#)
+        feed("lobby/peer/phone-anna/state", #"{"ts": "2026-11-29T12:03:04.000Z", "peer": "phone-anna", "link": "ranging", "distance_m": 0.91, "zones": ["counter"], "stage": "reach", "approaches": {"handoff": {"phase": "ready", "progress": 0.5}}}"#)
+        feed("lobby/peer/phone-anna/range", #"{"ts": "2026-11-29T12:03:04.600Z", "peer": "phone-anna", "status": "ok", "distance_m": 0.88}"#)
+        feed("lobby/peer/phone-anna/feedback", #"{"ts": "2026-11-29T12:03:04.600Z", "peer": "phone-anna", "progress": 0.75}"#)
+        feed("lobby/peer/tool-cart/state", #"{"ts": "2026-11-29T12:02:50.000Z", "peer": "tool-cart", "link": "lost", "distance_m": 3.06, "zones": [], "stage": "locate", "approaches": {}}"#)
+        feed("lobby/peer/tool-cart/event", #"{"ts": "2026-11-29T12:02:51.000Z", "peer": "tool-cart", "type": "signal_lost", "reason": {"cause": "measurement_errors", "last_seen": "2026-11-29T12:02:50.000Z"}}"#)
+        feed("lobby/peer/phone-anna/event", #"{"ts": "2026-11-29T12:03:04.250Z", "peer": "phone-anna", "type": "zone_enter", "rule": "counter", "distance_m": 0.81, "reason": {"threshold_m": 1.0, "dwell_ms": 300}}"#)
+        return model
+    }
+
+    @Test func aSmallSiteAt80x24() {
+        let screen = WatchScreen.lines(Self.lobby(), title: "broker mqtt://127.0.0.1:1883: connected", now: Self.now, width: 80, height: 24, color: false)
+        #expect(screen == [
+            "uwb2mqtt watch  12:03:05 UTC  broker mqtt://127.0.0.1:1883: connected",
+            "",
+            "lobby  online  device ranging fw 1.1.0-rc0  20.0/s  dropped 0  rules ok 78e0d9fc",
+            "  peer         link       distance  0     5.00 m   age  stage, zones, approaches",
+            "  phone-anna   ranging      0.88 m  ██▏           0.4s  reach 75%  [counter]  h…",
+            "✗ tool-cart    lost         3.06 m  ███████▍       15s  locate",
+            "",
+            "latest events",
+            "12:02:51 lobby  tool-cart  signal_lost: measurement errors, last seen 12:02:50",
+            "12:03:04 lobby  phone-anna  zone_enter counter at 0.81 m after 300 ms dwell (th…",
+        ])
+        #expect(screen.allSatisfy { $0.count <= 80 })
+    }
+
+    @Test func theBarGrowsWithDistanceOnOneScale() {
+        var model = Self.lobby()
+        // The farthest peer sets the scale once it is past 5 m: it fills the bar.
+        _ = model.receive(topic: "uwb2mqtt/lobby/peer/tool-cart/range", payload: Array(#"{"ts": "2026-11-29T12:03:05.000Z", "status": "ok", "distance_m": 8.0}"#.utf8),
+                          retained: false, receivedAt: Self.now)
+        let screen = WatchScreen.lines(model, title: "", now: Self.now, width: 80, height: 24, color: false)
+        #expect(screen[3].hasPrefix("  peer         link       distance  0     8.00 m"))
+        #expect(screen[4].hasPrefix("  phone-anna   ranging      0.88 m  █▍            0.4s"))
+        #expect(screen[5].hasPrefix("✗ tool-cart    lost         8.00 m  ████████████  0.0s"))
+    }
+
+    @Test func aNarrowTerminalCutsLinesAndAShortOneKeepsTheNewestEvents() {
+        let screen = WatchScreen.lines(Self.lobby(), title: "connected", now: Self.now, width: 40, height: 9, color: false)
+        #expect(screen == [
+            "uwb2mqtt watch  12:03:05 UTC  connected",
+            "",
+            "lobby  online  device ranging fw 1.1.0-…",
+            "  peer         link       distance  0  …",
+            "  phone-anna   ranging      0.88 m  ██▏…",
+            "✗ tool-cart    lost         3.06 m  ███…",
+            "",
+            "latest events",
+            "12:03:04 lobby  phone-anna  zone_enter …",
+        ])
+    }
+
+    @Test func aFailedReloadAndADeviceErrorGetALineEach() {
+        var model = WatchModel(base: "uwb2mqtt")
+        _ = model.receive(topic: "uwb2mqtt/lobby/device", payload: Array(#"{"ts": "2026-11-29T12:00:01.000Z", "state": "error", "error": "no answer to CORE_GET_DEVICE_INFO"}"#.utf8), retained: true, receivedAt: Self.now)
+        _ = model.receive(topic: "uwb2mqtt/lobby/rules", payload: Array(#"{"ts": "2026-11-29T12:00:02.000Z", "ok": false, "sha256": "78e0d9fc0123", "error": {"line": 4, "column": 7, "message": "enter_m must be a number"}}"#.utf8), retained: true, receivedAt: Self.now)
+        #expect(WatchScreen.lines(model, title: "connected", now: Self.now, width: 80, height: 24, color: false) == [
+            "uwb2mqtt watch  12:03:05 UTC  connected",
+            "",
+            "lobby  status ?  device error  rules FAILED 78e0d9fc",
+            "  device error: no answer to CORE_GET_DEVICE_INFO",
+            "  rules error: 4:7: enter_m must be a number; still running 78e0d9fc",
+            "  no peers yet",
+            "",
+            "latest events",
+            "none yet",
+        ])
+    }
+
+    @Test func colourOnlyWhenAsked() {
+        let plain = WatchScreen.lines(Self.lobby(), title: "", now: Self.now, width: 80, height: 24, color: false)
+        let coloured = WatchScreen.lines(Self.lobby(), title: "", now: Self.now, width: 80, height: 24, color: true)
+        #expect(!plain.joined().contains("\u{1B}"))
+        #expect(coloured[2].hasPrefix("\u{1B}[1mlobby\u{1B}[0m  \u{1B}[32monline\u{1B}[0m  device \u{1B}[32mranging\u{1B}[0m"))
+        // Without the escapes, the same text.
+        #expect(coloured.map { $0.replacing(#/\x1B\[\d*m/#, with: "") } == plain)
+    }
+}

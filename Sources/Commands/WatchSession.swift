@@ -8,7 +8,8 @@ import Watch
 #endif
 
 /// `watch` on the event loop: subscribes to the gateways' trees, hands each message to the pure
-/// `WatchModel` and prints the lines it returns. Like the agent, it never gives up on the broker:
+/// `WatchModel` and prints the lines it returns, or, on a terminal, draws `WatchScreen` at most
+/// ten times a second, once a second at least (the clock and the ages move), and on a resize. Like the agent, it never gives up on the broker:
 /// each new reason it cannot connect is one line, and it keeps retrying with back-off until Ctrl-C.
 final class WatchSession {
     let broker: BrokerSettings
@@ -19,11 +20,22 @@ final class WatchSession {
     private var stopRequested = false
     /// The last connection problem printed, so that each retry of the same one stays quiet.
     private var lastProblem: String?
+    /// Where the drawn view goes; nil: lines.
+    private let terminal: TerminalScreen?
+    private let color: Bool
+    /// What `watch` last said about its connection: the drawn view's title.
+    private var connection = ""
+    private var loop: EventLoop?
+    /// The pending redraw; at most one, so that a burst of messages is one frame.
+    private var redraw: EventLoop.Timer?
+    private var lastDraw = -Double.infinity
 
-    init(broker: BrokerSettings, gateways: [String], console: Console) {
+    init(broker: BrokerSettings, gateways: [String], console: Console, terminal: TerminalScreen? = nil, color: Bool = false) {
         self.broker = broker
         self.gateways = gateways
         self.console = console
+        self.terminal = terminal
+        self.color = color
         model = WatchModel(base: broker.baseTopic)
     }
 
@@ -39,7 +51,11 @@ final class WatchSession {
         let signals: SignalDescriptor
         do {
             loop = try EventLoop()
-            signals = try SignalDescriptor([SIGINT, SIGTERM], on: loop) { [unowned self] _ in stopRequested = true }
+            // SIGWINCH's default is to ignore it, so blocking it for the signalfd changes nothing in line mode.
+            signals = try SignalDescriptor([SIGINT, SIGTERM, SIGWINCH], on: loop) { [unowned self] number in
+                if number == SIGWINCH { changed() } else { stopRequested = true }
+            }
+            self.loop = loop
             let settings = try BrokerConnection(
                 url: broker.url, clientID: broker.clientID ?? "uwb2mqtt-watch-\(String(UInt32.random(in: 1...UInt32.max), radix: 16))",
                 username: broker.username, passwordFile: broker.passwordFile, caFile: broker.caFile, certFile: broker.certFile,
@@ -52,8 +68,13 @@ final class WatchSession {
             console.errors("uwb2mqtt: watch: \(error)")
             return ExitStatus.failure
         }
+        if let terminal {
+            terminal.enter()
+            tick()
+        }
         say("broker \(broker.url): connecting, following \(filters.joined(separator: " "))")
         loop.run(until: { [unowned self] in stopRequested })
+        terminal?.leave()
         _ = client.disconnect(timeout: .seconds(1))
         withExtendedLifetime(signals) {}
         return ExitStatus.success
@@ -71,8 +92,12 @@ final class WatchSession {
             lastProblem = problem
             say("broker \(broker.url): \(problem); retrying with back-off")
         case let .message(message):
-            for change in model.receive(topic: message.topic, payload: message.payload, retained: message.retained, receivedAt: Clocks.wall()) {
-                console.output(PlainLine.text(change))
+            let changes = model.receive(topic: message.topic, payload: message.payload, retained: message.retained, receivedAt: Clocks.wall())
+            if terminal != nil {
+                // A range or feedback moves a number without being a change: any message may.
+                changed()
+            } else {
+                for change in changes { console.output(PlainLine.text(change)) }
             }
         default:
             break
@@ -81,6 +106,32 @@ final class WatchSession {
 
     /// A line about `watch`'s own connection, in the same shape as the gateways' lines.
     private func say(_ text: String) {
-        console.output(PlainLine.clock(secondsSince1970: Clocks.wall()) + " " + text)
+        guard terminal != nil else { return console.output(PlainLine.clock(secondsSince1970: Clocks.wall()) + " " + text) }
+        connection = text
+        changed()
+    }
+
+    /// Something on screen changed: draw it, but no sooner than 100 ms after the last frame.
+    private func changed() {
+        guard let loop, terminal != nil, redraw == nil else { return }
+        let wait = max(0, lastDraw + 0.1 - Clocks.monotonic())
+        redraw = loop.schedule(after: wait) { [unowned self] in
+            redraw = nil
+            draw()
+        }
+    }
+
+    /// A frame each second even when no message came: the clock and the ages of the last
+    /// measurements move, and a peer whose measurements stopped should look it.
+    private func tick() {
+        changed()
+        _ = loop?.schedule(after: 1) { [unowned self] in tick() }
+    }
+
+    private func draw() {
+        guard let terminal else { return }
+        lastDraw = Clocks.monotonic()
+        let size = terminal.size
+        terminal.draw(WatchScreen.lines(model, title: connection, now: Clocks.wall(), width: size.width, height: size.height, color: color))
     }
 }

@@ -57,9 +57,8 @@ final class WatchSession {
             }
             self.loop = loop
             let settings = try BrokerConnection(
-                url: broker.url, clientID: broker.clientID ?? "uwb2mqtt-watch-\(String(UInt32.random(in: 1...UInt32.max), radix: 16))",
-                username: broker.username, passwordFile: broker.passwordFile, caFile: broker.caFile, certFile: broker.certFile,
-                keyFile: broker.keyFile, keepaliveSeconds: broker.keepalive.seconds, will: nil
+                broker: broker, clientID: broker.clientID ?? "uwb2mqtt-watch-\(String(UInt32.random(in: 1...UInt32.max), radix: 16))",
+                will: nil
             ).configuration(logger: Logger())
             client = try MQTTClient(configuration: settings, loop: loop) { [unowned self] in handle($0) }
             for filter in filters { try client.subscribe(topic: filter, qos: .atLeastOnce) }

@@ -54,9 +54,7 @@ public final class FuseService {
             loop = try EventLoop()
             signals = try SignalDescriptor([SIGINT, SIGTERM], on: loop) { [unowned self] _ in stopRequested = true }
             settings = try BrokerConnection(
-                url: mqtt.url, clientID: mqtt.clientID ?? "uwb2mqtt-fuse-\(site)-\(instanceID.prefix(6))", username: mqtt.username,
-                passwordFile: mqtt.passwordFile, caFile: mqtt.caFile, certFile: mqtt.certFile, keyFile: mqtt.keyFile,
-                keepaliveSeconds: mqtt.keepalive.seconds,
+                broker: mqtt, clientID: mqtt.clientID ?? "uwb2mqtt-fuse-\(site)-\(instanceID.prefix(6))",
                 will: MQTTWill(topic: statusTopic, payload: Array(#"{"state":"offline","instance":"\#(instanceID)"}"#.utf8),
                                qos: .atLeastOnce, retain: true)
             ).configuration(logger: logger)

@@ -112,8 +112,7 @@ public final class Agent {
         let clientConfiguration: MQTTConfiguration
         do {
             clientConfiguration = try BrokerConnection(
-                url: broker.url, clientID: configuration.clientID, username: broker.username, passwordFile: broker.passwordFile,
-                caFile: broker.caFile, certFile: broker.certFile, keyFile: broker.keyFile, keepaliveSeconds: broker.keepalive.seconds,
+                broker: broker, clientID: configuration.clientID,
                 will: MQTTWill(topic: topics.status, payload: Payloads.lastWill, qos: .atLeastOnce, retain: true)
             ).configuration(logger: logger)
         } catch {

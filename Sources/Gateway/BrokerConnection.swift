@@ -1,45 +1,34 @@
+import Vocabulary
 import MQTTClient
 
 /// The broker settings the agent, `fuse` and `watch` share, turned into a client configuration: the URL,
 /// the credentials (the password read once from its file; a world-readable file is a warning),
 /// TLS files, keepalive and the last will.
 package struct BrokerConnection {
-    var url: String
+    var broker: BrokerSettings
+    /// The configured `client_id` or the caller's default.
     var clientID: String
-    var username: String?
-    var passwordFile: String?
-    var caFile: String?
-    var certFile: String?
-    var keyFile: String?
-    var keepaliveSeconds: Double
     /// Nil for a client that publishes nothing (`watch`).
     var will: MQTTWill?
 
-    package init(url: String, clientID: String, username: String?, passwordFile: String?, caFile: String?, certFile: String?,
-                 keyFile: String?, keepaliveSeconds: Double, will: MQTTWill?) {
-        self.url = url
+    package init(broker: BrokerSettings, clientID: String, will: MQTTWill?) {
+        self.broker = broker
         self.clientID = clientID
-        self.username = username
-        self.passwordFile = passwordFile
-        self.caFile = caFile
-        self.certFile = certFile
-        self.keyFile = keyFile
-        self.keepaliveSeconds = keepaliveSeconds
         self.will = will
     }
 
     package func configuration(logger: Logger) throws -> MQTTConfiguration {
-        var settings = try MQTTConfiguration(url: url, clientID: clientID)
-        settings.username = username
-        if let passwordFile {
+        var settings = try MQTTConfiguration(url: broker.url, clientID: clientID)
+        settings.username = broker.username
+        if let passwordFile = broker.passwordFile {
             let (password, warning) = try PasswordFile.read(path: passwordFile)
             settings.password = password
             if let warning { logger.warning(warning) }
         }
-        settings.caFile = caFile
-        settings.certFile = certFile
-        settings.keyFile = keyFile
-        settings.keepaliveSeconds = Int(keepaliveSeconds)
+        settings.caFile = broker.caFile
+        settings.certFile = broker.certFile
+        settings.keyFile = broker.keyFile
+        settings.keepaliveSeconds = Int(broker.keepalive.seconds)
         settings.will = will
         return settings
     }

@@ -11,27 +11,31 @@ public struct RangingSessionConfiguration: Hashable, Sendable {
     public var peers: [UInt16]
     public var channel: UInt8
     public var rangingIntervalMilliseconds: UInt32
+    /// What both ends must set alike: preamble, slots, hopping, key (the `device.profile`).
+    public var air: AirParameters
 
     public static let maximumPeers = 8
 
     public init(role: DeviceType = .controller, sessionID: UInt32 = 42, ownAddress: UInt16 = 0x0000,
-                peers: [UInt16], channel: UInt8 = 9, rangingIntervalMilliseconds: UInt32 = 200) {
+                peers: [UInt16], channel: UInt8 = 9, rangingIntervalMilliseconds: UInt32 = 200,
+                air: AirParameters = .qorvo) {
         self.role = role
         self.sessionID = sessionID
         self.ownAddress = ownAddress
         self.peers = peers
         self.channel = channel
         self.rangingIntervalMilliseconds = rangingIntervalMilliseconds
+        self.air = air
     }
 
     /// A controller with more than one peer ranges one-to-many; peers can then be added and
     /// removed at run time with the multicast-list update instead of a session restart.
     public var multiNodeMode: MultiNodeMode { role == .controller && peers.count > 1 ? .oneToMany : .unicast }
 
-    /// The SESSION_SET_APP_CONFIG parameters: the DS-TWR set of uci.md §4.3.
+    /// The SESSION_SET_APP_CONFIG parameters: the DS-TWR set of uci.md §4.3 with these air parameters.
     public var appConfiguration: [AppConfigParameter] {
         AppConfigParameter.dsTWR(role: role, ownAddress: ownAddress, peers: peers, channel: channel,
-                                 rangingDurationMilliseconds: rangingIntervalMilliseconds, multiNode: multiNodeMode)
+                                 rangingDurationMilliseconds: rangingIntervalMilliseconds, multiNode: multiNodeMode, air: air)
     }
 
     /// True when `other` differs only in its peers and both run one-to-many: the change can be

@@ -31,6 +31,8 @@ public enum AppConfigParameter: Hashable, Sendable {
     case stsLength(STSLength)
     case resultReportConfig(UInt8)
     case enableDiagnostics(Bool)
+    case hopping(Bool)
+    case rangingRoundControl(UInt8)
     case other(ConfigTLV)
 
     /// The wire form.
@@ -63,6 +65,8 @@ public enum AppConfigParameter: Hashable, Sendable {
         case let .stsLength(v): byte(.stsLength, v.rawValue)
         case let .resultReportConfig(v): byte(.resultReportConfig, v)
         case let .enableDiagnostics(v): byte(.enableDiagnostics, v ? 1 : 0)
+        case let .hopping(v): byte(.hoppingMode, v ? 1 : 0)
+        case let .rangingRoundControl(v): byte(.rangingRoundControl, v)
         case let .other(tlv): tlv
         }
     }
@@ -117,20 +121,24 @@ public enum AppConfigParameter: Hashable, Sendable {
         case .stsLength: self = .stsLength(try enumValue(STSLength.self))
         case .resultReportConfig: self = .resultReportConfig(tlv.value[0])
         case .enableDiagnostics: self = .enableDiagnostics(tlv.value[0] != 0)
+        case .hoppingMode: self = .hopping(tlv.value[0] != 0)
+        case .rangingRoundControl: self = .rangingRoundControl(tlv.value[0])
         default: self = .other(tlv)
         }
     }
 }
 
 extension AppConfigParameter {
-    /// The 18-parameter DS-TWR set that QM33 SDK 1.1.1 accepts, in the order of the real capture
-    /// (uci.md §4.3, §7 V6): for a controller/initiator ranging with `peers`, or a
-    /// controlee/responder whose `peers` is its controller. A controller with more than one peer
-    /// runs one-to-many and states NUMBER_OF_CONTROLEES; a controlee of such a session passes
+    /// The DS-TWR set for a controller/initiator ranging with `peers`, or a controlee/responder
+    /// whose `peers` is its controller. With `air: .qorvo` it is the 18-parameter set QM33 SDK
+    /// 1.1.1 accepts, in the order of the real capture (uci.md §4.3, §7 V6); other air
+    /// parameters change the values and add HOPPING_MODE and RANGING_ROUND_CONTROL when they
+    /// differ from the firmware's defaults. A controller with more than one peer runs
+    /// one-to-many and states NUMBER_OF_CONTROLEES; a controlee of such a session passes
     /// `multiNode: .oneToMany`. `aoa` asks for angles (AOA_RESULT_REQ = 1).
     public static func dsTWR(role: DeviceType, ownAddress: UInt16, peers: [UInt16], channel: UInt8 = 9,
                              rangingDurationMilliseconds: UInt32 = 200, multiNode: MultiNodeMode? = nil,
-                             aoa: Bool = false) -> [AppConfigParameter] {
+                             air: AirParameters = .qorvo, aoa: Bool = false) -> [AppConfigParameter] {
         let controller = role == .controller
         let mode = multiNode ?? (peers.count > 1 ? .oneToMany : .unicast)
         var list: [AppConfigParameter] = [
@@ -147,15 +155,17 @@ extension AppConfigParameter {
             .stsConfig(.staticSTS),
             .rframeConfig(.sp3),
             .scheduleMode(.timeScheduled),
-            .preambleCodeIndex(10),
+            .preambleCodeIndex(air.preambleCodeIndex),
             .sfdID(2),
-            .slotDuration(2400),
+            .slotDuration(air.slotDurationRSTU),
             .rangingDuration(rangingDurationMilliseconds),
-            .slotsPerRangingRound(25),
-            .vendorID(0x0708),
-            .staticSTSIV([0x01, 0x02, 0x03, 0x04, 0x05, 0x06]),
+            .slotsPerRangingRound(air.slotsPerRound),
+            .vendorID(air.sessionKeyInfo.vendorID),
+            .staticSTSIV(air.sessionKeyInfo.staticIV),
             .stsLength(.symbols64),
         ]
+        if air.hopping { list.append(.hopping(true)) }
+        if let control = air.rangingRoundControl { list.append(.rangingRoundControl(control)) }
         if aoa { list.append(.aoaResultRequest(.all)) }
         return list
     }

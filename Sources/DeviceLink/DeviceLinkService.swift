@@ -21,6 +21,8 @@ public final class DeviceLinkService {
         /// recording). It stands for its frame too: one event per notification, not two.
         case measurements(SessionInfo, receivedAt: Double, monotonic: Double, raw: RawMessage)
         case sessionStopped(ReasonCode)
+        /// What became of a session opened with `DeviceSession.Event.openSession`.
+        case requestedSession(sessionID: UInt32, RequestedSessionNews)
         case log(LogLevel, String)
         /// Every other UCI message received, decoded or not (for recording and metrics).
         case frame(RawMessage, receivedAt: Double, valid: Bool)
@@ -151,6 +153,8 @@ public final class DeviceLinkService {
                 break // reported with its receive time and raw message in `report`
             case let .sessionStopped(reason):
                 onEvent(.sessionStopped(reason))
+            case let .requestedSession(id, news):
+                onEvent(.requestedSession(sessionID: id, news))
             case let .log(level, text):
                 onEvent(.log(level, text))
             case .shutDown:

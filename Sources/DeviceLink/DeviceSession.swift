@@ -35,6 +35,13 @@ public struct DeviceSession: Sendable {
         case resetRequested
         /// The agent is stopping: wind the session down, then `shutDown`; nothing starts again.
         case shutdownRequested
+        /// Open a session beside the configured one (a phone's): SESSION_INIT, SET_APP_CONFIG,
+        /// START, once the configured session is settled. News come as `requestedSession`.
+        case openSession(RangingSessionConfiguration)
+        /// Add or remove peers of a requested one-to-many session while it ranges.
+        case updateSessionPeers(sessionID: UInt32, add: [UInt16], remove: [UInt16])
+        /// Stop and deinitialise a requested session; `reason` comes back in its `closed` news.
+        case closeSession(sessionID: UInt32, reason: String)
     }
 
     /// What the service must do or tell.
@@ -54,6 +61,8 @@ public struct DeviceSession: Sendable {
         case log(LogLevel, String)
         /// The session is wound down after `shutdownRequested`: close the transport for good.
         case shutDown
+        /// What became of a session opened with `openSession`.
+        case requestedSession(sessionID: UInt32, RequestedSessionNews)
     }
 
     /// Timeouts and back-off, in seconds.
@@ -81,8 +90,26 @@ public struct DeviceSession: Sendable {
 
     private enum Step: Equatable, Sendable {
         case reset, deviceInfo, caps, sessionInit, setAppConfig, start, stop, multicastUpdate
-        /// SESSION_STOP and SESSION_DEINIT before a reset or on shutdown.
-        case windDownStop, windDownDeinit
+        /// SESSION_STOP and SESSION_DEINIT of a session handle before a reset or on shutdown.
+        case windDownStop(UInt32), windDownDeinit(UInt32)
+        /// A step of a requested session (by session id).
+        case requested(UInt32, RequestedStep)
+
+        var isRequestedStart: Bool {
+            if case .requested(_, .start) = self { true } else { false }
+        }
+    }
+
+    private enum RequestedStep: Equatable, Sendable {
+        case initialize, configure, start, add([UInt16]), remove([UInt16]), stop, deinitialize
+    }
+
+    /// Work on requested sessions waits until the configured session rests (ranging or idle):
+    /// UCI has one command in flight, and the bring-up comes first.
+    private enum RequestedWork: Equatable, Sendable {
+        case open(UInt32)
+        case update(UInt32, add: [UInt16], remove: [UInt16])
+        case close(UInt32)
     }
 
     /// A command in flight: sent, maybe answered, maybe still waiting for promised notifications.
@@ -142,6 +169,11 @@ public struct DeviceSession: Sendable {
     private var pendingAdds: [UInt16] = []
     private var genericErrors = LogThrottle()
     private var multicastWarnings = LogThrottle()
+    /// Sessions opened on request, by session id, and the work waiting for the device.
+    private var requested: [UInt32: RequestedSession] = [:]
+    private var requestedQueue: [RequestedWork] = []
+    /// Where a requested session's commands return to: `.ranging` or `.idle`.
+    private var restingPhase: Phase = .idle
 
     public init(configuration: RangingSessionConfiguration, timing: Timing = Timing()) {
         self.configuration = configuration
@@ -193,6 +225,7 @@ public struct DeviceSession: Sendable {
             if state == .ranging { actions.append(.sessionStopped(reason: 0xFF)) }
             sessionHandle = nil
             sessionMayBeActive = false
+            forgetRequested("the device went away", &actions)
             setState(.absent(reason), &actions)
             retryOpen(now: now)
         case let .received(message):
@@ -223,7 +256,21 @@ public struct DeviceSession: Sendable {
             } else {
                 finishShutdown(&actions)
             }
+        case let .openSession(new):
+            openRequested(new, &actions)
+        case let .updateSessionPeers(id, add, remove):
+            guard requested[id]?.ranging == true else {
+                actions.append(.requestedSession(sessionID: id, .failed("session \(id) is not ranging")))
+                break
+            }
+            requestedQueue.append(.update(id, add: add, remove: remove))
+        case let .closeSession(id, reason):
+            guard requested[id] != nil else { break }
+            requested[id]?.closing = reason
+            requestedQueue.removeAll { if case .open(id) = $0 { true } else if case .update(id, _, _) = $0 { true } else { false } }
+            requestedQueue.append(.close(id))
         }
+        startRequestedWork(now: now, &actions)
         return actions
     }
 
@@ -248,7 +295,7 @@ public struct DeviceSession: Sendable {
 
     private func timeout(of step: Step) -> Double {
         switch step {
-        case .windDownStop, .windDownDeinit: timing.windDownTimeout
+        case .windDownStop, .windDownDeinit, .requested(_, .stop), .requested(_, .deinitialize): timing.windDownTimeout
         default: timing.commandTimeout
         }
     }
@@ -271,6 +318,7 @@ public struct DeviceSession: Sendable {
     private mutating func beginInitialization(now: Double, _ actions: inout [Action]) {
         sessionHandle = nil
         sessionMayBeActive = false
+        forgetRequested("the device was initialised again", &actions)
         setState(.initializing, &actions)
         send(.reset, .coreDeviceReset(resetConfig: 0), now: now, &actions)
     }
@@ -283,24 +331,41 @@ public struct DeviceSession: Sendable {
         windDown(now: now, &actions)
     }
 
-    /// SESSION_STOP (when the session may be ranging), then SESSION_DEINIT, then the goal.
+    /// SESSION_STOP (when the session may be ranging), then SESSION_DEINIT, then the goal:
+    /// the requested sessions first (in session id order), then the configured one.
     private mutating func windDown(now: Double, _ actions: inout [Action]) {
+        requestedQueue = []
+        if let session = requested.values.filter({ $0.handle != nil }).min(by: { $0.sessionID < $1.sessionID }), let handle = session.handle {
+            if session.mayBeActive {
+                send(.windDownStop(handle), .sessionStop(sessionHandle: handle), now: now, &actions)
+            } else {
+                send(.windDownDeinit(handle), .sessionDeinit(sessionHandle: handle), now: now, &actions)
+            }
+            return
+        }
         guard let handle = sessionHandle else { return windDownFinished(now: now, &actions) }
         if sessionMayBeActive {
-            send(.windDownStop, .sessionStop(sessionHandle: handle), now: now, &actions)
+            send(.windDownStop(handle), .sessionStop(sessionHandle: handle), now: now, &actions)
         } else {
-            send(.windDownDeinit, .sessionDeinit(sessionHandle: handle), now: now, &actions)
+            send(.windDownDeinit(handle), .sessionDeinit(sessionHandle: handle), now: now, &actions)
         }
     }
 
     private mutating func windDownStepDone(_ step: Step, now: Double, _ actions: inout [Action]) {
-        if step == .windDownStop {
-            sessionMayBeActive = false
-            windDown(now: now, &actions)
-        } else {
-            sessionHandle = nil
-            windDownFinished(now: now, &actions)
+        switch step {
+        case let .windDownStop(handle):
+            if handle == sessionHandle { sessionMayBeActive = false }
+            if let id = requestedID(of: handle) {
+                requested[id]?.mayBeActive = false
+                requested[id]?.ranging = false
+            }
+        case let .windDownDeinit(handle):
+            if handle == sessionHandle { sessionHandle = nil }
+            if let id = requestedID(of: handle) { endRequested(id, "the gateway stopped the session", &actions) }
+        default:
+            break
         }
+        windDown(now: now, &actions)
     }
 
     private mutating func windDownFinished(now: Double, _ actions: inout [Action]) {
@@ -372,6 +437,8 @@ public struct DeviceSession: Sendable {
         case .windDownStop, .windDownDeinit:
             actions.append(.log(.warning, "no response to \(flight.command.raw.name) within \(format(timing.windDownTimeout)) s; going on"))
             windDownStepDone(flight.step, now: now, &actions)
+        case let .requested(id, step) where flight.attempt >= timing.commandRetries || step == .stop || step == .deinitialize:
+            requestedStepFailed(id, step, "the device did not answer \(flight.command.raw.name)", now: now, &actions)
         default:
             if flight.attempt < timing.commandRetries {
                 actions.append(.log(.warning, "no response to \(flight.command.raw.name) within \(format(timing.commandTimeout)) s; resending"))
@@ -421,6 +488,8 @@ public struct DeviceSession: Sendable {
             case .start, .stop:
                 sessionMayBeActive = false
                 return fail(problem, now: now, &actions)
+            case let .requested(id, step):
+                return requestedStepFailed(id, step, problem, now: now, &actions)
             default:
                 return fail(problem, now: now, &actions)
             }
@@ -444,6 +513,12 @@ public struct DeviceSession: Sendable {
             return "the device rejected the session configuration: " + (names.isEmpty ? "\(status)" : names)
         case (.sessionInit, _):
             return status == .ok ? nil : "SESSION_INIT of session \(configuration.sessionID) failed: \(status)"
+        case (.requested(_, .initialize), _) where status == .maxSessionsExceeded:
+            return "the device runs no further session beside its others (SESSION_INIT: \(status))"
+        case let (.requested(_, .configure), .sessionSetAppConfig(_, failed)):
+            guard status != .ok || !failed.isEmpty else { return nil }
+            let names = failed.map { "\(AppConfigID(rawValue: $0.id)) (\($0.status))" }.joined(separator: ", ")
+            return "the device rejected the session configuration: " + (names.isEmpty ? "\(status)" : names)
         default:
             return status == .ok ? nil : "\(response.raw.name.replacingSuffix("_RSP")) failed: \(status)"
         }
@@ -466,7 +541,14 @@ public struct DeviceSession: Sendable {
                 let firmware = deviceInfo.qorvo.map { ", firmware \($0.firmwareVersionString)" } ?? ""
                 actions.append(.log(.info, "device answers UCI \(deviceInfo.uciVersion)\(firmware)"))
             }
-            send(.sessionInit, .sessionInit(sessionID: configuration.sessionID, sessionType: .firaRangingSession), now: now, &actions)
+            if configuration.peers.isEmpty {
+                // Nothing configured to range with: the device waits for requested sessions.
+                phase = .idle
+                setState(.idle, &actions)
+                actions.append(.log(.info, "no peers configured; the device waits for requested sessions"))
+            } else {
+                send(.sessionInit, .sessionInit(sessionID: configuration.sessionID, sessionType: .firaRangingSession), now: now, &actions)
+            }
         case let (.sessionInit, .sessionInit(_, handle)):
             let handle = handle ?? configuration.sessionID
             sessionHandle = handle
@@ -497,6 +579,8 @@ public struct DeviceSession: Sendable {
             applyPendingPeers(now: now, &actions)
         case (.windDownStop, _), (.windDownDeinit, _):
             windDownStepDone(flight.step, now: now, &actions)
+        case let (.requested(id, step), response):
+            requestedStepDone(id, step, response, now: now, &actions)
         default:
             actions.append(.log(.debug, "ignored \(response.raw.name)"))
         }
@@ -534,6 +618,8 @@ public struct DeviceSession: Sendable {
             beginInitialization(now: now, &actions)
         case let .sessionStatus(handle, sessionState, reason) where handle == sessionHandle:
             sessionStatus(handle, sessionState, reason, now: now, &actions)
+        case let .sessionStatus(handle, sessionState, reason) where requestedID(of: handle) != nil:
+            requestedStatus(requestedID(of: handle)!, sessionState, reason, &actions)
         case let .coreGenericError(status):
             // A device can send these once per packet: throttled, with counts.
             for line in genericErrors.lines(for: "device reports CORE_GENERIC_ERROR \(status)", at: now) { actions.append(.log(.warning, line)) }
@@ -584,14 +670,13 @@ public struct DeviceSession: Sendable {
     }
 
     private mutating func rangingRound(_ info: SessionInfo, now: Double, _ actions: inout [Action]) {
-        guard info.sessionHandle == sessionHandle else { return }
-        // A ranging round is proof that SESSION_START took, whatever became of its notification.
-        if case var .command(flight) = phase, flight.step == .start,
-           let index = flight.awaiting.firstIndex(of: .session(.active, handle: info.sessionHandle)) {
-            expectLate(flight.awaiting.remove(at: index), now: now)
-            phase = .command(flight)
-            completeIfDone(now: now, &actions)
+        if info.sessionHandle != sessionHandle, let id = requestedID(of: info.sessionHandle) {
+            provesStart(info, now: now, &actions)
+            if requested[id]?.ranging == true { actions.append(.measurements(info)) }
+            return
         }
+        guard info.sessionHandle == sessionHandle else { return }
+        provesStart(info, now: now, &actions)
         guard state == .ranging else { return }
         lastNotificationAt = now
         if !rangingSettled, now - rangingSince >= timing.stableAfter {
@@ -600,6 +685,16 @@ public struct DeviceSession: Sendable {
             initBackoff = timing.backoffInitial
         }
         actions.append(.measurements(info))
+    }
+
+    /// A ranging round is proof that SESSION_START took, whatever became of its notification.
+    private mutating func provesStart(_ info: SessionInfo, now: Double, _ actions: inout [Action]) {
+        if case var .command(flight) = phase, flight.step == .start || flight.step.isRequestedStart,
+           let index = flight.awaiting.firstIndex(of: .session(.active, handle: info.sessionHandle)) {
+            expectLate(flight.awaiting.remove(at: index), now: now)
+            phase = .command(flight)
+            completeIfDone(now: now, &actions)
+        }
     }
 
     private func lateStatusDetail(_ notification: UCINotification) -> String {
@@ -650,6 +745,163 @@ public struct DeviceSession: Sendable {
         pendingPeers = nil
         phase = .ranging
         lastNotificationAt = now
+    }
+}
+
+extension DeviceSession {
+    // MARK: Requested sessions
+
+    private mutating func openRequested(_ new: RangingSessionConfiguration, _ actions: inout [Action]) {
+        let id = new.sessionID
+        if requested[id] != nil || (id == configuration.sessionID && !configuration.peers.isEmpty) {
+            actions.append(.requestedSession(sessionID: id, .failed("session id \(id) is in use")))
+            return
+        }
+        guard isOpen, phase != .shutDown else {
+            actions.append(.requestedSession(sessionID: id, .failed("no device (\(state))")))
+            return
+        }
+        requested[id] = RequestedSession(configuration: new)
+        requestedQueue.append(.open(id))
+    }
+
+    private func requestedID(of handle: UInt32) -> UInt32? {
+        requested.first { $0.value.handle == handle }?.key
+    }
+
+    /// Starts the next piece of requested work when the configured session rests.
+    private mutating func startRequestedWork(now: Double, _ actions: inout [Action]) {
+        guard phase == .ranging || phase == .idle, !requestedQueue.isEmpty else { return }
+        restingPhase = phase
+        let work = requestedQueue.removeFirst()
+        switch work {
+        case let .open(id):
+            guard let session = requested[id] else { return startRequestedWork(now: now, &actions) }
+            send(.requested(id, .initialize), .sessionInit(sessionID: session.sessionID, sessionType: .firaRangingSession), now: now, &actions)
+        case let .update(id, add, remove):
+            guard let session = requested[id], session.ranging, let handle = session.handle else {
+                actions.append(.requestedSession(sessionID: id, .failed("session \(id) is not ranging")))
+                return startRequestedWork(now: now, &actions)
+            }
+            if !remove.isEmpty {
+                if !add.isEmpty { requestedQueue.insert(.update(id, add: add, remove: []), at: 0) }
+                send(.requested(id, .remove(remove)), .sessionUpdateControllerMulticastList(
+                    sessionHandle: handle, action: .delete, controlees: remove.map { Controlee(shortAddress: $0) }), now: now, &actions)
+            } else {
+                send(.requested(id, .add(add)), .sessionUpdateControllerMulticastList(
+                    sessionHandle: handle, action: .add, controlees: add.map { Controlee(shortAddress: $0) }), now: now, &actions)
+            }
+        case let .close(id):
+            guard let session = requested[id] else { return startRequestedWork(now: now, &actions) }
+            guard let handle = session.handle else {
+                endRequested(id, session.closing ?? "closed", &actions)
+                return startRequestedWork(now: now, &actions)
+            }
+            if session.mayBeActive {
+                send(.requested(id, .stop), .sessionStop(sessionHandle: handle), now: now, &actions)
+            } else {
+                send(.requested(id, .deinitialize), .sessionDeinit(sessionHandle: handle), now: now, &actions)
+            }
+        }
+    }
+
+    /// Back to the configured session's resting phase, and on to the next piece of work.
+    private mutating func rest(now: Double, _ actions: inout [Action]) {
+        phase = restingPhase
+        // The configured session's silence while we were busy is ours, not the device's.
+        if phase == .ranging { lastNotificationAt = max(lastNotificationAt, now) }
+        startRequestedWork(now: now, &actions)
+    }
+
+    private mutating func requestedStepDone(_ id: UInt32, _ step: RequestedStep, _ response: UCIResponse, now: Double,
+                                            _ actions: inout [Action]) {
+        guard var session = requested[id] else { return rest(now: now, &actions) }
+        switch (step, response) {
+        case let (.initialize, .sessionInit(_, handle)):
+            let handle = handle ?? id
+            session.handle = handle
+            requested[id] = session
+            send(.requested(id, .configure), .sessionSetAppConfig(sessionHandle: handle, session.configuration.appConfiguration), now: now, &actions)
+        case (.configure, _):
+            send(.requested(id, .start), .sessionStart(sessionHandle: session.handle ?? id), now: now, &actions)
+            requested[id]?.mayBeActive = true
+        case (.start, _):
+            requested[id]?.ranging = true
+            actions.append(.requestedSession(sessionID: id, .ranging))
+            actions.append(.log(.info, "session \(id) ranging with \(session.configuration.peers.map { MacAddress.short($0).description }.joined(separator: ", "))"))
+            rest(now: now, &actions)
+        case let (.add(addresses), _):
+            requested[id]?.configuration.peers += addresses.filter { !session.configuration.peers.contains($0) }
+            actions.append(.requestedSession(sessionID: id, .updated))
+            rest(now: now, &actions)
+        case let (.remove(addresses), _):
+            requested[id]?.configuration.peers.removeAll { addresses.contains($0) }
+            actions.append(.requestedSession(sessionID: id, .updated))
+            rest(now: now, &actions)
+        case (.stop, _):
+            requested[id]?.mayBeActive = false
+            requested[id]?.ranging = false
+            send(.requested(id, .deinitialize), .sessionDeinit(sessionHandle: session.handle ?? id), now: now, &actions)
+        case (.deinitialize, _):
+            endRequested(id, session.closing ?? "closed", &actions)
+            rest(now: now, &actions)
+        default:
+            rest(now: now, &actions)
+        }
+    }
+
+    /// A requested step failed: opening gives up (and cleans up what the device holds), an
+    /// update leaves the session as it was, a failed stop or deinit still ends it.
+    private mutating func requestedStepFailed(_ id: UInt32, _ step: RequestedStep, _ problem: String, now: Double,
+                                              _ actions: inout [Action]) {
+        guard let session = requested[id] else { return rest(now: now, &actions) }
+        switch step {
+        case .initialize, .configure, .start:
+            actions.append(.log(.warning, "session \(id): \(problem)"))
+            actions.append(.requestedSession(sessionID: id, .failed(problem)))
+            if session.handle == nil {
+                requested[id] = nil
+            } else {
+                requested[id]?.closing = problem
+                requested[id]?.mayBeActive = step == .start
+                requestedQueue.insert(.close(id), at: 0)
+            }
+        case .add, .remove:
+            actions.append(.log(.warning, "session \(id): \(problem)"))
+            actions.append(.requestedSession(sessionID: id, .failed(problem)))
+        case .stop:
+            requested[id]?.mayBeActive = false
+            requested[id]?.ranging = false
+            requestedQueue.insert(.close(id), at: 0)
+        case .deinitialize:
+            endRequested(id, session.closing ?? "closed", &actions)
+        }
+        rest(now: now, &actions)
+    }
+
+    /// A SESSION_STATUS_NTF for a requested session that no command of ours explains.
+    private mutating func requestedStatus(_ id: UInt32, _ sessionState: SessionState, _ reason: ReasonCode, _ actions: inout [Action]) {
+        guard sessionState == .idle || sessionState == .deinitialized, let session = requested[id], session.ranging else { return }
+        actions.append(.log(.warning, "the device stopped session \(id): \(reason)"))
+        requested[id]?.ranging = false
+        requested[id]?.mayBeActive = false
+        if sessionState == .deinitialized {
+            endRequested(id, "the device stopped the session: \(reason)", &actions)
+        } else {
+            requested[id]?.closing = "the device stopped the session: \(reason)"
+            requestedQueue.append(.close(id))
+        }
+    }
+
+    private mutating func endRequested(_ id: UInt32, _ reason: String, _ actions: inout [Action]) {
+        guard requested.removeValue(forKey: id) != nil else { return }
+        actions.append(.requestedSession(sessionID: id, .closed(reason)))
+    }
+
+    /// The device lost every session (a reset, an unplug): each requested one is closed.
+    private mutating func forgetRequested(_ reason: String, _ actions: inout [Action]) {
+        requestedQueue = []
+        for id in requested.keys.sorted() { endRequested(id, reason, &actions) }
     }
 }
 

@@ -13,6 +13,9 @@ public struct RangingSessionConfiguration: Hashable, Sendable {
     public var rangingIntervalMilliseconds: UInt32
     /// What both ends must set alike: preamble, slots, hopping, key (the `device.profile`).
     public var air: AirParameters
+    /// One-to-many even with a single peer (a phone session of Jetpack config 2, which phones
+    /// join later); nil: one-to-many exactly when a controller has several peers.
+    public var oneToMany: Bool?
 
     public static let maximumPeers = 8
 
@@ -30,7 +33,7 @@ public struct RangingSessionConfiguration: Hashable, Sendable {
 
     /// A controller with more than one peer ranges one-to-many; peers can then be added and
     /// removed at run time with the multicast-list update instead of a session restart.
-    public var multiNodeMode: MultiNodeMode { role == .controller && peers.count > 1 ? .oneToMany : .unicast }
+    public var multiNodeMode: MultiNodeMode { oneToMany ?? (role == .controller && peers.count > 1) ? .oneToMany : .unicast }
 
     /// The SESSION_SET_APP_CONFIG parameters: the DS-TWR set of uci.md §4.3 with these air parameters.
     public var appConfiguration: [AppConfigParameter] {

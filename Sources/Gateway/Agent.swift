@@ -48,6 +48,7 @@ public final class Agent {
     /// The features beside the core, in the order they hear of each moment.
     private var components: [AgentComponent] = []
     private var rules: RulesComponent!
+    private(set) var phones: PhonesComponent!
     private var stopRequested = false
     /// The time every input to the core is dated with: the wall clock, never running backwards.
     private var clock = AgentClock()
@@ -85,9 +86,10 @@ public final class Agent {
     /// the new peers before the reloaded rules announce their zones.
     private func makeComponents() -> [AgentComponent] {
         rules = RulesComponent(agent: self)
+        phones = PhonesComponent(agent: self)
         var list: [AgentComponent] = []
         if configuration.mqtt.homeAssistant { list.append(HomeAssistantComponent(agent: self)) }
-        list += [rules, RequestsComponent(agent: self), MetricsComponent(agent: self)]
+        list += [rules, RequestsComponent(agent: self), phones, MetricsComponent(agent: self)]
         return list
     }
 
@@ -197,6 +199,7 @@ public final class Agent {
         for component in components { component.stop() }
         components = []
         rules = nil
+        phones = nil
         service = nil
         recorder?.close()
         simulator?.stop()
@@ -267,10 +270,13 @@ public final class Agent {
             core.ranging(info, at: now(wall: receivedAt, monotonic: monotonic))
             deliver()
             armEngineTick()
+            phones.ranged(info)
         case let .sessionStopped(reason):
             logger.debug("ranging session stopped (\(reason))")
             core.linkLost(.sessionStopped, at: now())
             deliver()
+        case let .requestedSession(id, news):
+            phones.deviceNews(sessionID: id, news)
         case let .log(level, text):
             logger.log(level, text)
         case let .frame(raw, receivedAt, valid):
@@ -357,6 +363,19 @@ public final class Agent {
 
     func sendToDevice(_ event: DeviceSession.Event) {
         service.send(event)
+    }
+
+    /// A phone ranges under `name` (a `phone_session`): its rounds are published under it.
+    func phoneJoined(name: String, address: UInt16, sessionID: UInt32, at time: Double) {
+        core.addPhone(name: name, address: address, sessionID: sessionID, at: time)
+        deliver()
+        armEngineTick()
+    }
+
+    /// A phone's session ended: its link is lost.
+    func phoneLeft(address: UInt16, at time: Double) {
+        core.phoneLeft(address: address, at: time)
+        deliver()
     }
 
     var uptimeSeconds: Double { Clocks.monotonic() - startedAt }

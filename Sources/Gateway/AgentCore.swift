@@ -47,6 +47,11 @@ public struct AgentCore {
     private var peers: PeerRoutes
     /// The addresses of the configured peers.
     private var configured: [MacAddress]
+    private var configuredPeers: [AgentConfiguration.Peer]
+    /// Phones ranging in sessions opened on request: named by their request, since a phone's
+    /// address changes with every session; and the session each ranges in (`range.session`).
+    private var phones: [AgentConfiguration.Peer] = []
+    private var phoneSessions: [MacAddress: UInt32] = [:]
     /// Configured peers a reload removed. The device takes a new peer list some rounds after the
     /// reload; measurements of these still in flight are dropped, or the peer would come back under
     /// its address and leave a retained `state` behind again. Cleared when a reload adds it back.
@@ -71,6 +76,7 @@ public struct AgentCore {
         self.settings = settings
         self.peers = PeerRoutes(directory: PeerDirectory(peers), topics: settings.topics)
         configured = peers.map { .short($0.address.value) }
+        configuredPeers = peers
         engine = ProximityEngine(rules: Rules(), peers: identities, gateway: gateway, deviceHasAoA: false)
     }
 
@@ -136,7 +142,14 @@ public struct AgentCore {
 
     /// Ranging stopped for every peer: the device stopped the session, or went away.
     public mutating func linkLost(_ cause: LossCause, at time: Double) {
-        publish(engine.linkLost(peer: nil, cause: cause, at: advance(to: time)))
+        let time = advance(to: time)
+        guard !phoneSessions.isEmpty, cause == .sessionStopped else {
+            return publish(engine.linkLost(peer: nil, cause: cause, at: time))
+        }
+        // Phones range in sessions of their own, which the configured one's stop leaves running.
+        for peer in engine.peers where phoneSessions[peer.address] == nil {
+            publish(engine.linkLost(peer: peer, cause: cause, at: time))
+        }
     }
 
     /// New rules took effect (at start, SIGHUP, a request or a file change).
@@ -158,7 +171,8 @@ public struct AgentCore {
     /// starts it afresh under its new name and topic.
     mutating func setPeers(_ peers: [AgentConfiguration.Peer], sessionID: UInt32, at time: Double) {
         var old = self.peers
-        self.peers = PeerRoutes(directory: PeerDirectory(peers), topics: settings.topics)
+        configuredPeers = peers
+        self.peers = PeerRoutes(directory: PeerDirectory(peers + phones), topics: settings.topics)
         settings.sessionID = sessionID
         let addresses: [MacAddress] = peers.map { .short($0.address.value) }
         var known = configured
@@ -176,6 +190,29 @@ public struct AgentCore {
         departed.subtract(addresses)
         configured = addresses
         publish(engine.forget(forgotten, at: advance(to: time)))
+    }
+
+    /// A phone ranges under `name` with `address` in session `sessionID` (a `phone_session`
+    /// request). Its state topic is its name's: when the name ranged before under another
+    /// address, that tracker is forgotten (its retained state is the name's and stays, to be
+    /// overwritten by the new session's first state).
+    public mutating func addPhone(name: String, address: UInt16, sessionID: UInt32, at time: Double) {
+        let time = advance(to: time)
+        let stale = phones.filter { $0.name == name || $0.address.value == address }.map { MacAddress.short($0.address.value) }
+        phones.removeAll { $0.name == name || $0.address.value == address }
+        phones.append(AgentConfiguration.Peer(address: address, name: name))
+        for address in stale { phoneSessions[address] = nil }
+        phoneSessions[.short(address)] = sessionID
+        peers = PeerRoutes(directory: PeerDirectory(configuredPeers + phones), topics: settings.topics)
+        publish(engine.forget(stale, at: time))
+    }
+
+    /// A phone's session ended: its link is lost (`session_stopped`); it keeps its name until
+    /// the name comes back with a new address.
+    public mutating func phoneLeft(address: UInt16, at time: Double) {
+        let mac = MacAddress.short(address)
+        phoneSessions[mac] = nil
+        publish(engine.linkLost(peer: peers.route(for: mac).identity, cause: .sessionStopped, at: advance(to: time)))
     }
 
     /// Time as the core sees it never runs backwards: an input dated before the latest one
@@ -197,7 +234,7 @@ public struct AgentCore {
         let azimuth = aoa && m.aoaAzimuthFOM > 0 ? m.aoaAzimuth.degrees : nil
         let elevation = aoa && m.aoaElevationFOM > 0 ? m.aoaElevation.degrees : nil
         let distance = m.validDistanceMeters
-        let payload = Payloads.range(ts: ts, peer: route.name, measurement: m, session: settings.sessionID,
+        let payload = Payloads.range(ts: ts, peer: route.name, measurement: m, session: phoneSessions.isEmpty ? settings.sessionID : phoneSessions[m.macAddress] ?? settings.sessionID,
                                      sequence: sequence, filteredDistance: distance.map { engine.filteredDistance(of: route.identity) ?? $0 },
                                      angles: (azimuth, elevation), mac: route.mac, timestamps: &timestamps)
         outbox.append(Message(topic: route.range, payload: payload, delivery: .live(qos: settings.qosRanges)))

@@ -11,6 +11,8 @@ struct Request: Sendable {
         case sessionStart = "session_start"
         case sessionStop = "session_stop"
         case deviceReset = "device_reset"
+        case phoneSession = "phone_session"
+        case phoneSessionStop = "phone_session_stop"
     }
 
     /// The raw name from the topic; the response goes to `response/<sanitized name>`.

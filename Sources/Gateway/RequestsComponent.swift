@@ -51,13 +51,15 @@ final class RequestsComponent: AgentComponent {
             agent.logger.debug("rejected request \(name): \(problem.message)")
             response = Payloads.response(id: problem.id, ok: false, error: problem.message)
         case let .success(request):
-            response = answer(request)
+            guard let answer = answer(request) else { return true }
+            response = answer
         }
         agent.publishResponse(agent.topics.response(name), payload: Payloads.render(response))
         return true
     }
 
-    private func answer(_ request: Request) -> [JSONMember] {
+    /// The answer, or nil when the feature that handles the request answers it itself, later.
+    private func answer(_ request: Request) -> [JSONMember]? {
         func ok(_ data: [JSONMember] = []) -> [JSONMember] { Payloads.response(id: request.id, ok: true, data: .object(data)) }
         func failure(_ text: String) -> [JSONMember] { Payloads.response(id: request.id, ok: false, error: text) }
         let deviceState = agent.deviceState
@@ -89,6 +91,13 @@ final class RequestsComponent: AgentComponent {
             lastReloadAt = now
             if let problem = agent.reloadRules() { return failure(problem.description) }
             return ok([JSONMember("sha256", .string(agent.core.engine.rules.sha256)), JSONMember("source", .string(agent.configuration.rules))])
+        case .phoneSession:
+            guard deviceReachable else { return failure("no device (\(deviceState))") }
+            agent.phones.request(request)
+            return nil
+        case .phoneSessionStop:
+            agent.phones.stop(request)
+            return nil
         }
     }
 }

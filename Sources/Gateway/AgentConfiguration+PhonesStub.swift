@@ -1,0 +1,3 @@
+extension AgentConfiguration {
+    var phones: PhoneSettings { PhoneSettings() }
+}

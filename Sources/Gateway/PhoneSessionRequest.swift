@@ -1,0 +1,121 @@
+import UCI
+import Vocabulary
+
+/// The body of a `phone_session` request: what a phone app tells the gateway after creating its
+/// Jetpack session scope (android-interop.md §8). Config ids are Jetpack's
+/// (`RangingParameters.CONFIG_*`), not Android 16's `android.ranging` numbering.
+struct PhoneSessionRequest: Equatable, Sendable {
+    enum Role: String, Sendable {
+        case controller, controlee
+    }
+
+    /// Jetpack's `RANGING_UPDATE_RATE_*`: the interval comes from it and the config id.
+    enum UpdateRate: String, Sendable {
+        case automatic, frequent, infrequent
+
+        /// android-interop.md §3: config 1 (and 4) 240/120/600 ms, the others 200/120/600 ms.
+        func intervalMilliseconds(configID: Int) -> UInt32 {
+            switch self {
+            case .automatic: configID == 1 ? 240 : 200
+            case .frequent: 120
+            case .infrequent: 600
+            }
+        }
+    }
+
+    /// The peer's name in payloads and topics (a phone's address changes every session).
+    var name: String
+    var phoneRole: Role
+    var configID: Int
+    /// Little-endian value of the phone's `localAddress` (`"AB:CD"` in the request).
+    var phoneAddress: UInt16
+    var updateRate: UpdateRate
+    var slotDurationMilliseconds: Int
+    /// The phone controller's `uwbComplexChannel`; for a controlee phone, an optional wish.
+    var channel: UInt8?
+    var preambleIndex: UInt8?
+    /// Optional: an app may choose these itself (both ends must hold the same).
+    var sessionID: UInt32?
+    var sessionKeyInfo: SessionKeyInfo?
+
+    /// Jetpack config ids the gateway can serve: static STS, unicast and one-to-many.
+    static let configIDs = [1, 2]
+    /// Jetpack's `sessionId` is a signed Int: 1…2³¹−1.
+    static let sessionIDs: ClosedRange<UInt32> = 1...0x7FFF_FFFF
+
+    /// Reads and checks the body; the error says which key is wrong and what it must be.
+    static func parse(_ body: [String: JSONValue]) -> Result<PhoneSessionRequest, PhoneRequestError> {
+        do { return .success(try PhoneSessionRequest(body)) } catch { return .failure(error) }
+    }
+
+    private init(_ body: [String: JSONValue]) throws(PhoneRequestError) {
+        let known: Set<String> = ["id", "name", "phone_role", "config_id", "phone_address", "update_rate", "slot_duration_ms",
+                                  "complex_channel", "session_id", "session_key_info"]
+        if let unknown = body.keys.sorted().first(where: { !known.contains($0) }) {
+            throw PhoneRequestError("unknown key \"\(unknown.prefix(32))\" (known: \(known.subtracting(["id"]).sorted().joined(separator: ", ")))")
+        }
+        guard case let .string(name)? = body["name"], !name.isEmpty else {
+            throw PhoneRequestError("name is required: the peer's name in payloads and topics, e.g. \"phone-anna\"")
+        }
+        let segment = TopicSegment.sanitize(name)
+        guard !segment.isEmpty, segment.count <= TopicSegment.maximumLength else {
+            throw PhoneRequestError("name must give a topic segment of 1 to \(TopicSegment.maximumLength) characters")
+        }
+        self.name = name
+        guard case let .string(role)? = body["phone_role"], let phoneRole = Role(rawValue: role) else {
+            throw PhoneRequestError("phone_role must be \"controlee\" or \"controller\" (the phone's Jetpack scope)")
+        }
+        self.phoneRole = phoneRole
+        guard case let .int(config)? = body["config_id"], Self.configIDs.contains(Int(config)) else {
+            throw PhoneRequestError("config_id must be 1 (CONFIG_UNICAST_DS_TWR) or 2 (CONFIG_MULTICAST_DS_TWR), Jetpack's numbering; "
+                                    + "found \(body["config_id"]?.json ?? "nothing")")
+        }
+        configID = Int(config)
+        if configID == 2 && phoneRole == .controller {
+            throw PhoneRequestError("config_id 2 (one-to-many) needs phone_role controlee: the gateway is the controller of its phones")
+        }
+        guard case let .string(address)? = body["phone_address"], let value = WireOrderAddress.value(of: address) else {
+            throw PhoneRequestError("phone_address must be the scope's localAddress as two bytes \"AB:CD\" (UwbAddress.toString()); "
+                                    + "found \(body["phone_address"]?.json.prefix(40) ?? "nothing")")
+        }
+        phoneAddress = value
+        switch body["update_rate"] {
+        case nil: updateRate = .automatic
+        case let .string(text)? where UpdateRate(rawValue: text) != nil: updateRate = UpdateRate(rawValue: text)!
+        default: throw PhoneRequestError("update_rate must be automatic, frequent or infrequent")
+        }
+        switch body["slot_duration_ms"] {
+        case nil: slotDurationMilliseconds = 2
+        case let .int(ms)? where ms == 1 || ms == 2: slotDurationMilliseconds = Int(ms)
+        default: throw PhoneRequestError("slot_duration_ms must be 1 or 2")
+        }
+        if let complex = body["complex_channel"] {
+            guard case let .int(channel)? = complex["channel"], channel == 5 || channel == 9 else {
+                throw PhoneRequestError("complex_channel.channel must be 5 or 9 (the DWM3001C's channels)")
+            }
+            guard case let .int(preamble)? = complex["preamble_index"], (9...12).contains(preamble) else {
+                throw PhoneRequestError("complex_channel.preamble_index must be 9 to 12 (BPRF preambles both ends support)")
+            }
+            self.channel = UInt8(channel)
+            self.preambleIndex = UInt8(preamble)
+        } else if phoneRole == .controller {
+            throw PhoneRequestError("complex_channel is required when the phone is the controller: send scope.uwbComplexChannel")
+        }
+        switch body["session_id"] {
+        case nil: sessionID = nil
+        case let .int(id)? where id >= 1 && id <= Int64(Self.sessionIDs.upperBound): sessionID = UInt32(id)
+        default: throw PhoneRequestError("session_id must be an integer from 1 to 2147483647")
+        }
+        switch body["session_key_info"] {
+        case nil: sessionKeyInfo = nil
+        case let .string(text)? where text.utf8.count == 16 && SessionKeyInfo(hex: text) != nil: sessionKeyInfo = SessionKeyInfo(hex: text)
+        default: throw PhoneRequestError("session_key_info must be 8 bytes as 16 hex digits (VENDOR_ID then STATIC_STS_IV, wire order)")
+        }
+    }
+}
+
+/// Why a phone request is refused: the response's `error`.
+struct PhoneRequestError: Error, Equatable, Sendable {
+    let message: String
+    init(_ message: String) { self.message = message }
+}

@@ -1,0 +1,293 @@
+import DeviceLink
+import UCI
+import Vocabulary
+
+/// The phones ranging with the gateway in sessions they asked for (`phone_session`), and the
+/// decisions about them: which session a request opens or joins, what the phone is told, when a
+/// phone that stopped ranging is let go. Pure: requests, device news, measurements and the time
+/// go in; device events, answers and peer changes come out (`PhoneSessions.Output`).
+///
+/// Config 1 (unicast) is one session per phone, the gateway in the opposite role. Config 2
+/// (one-to-many) is one session with the gateway as controller: the first phone opens it, later
+/// ones join through the multicast list and share its id, key and interval.
+struct PhoneSessions {
+    /// What the shell must do after an input.
+    struct Output: Sendable {
+        var deviceEvents: [DeviceSession.Event] = []
+        /// Answers to requests: the request's name and id, and either the data or the error.
+        var answers: [Answer] = []
+        var joined: [(name: String, address: UInt16, sessionID: UInt32)] = []
+        var left: [UInt16] = []
+        var logs: [String] = []
+    }
+
+    struct Answer: Sendable {
+        var request: String
+        var id: JSONValue?
+        var result: Result<[JSONMember], PhoneRequestError>
+    }
+
+    static let requestName = "phone_session"
+    static let stopRequestName = "phone_session_stop"
+
+    /// The gateway's side of the exchange.
+    struct Gateway: Sendable {
+        var address: UInt16
+        var channel: UInt8
+        /// Session ids and addresses the configured session uses.
+        var sessionID: UInt32
+        var peers: [AgentConfiguration.Peer]
+    }
+
+    private struct Session {
+        var configuration: RangingSessionConfiguration
+        var configID: Int
+        var updateRate: PhoneSessionRequest.UpdateRate
+        var ranging = false
+        /// Requests waiting for the device, answered in order.
+        var waiting: [Waiting] = []
+        /// Joins of a one-to-many session that is still opening.
+        var joinsAfterStart: [UInt16] = []
+    }
+
+    private struct Waiting {
+        var id: JSONValue?
+        var name: String
+        var data: [JSONMember]
+    }
+
+    private struct Phone {
+        var name: String
+        var address: UInt16
+        var sessionID: UInt32
+        var since: Double
+        var lastRound: Double?
+    }
+
+    var settings: PhoneSettings
+    var gateway: Gateway
+    private var sessions: [UInt32: Session] = [:]
+    private var phones: [String: Phone] = [:]
+
+    init(settings: PhoneSettings, gateway: Gateway) {
+        self.settings = settings
+        self.gateway = gateway
+    }
+
+    var isEmpty: Bool { phones.isEmpty }
+    var names: [String] { phones.keys.sorted() }
+
+    /// A `phone_session` request. `sessionID` and `key` are fresh random draws the session uses
+    /// unless the request or the settings give them.
+    mutating func request(_ request: PhoneSessionRequest, id: JSONValue?, now: Double, sessionID drawnID: UInt32,
+                          key drawnKey: SessionKeyInfo) -> Output {
+        var out = Output()
+        func refuse(_ text: String) -> Output {
+            out.answers.append(Answer(request: Self.requestName, id: id, result: .failure(PhoneRequestError(text))))
+            return out
+        }
+        guard settings.enabled else { return refuse("phone sessions are disabled on this gateway (phones.enabled: false)") }
+        let address = request.phoneAddress
+        let text = WireOrderAddress.text(of: address)
+        if address == gateway.address || address == 0xFFFF || address == 0xFFFE {
+            return refuse("phone_address \(text) is the gateway's own or a broadcast address; create a new session scope on the phone")
+        }
+        if let peer = gateway.peers.first(where: { $0.address.value == address }) {
+            return refuse("phone_address \(text) is the address of the configured peer \(peer.displayName); create a new session scope on the phone")
+        }
+        let segment = TopicSegment.sanitize(request.name)
+        if let peer = gateway.peers.first(where: { $0.topicSegment == segment }) {
+            return refuse("the name \"\(request.name)\" is the configured peer \(peer.displayName)'s; choose another")
+        }
+        if let other = phones.values.first(where: { $0.address == address && $0.name != request.name }) {
+            return refuse("phone_address \(text) is in use by the phone \(other.name)")
+        }
+        if let other = phones.values.first(where: { TopicSegment.sanitize($0.name) == segment && $0.name != request.name }) {
+            return refuse("the name \"\(request.name)\" gives the same topic as the phone \(other.name)'s")
+        }
+        // The same phone asking again (an app restarted, a new scope): its old session goes first.
+        if phones[request.name] != nil { out = release(request.name, reason: "the phone asked for a new session", now: now) }
+        guard phones.count < settings.maximum else { return refuse("\(settings.maximum) phones range already (phones.max)") }
+
+        let key = request.sessionKeyInfo ?? settings.sessionKeyInfo ?? drawnKey
+        if request.configID == 2, let (sessionID, session) = sessions.first(where: { $0.value.configID == 2 }) {
+            // Phones join the one-to-many session on its terms.
+            guard request.updateRate == session.updateRate else {
+                return refuse("the one-to-many phone session runs at update_rate \(session.updateRate.rawValue) "
+                              + "(\(session.configuration.rangingIntervalMilliseconds) ms); ask with that rate")
+            }
+            if let wanted = request.sessionID, wanted != sessionID {
+                return refuse("the one-to-many phone session has session_id \(sessionID); ask without session_id or with that one")
+            }
+            guard session.configuration.peers.count < RangingSessionConfiguration.maximumPeers else {
+                return refuse("the one-to-many phone session has \(RangingSessionConfiguration.maximumPeers) phones, the most a DWM3001C ranges with")
+            }
+            phones[request.name] = Phone(name: request.name, address: address, sessionID: sessionID, since: now)
+            let data = answer(request, session: session.configuration, sessionID: sessionID)
+            sessions[sessionID]?.waiting.append(Waiting(id: id, name: request.name, data: data))
+            if session.ranging {
+                out.deviceEvents.append(.updateSessionPeers(sessionID: sessionID, add: [address], remove: []))
+            } else {
+                sessions[sessionID]?.joinsAfterStart.append(address)
+            }
+            return out
+        }
+        var sessionID = request.sessionID ?? drawnID
+        if sessionID == gateway.sessionID || sessions[sessionID] != nil {
+            guard request.sessionID == nil else { return refuse("session_id \(sessionID) is in use on this gateway; choose another") }
+            sessionID = sessionID % PhoneSessionRequest.sessionIDs.upperBound + 1
+        }
+        let controller = request.phoneRole == .controlee
+        var air = AirParameters.android
+        air.sessionKeyInfo = key
+        air.slotsPerRound = request.configID == 1 ? 6 : 20
+        air.slotDurationRSTU = UInt16(request.slotDurationMilliseconds * 1200)
+        air.preambleCodeIndex = request.preambleIndex ?? AirParameters.android.preambleCodeIndex
+        var configuration = RangingSessionConfiguration(
+            role: controller ? .controller : .controlee, sessionID: sessionID, ownAddress: gateway.address, peers: [address],
+            channel: request.channel ?? gateway.channel,
+            rangingIntervalMilliseconds: request.updateRate.intervalMilliseconds(configID: request.configID), air: air)
+        configuration.oneToMany = request.configID == 2
+        phones[request.name] = Phone(name: request.name, address: address, sessionID: sessionID, since: now)
+        sessions[sessionID] = Session(configuration: configuration, configID: request.configID, updateRate: request.updateRate,
+                                      waiting: [Waiting(id: id, name: request.name, data: answer(request, session: configuration, sessionID: sessionID))])
+        out.deviceEvents.append(.openSession(configuration))
+        return out
+    }
+
+    /// The response's `data`: everything the app needs to build Jetpack's RangingParameters.
+    private func answer(_ request: PhoneSessionRequest, session: RangingSessionConfiguration, sessionID: UInt32) -> [JSONMember] {
+        [JSONMember("name", .string(request.name)),
+         JSONMember("config_id", .int(Int64(request.configID))),
+         JSONMember("session_id", .int(Int64(sessionID))),
+         JSONMember("session_key_info", .string(session.air.sessionKeyInfo.description)),
+         JSONMember("gateway_address", .string(WireOrderAddress.text(of: gateway.address))),
+         JSONMember("gateway_role", .string(session.role == .controller ? "controller" : "controlee")),
+         JSONMember("phone_address", .string(WireOrderAddress.text(of: request.phoneAddress))),
+         JSONMember("complex_channel", .object([JSONMember("channel", .int(Int64(session.channel))),
+                                                JSONMember("preamble_index", .int(Int64(session.air.preambleCodeIndex)))])),
+         JSONMember("update_rate", .string(request.updateRate.rawValue)),
+         JSONMember("slot_duration_ms", .int(Int64(session.air.slotDurationRSTU / 1200))),
+         JSONMember("ranging_interval_ms", .int(Int64(session.rangingIntervalMilliseconds))),
+         JSONMember("start_within_ms", .int(Int64((settings.noRangingTimeout.seconds * 1000).rounded())))]
+    }
+
+    /// A `phone_session_stop` request.
+    mutating func stop(name: String, id: JSONValue?, now: Double) -> Output {
+        guard phones[name] != nil else {
+            var out = Output()
+            out.answers.append(Answer(request: Self.stopRequestName, id: id, result: .failure(PhoneRequestError("no phone named \"\(name.prefix(64))\" ranges here"))))
+            return out
+        }
+        var out = release(name, reason: "stopped on request", now: now)
+        out.answers.append(Answer(request: Self.stopRequestName, id: id, result: .success([JSONMember("name", .string(name))])))
+        return out
+    }
+
+    /// What the device made of a session: answers to the requests that wait for it.
+    mutating func news(sessionID: UInt32, _ news: RequestedSessionNews, now: Double) -> Output {
+        var out = Output()
+        guard var session = sessions[sessionID] else { return out }
+        switch news {
+        case .ranging, .updated:
+            session.ranging = true
+            if !session.waiting.isEmpty {
+                let first = session.waiting.removeFirst()
+                if let phone = phones[first.name] {
+                    out.joined.append((phone.name, phone.address, sessionID))
+                    phones[first.name]?.since = now
+                    out.answers.append(Answer(request: Self.requestName, id: first.id, result: .success(first.data)))
+                }
+            }
+            // A phone that asked while the session was opening joins now; the opener is answered.
+            if case .ranging = news, !session.joinsAfterStart.isEmpty {
+                out.deviceEvents.append(.updateSessionPeers(sessionID: sessionID, add: session.joinsAfterStart, remove: []))
+                session.joinsAfterStart = []
+            }
+            sessions[sessionID] = session
+        case let .failed(reason):
+            if !session.waiting.isEmpty {
+                let first = session.waiting.removeFirst()
+                phones[first.name] = nil
+                out.answers.append(Answer(request: Self.requestName, id: first.id, result: .failure(PhoneRequestError(reason))))
+            }
+            sessions[sessionID] = session
+            if !session.ranging {
+                // Opening failed: the joins waiting for it fail too, and the session is gone.
+                for waiting in session.waiting {
+                    phones[waiting.name] = nil
+                    out.answers.append(Answer(request: Self.requestName, id: waiting.id, result: .failure(PhoneRequestError(reason))))
+                }
+                sessions[sessionID] = nil
+            }
+        case let .closed(reason):
+            sessions[sessionID] = nil
+            for waiting in session.waiting { out.answers.append(Answer(request: Self.requestName, id: waiting.id, result: .failure(PhoneRequestError(reason)))) }
+            for phone in phones.values.sorted(by: { $0.name < $1.name }) where phone.sessionID == sessionID {
+                phones[phone.name] = nil
+                out.left.append(phone.address)
+                out.logs.append("phone \(phone.name): session \(sessionID) ended: \(reason)")
+            }
+        }
+        return out
+    }
+
+    /// A ranging round: phones with a successful measurement stay.
+    mutating func ranged(_ info: SessionInfo, now: Double) {
+        guard !phones.isEmpty else { return }
+        for measurement in info.twoWayMeasurements where measurement.status == .ok {
+            guard case let .short(address) = measurement.macAddress,
+                  let name = phones.first(where: { $0.value.address == address })?.key else { continue }
+            phones[name]?.lastRound = now
+        }
+    }
+
+    /// When `expire` next has something to do.
+    var nextDeadline: Double? {
+        phones.values.map { ($0.lastRound ?? $0.since) + settings.noRangingTimeout.seconds }.min()
+    }
+
+    /// Phones without a successful round for `noRangingTimeout` are let go: the phone itself
+    /// gives up after 10 s (android-interop.md §9), and its next session has a new address.
+    mutating func expire(now: Double) -> Output {
+        var out = Output()
+        let limit = settings.noRangingTimeout.seconds
+        for phone in phones.values.sorted(by: { $0.name < $1.name }) where now - (phone.lastRound ?? phone.since) >= limit {
+            guard sessions[phone.sessionID]?.ranging == true else { continue }
+            let seconds = Int(limit.rounded())
+            let more = release(phone.name, reason: phone.lastRound == nil ? "no successful round within \(seconds) s of the start"
+                               : "no successful round for \(seconds) s", now: now)
+            out.deviceEvents += more.deviceEvents
+            out.left += more.left
+            out.logs += more.logs
+        }
+        return out
+    }
+
+    /// Ends one phone's part: its unicast session, or its place in the one-to-many session.
+    private mutating func release(_ name: String, reason: String, now: Double) -> Output {
+        var out = Output()
+        guard let phone = phones.removeValue(forKey: name), let session = sessions[phone.sessionID] else { return out }
+        out.left.append(phone.address)
+        out.logs.append("phone \(name): \(reason)")
+        // A request of this phone still waiting for the device is answered now.
+        if let index = session.waiting.firstIndex(where: { $0.name == name }) {
+            out.answers.append(Answer(request: Self.requestName, id: session.waiting[index].id, result: .failure(PhoneRequestError("the session closed: \(reason)"))))
+            sessions[phone.sessionID]?.waiting.remove(at: index)
+        }
+        sessions[phone.sessionID]?.joinsAfterStart.removeAll { $0 == phone.address }
+        let others = phones.values.contains { $0.sessionID == phone.sessionID }
+        if others && session.ranging {
+            sessions[phone.sessionID]?.configuration.peers.removeAll { $0 == phone.address }
+            out.deviceEvents.append(.updateSessionPeers(sessionID: phone.sessionID, add: [], remove: [phone.address]))
+        } else {
+            for waiting in sessions[phone.sessionID]?.waiting ?? [] {
+                phones[waiting.name] = nil
+                out.answers.append(Answer(request: Self.requestName, id: waiting.id, result: .failure(PhoneRequestError("the session closed: \(reason)"))))
+            }
+            sessions[phone.sessionID] = nil
+            out.deviceEvents.append(.closeSession(sessionID: phone.sessionID, reason: reason))
+        }
+        return out
+    }
+}

@@ -90,7 +90,7 @@ let package = Package(
         .target(name: "SiteFusion", dependencies: ["Vocabulary"]),
 
         .testTarget(name: "UCITests", dependencies: ["UCI"]),
-        .testTarget(name: "GatewayTests", dependencies: ["Vocabulary", "Gateway", "Commands", "OfflineTools", "EventLoop", "Proximity", "UCI", "Simulator", "YAMLCoding", "Recording", "MQTTClient", "TestSupport"]),
+        .testTarget(name: "GatewayTests", dependencies: ["Vocabulary", "Gateway", "DeviceLink", "Commands", "OfflineTools", "EventLoop", "Proximity", "UCI", "Simulator", "YAMLCoding", "Recording", "MQTTClient", "TestSupport"]),
         .testTarget(name: "DeviceSessionTests", dependencies: ["DeviceLink", "UCI"]),
         .testTarget(name: "SpoolTests", dependencies: ["MQTTClient"]),
         .testTarget(name: "DeviceLinkTests", dependencies: ["DeviceLink", "UCI", "CPty"]),

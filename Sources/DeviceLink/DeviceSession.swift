@@ -21,7 +21,7 @@ import UCI
 /// (reopening with back-off until the port is back).
 public struct DeviceSession: Sendable {
     /// What happened: the transport's fate, a message from the device, time passing, or a request.
-    public enum Event: Sendable {
+    public enum Event: Equatable, Sendable {
         case opened(port: String)
         /// `absent` when the port does not exist (not plugged in) or nothing listens at a
         /// `tcp://` address, else a real error (permissions).

@@ -133,6 +133,9 @@ struct PhoneSessions {
             return out
         }
         var sessionID = request.sessionID ?? drawnID
+        if let wanted = request.sessionID, let session = sessions[wanted], session.configID == 1 {
+            return refuse("session \(wanted) is unicast (config_id 1) and has its phone; several phones range in one session with config_id 2")
+        }
         if sessionID == gateway.sessionID || sessions[sessionID] != nil {
             guard request.sessionID == nil else { return refuse("session_id \(sessionID) is in use on this gateway; choose another") }
             sessionID = sessionID % PhoneSessionRequest.sessionIDs.upperBound + 1

@@ -6,7 +6,7 @@ public enum WireOrderAddress {
     /// The little-endian value of `"AB:CD"`; nil unless two bytes of two hex digits each.
     public static func value(of text: String) -> UInt16? {
         let parts = text.split(separator: ":", omittingEmptySubsequences: false)
-        guard parts.count == 2, parts.allSatisfy({ $0.utf8.count == 2 }),
+        guard parts.count == 2, parts.allSatisfy({ $0.utf8.count == 2 && $0.allSatisfy(\.isHexDigit) }),
               let first = UInt8(parts[0], radix: 16), let second = UInt8(parts[1], radix: 16) else { return nil }
         return UInt16(first) | UInt16(second) << 8
     }

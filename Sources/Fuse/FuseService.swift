@@ -135,7 +135,11 @@ public final class FuseService {
         if levels.count == baseCount + 2, levels[baseCount + 1] == "status" {
             let position = object.position.map { SitePoint(x: $0.x, y: $0.y, z: $0.z) }
             let online = object.state == "online"
-            tracker.updateGateway(gateway, position: position, online: online)
+            let before = tracker.window
+            tracker.updateGateway(gateway, position: position, online: online, rangingInterval: object.rangingInterval.map { $0 / 1000 })
+            if tracker.window != before {
+                logger.info("window \(Int((tracker.window * 1000).rounded())) ms: 1.25 × the slowest ranging interval the gateways report")
+            }
             logger.debug("gateway \(gateway) \(online ? "online" : "offline")\(position.map { " at \($0)" } ?? " without a position")")
             return
         }
@@ -226,6 +230,7 @@ private struct IncomingPayload: Decodable {
     var ts: String?
     var nlos: Bool?
     var instance: String?
+    var rangingInterval: Double?
 
     init() {}
 
@@ -239,10 +244,12 @@ private struct IncomingPayload: Decodable {
         ts = try? container.decodeIfPresent(String.self, forKey: .ts)
         nlos = try? container.decodeIfPresent(Bool.self, forKey: .nlos)
         instance = try? container.decodeIfPresent(String.self, forKey: .instance)
+        rangingInterval = try? container.decodeIfPresent(Double.self, forKey: .rangingInterval)
     }
 
     enum Key: String, CodingKey {
         case state, position, status, peer, ts, nlos, instance
         case rawDistance = "raw_distance_m"
+        case rangingInterval = "ranging_interval_ms"
     }
 }

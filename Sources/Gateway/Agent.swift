@@ -192,7 +192,7 @@ public final class Agent {
         service.stop()
         try? publisher.direct(topic: topics.status, payload: Payloads.render(Payloads.status(
             online: false, ts: now(), position: configuration.gateway.position,
-            headingDegrees: configuration.gateway.headingDegrees)), retain: true)
+            headingDegrees: configuration.gateway.headingDegrees, rangingInterval: configuration.device.rangingInterval)), retain: true)
         let undelivered = client.disconnect(timeout: .seconds(3))
         if undelivered > 0 { logger.warning("\(undelivered) messages were not acknowledged by the broker before shutdown") }
         // Loop-bound parts go before the loop does.
@@ -434,7 +434,7 @@ public final class Agent {
             do {
                 try publisher.direct(topic: topics.status, payload: Payloads.render(Payloads.status(
                     online: true, ts: now(), position: configuration.gateway.position,
-                    headingDegrees: configuration.gateway.headingDegrees)), retain: true)
+                    headingDegrees: configuration.gateway.headingDegrees, rangingInterval: configuration.device.rangingInterval)), retain: true)
             } catch {
                 logger.warning("cannot publish the status: \(error)")
             }

@@ -12,11 +12,16 @@ public enum Payloads {
     static func string(_ value: String?) -> JSONValue { value.map(JSONValue.string) ?? .null }
 
     /// `status`: retained; the last will is `{"state":"offline"}` without ts.
-    public static func status(online: Bool, ts: Double, position: SitePoint?, headingDegrees: Double?) -> [JSONMember] {
-        [JSONMember("state", .string(online ? "online" : "offline")), JSONMember("ts", .string(Timestamp.rfc3339(ts))),
-         JSONMember("version", .string(AgentVersion.agent)),
-         JSONMember("position", position.map { .object([JSONMember("x", .double($0.x)), JSONMember("y", .double($0.y)), JSONMember("z", .double($0.z))]) } ?? .null),
-         JSONMember("heading_deg", number(headingDegrees))]
+    /// `ranging_interval_ms` (beyond mqtt-api.md) is the configured session's interval, so that
+    /// `fuse` combines each gateway's every round without being told the interval.
+    public static func status(online: Bool, ts: Double, position: SitePoint?, headingDegrees: Double?,
+                              rangingInterval: TimeSpan? = nil) -> [JSONMember] {
+        var fields = [JSONMember("state", .string(online ? "online" : "offline")), JSONMember("ts", .string(Timestamp.rfc3339(ts))),
+                      JSONMember("version", .string(AgentVersion.agent)),
+                      JSONMember("position", position.map { .object([JSONMember("x", .double($0.x)), JSONMember("y", .double($0.y)), JSONMember("z", .double($0.z))]) } ?? .null),
+                      JSONMember("heading_deg", number(headingDegrees))]
+        if let rangingInterval { fields.append(JSONMember("ranging_interval_ms", .int(Int64((rangingInterval.seconds * 1000).rounded())))) }
+        return fields
     }
 
     public static let lastWill: [UInt8] = Array(#"{"state":"offline"}"#.utf8)

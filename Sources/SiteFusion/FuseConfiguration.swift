@@ -5,8 +5,8 @@ import Vocabulary
 /// ```yaml
 /// site: lobby
 /// mqtt: {url: mqtt://broker:1883, base_topic: uwb2mqtt}
-/// ranging_interval: 200ms  # the gateways' device.ranging_interval (the agent's default)
-/// # window: 250ms          # default: 1.25 × ranging_interval
+/// # ranging_interval: 200ms  # default: learned from the gateways' status (200ms until then)
+/// # window: 250ms            # default: 1.25 × ranging_interval
 /// tag_height: 1.0            # omit to solve z (needs 4 gateways)
 /// position_lost_after: 2s
 /// zones:
@@ -22,8 +22,9 @@ public struct FuseConfiguration: Hashable, Sendable, Decodable {
     public var site: String
     public var mqtt: BrokerSettings
     /// The gateways' ranging interval (their `device.ranging_interval`; the slowest, if they
-    /// differ): each gateway measures a tag once per interval.
-    public var rangingInterval: TimeSpan
+    /// differ): each gateway measures a tag once per interval. nil: learned from the
+    /// `ranging_interval_ms` of their retained status (`defaultRangingInterval` until then).
+    public var rangingInterval: TimeSpan?
     /// Ranges within this of each other are combined; nil follows the ranging interval.
     public var window: TimeSpan?
     /// Metres; nil means solve z.
@@ -46,7 +47,7 @@ public struct FuseConfiguration: Hashable, Sendable, Decodable {
     public static let windowPerRangingInterval = 1.25
     public static let defaultPositionLostAfter = TimeSpan(seconds: 2)
 
-    public init(site: String, mqtt: BrokerSettings = BrokerSettings(), rangingInterval: TimeSpan = defaultRangingInterval,
+    public init(site: String, mqtt: BrokerSettings = BrokerSettings(), rangingInterval: TimeSpan? = nil,
                 window: TimeSpan? = nil, tagHeight: Double? = nil, positionLostAfter: TimeSpan = defaultPositionLostAfter, zones: [FuseZone] = []) {
         self.site = site
         self.mqtt = mqtt
@@ -61,7 +62,7 @@ public struct FuseConfiguration: Hashable, Sendable, Decodable {
         let c = try decoder.container(keyedBy: CodingKeys.self)
         site = try c.decode(String.self, forKey: .site)
         mqtt = try c.decodeIfPresent(BrokerSettings.self, forKey: .mqtt) ?? BrokerSettings()
-        rangingInterval = try c.decodeIfPresent(TimeSpan.self, forKey: .rangingInterval) ?? Self.defaultRangingInterval
+        rangingInterval = try c.decodeIfPresent(TimeSpan.self, forKey: .rangingInterval)
         window = try c.decodeIfPresent(TimeSpan.self, forKey: .window)
         tagHeight = try c.decodeIfPresent(Double.self, forKey: .tagHeight)
         positionLostAfter = try c.decodeIfPresent(TimeSpan.self, forKey: .positionLostAfter) ?? Self.defaultPositionLostAfter
@@ -77,7 +78,7 @@ public struct FuseConfiguration: Hashable, Sendable, Decodable {
         if site.isEmpty || site.contains(where: { "/+#".contains($0) }) {
             problem("site", "must be a non-empty name without '/', '+' or '#', found \"\(site)\"")
         }
-        if !(0.05...10).contains(rangingInterval.seconds) {
+        if let rangingInterval, !(0.05...10).contains(rangingInterval.seconds) {
             problem("ranging_interval", "must be between 50ms and 10s (as the gateways' device.ranging_interval), found \(rangingInterval)")
         }
         if let window, !(window.seconds > 0) || window.seconds > 10 {
@@ -103,21 +104,23 @@ public struct FuseConfiguration: Hashable, Sendable, Decodable {
         if !problems.isEmpty { throw FuseConfigurationError(problems: problems) }
     }
 
-    /// The window in use: the configured one, else 1.25 × the ranging interval.
+    /// The window in use at the start: the configured one, else 1.25 × the ranging interval
+    /// (configured or the default; a learned one changes it later).
     public var effectiveWindow: TimeSpan {
-        window ?? TimeSpan(seconds: rangingInterval.seconds * Self.windowPerRangingInterval)
+        window ?? TimeSpan(seconds: (rangingInterval ?? Self.defaultRangingInterval).seconds * Self.windowPerRangingInterval)
     }
 
     /// Settings that work against each other without being invalid, one sentence each.
     public var warnings: [String] {
-        guard let window, window.seconds < rangingInterval.seconds else { return [] }
+        guard let window, let rangingInterval, window.seconds < rangingInterval.seconds else { return [] }
         return ["window \(window) is shorter than the ranging_interval \(rangingInterval): some ranges will never be part of a "
                 + "position (leave window out to follow the ranging interval)"]
     }
 
     /// The tracker settings this configuration describes.
     public var fusionSettings: FusionSettings {
-        FusionSettings(window: effectiveWindow.seconds, tagHeight: tagHeight, positionLostAfter: positionLostAfter.seconds)
+        FusionSettings(window: effectiveWindow.seconds, tagHeight: tagHeight, positionLostAfter: positionLostAfter.seconds,
+                       windowFollowsGateways: window == nil && rangingInterval == nil)
     }
 
     /// The zones as the tracker uses them.

@@ -7,14 +7,18 @@ public struct FusionSettings: Hashable, Sendable {
     /// Seconds without a fix after which `position_lost` fires.
     public var positionLostAfter: Double
     public var solverOptions: MultilaterationSolver.Options
+    /// The window is 1.25 × the slowest ranging interval the online gateways report in their
+    /// status, once one does (`window` until then).
+    public var windowFollowsGateways: Bool
 
     /// The defaults agree with the agent's: a window of 1.25 × its default 200 ms ranging
     /// interval, so that every gateway's every round is part of a position.
     public init(window: Double = 0.25, tagHeight: Double? = nil, positionLostAfter: Double = 2,
-                solverOptions: MultilaterationSolver.Options = MultilaterationSolver.Options()) {
+                solverOptions: MultilaterationSolver.Options = MultilaterationSolver.Options(), windowFollowsGateways: Bool = false) {
         self.window = window
         self.tagHeight = tagHeight
         self.positionLostAfter = positionLostAfter
         self.solverOptions = solverOptions
+        self.windowFollowsGateways = windowFollowsGateways
     }
 }

@@ -23,6 +23,9 @@ import Vocabulary
 public struct FusionTracker: Sendable {
     public let settings: FusionSettings
     public let zones: [PolygonZone]
+    /// Seconds: ranges within this of each other make one fix (`settings.window`, or following
+    /// the gateways' ranging interval).
+    public private(set) var window: Double
     public private(set) var gateways = GatewayRegistry()
     private var peers: [String: PeerTrack] = [:]
     private let solver: MultilaterationSolver
@@ -30,6 +33,7 @@ public struct FusionTracker: Sendable {
     public init(settings: FusionSettings, zones: [PolygonZone] = []) {
         self.settings = settings
         self.zones = zones
+        window = settings.window
         solver = MultilaterationSolver(tagHeight: settings.tagHeight, options: settings.solverOptions)
     }
 
@@ -50,8 +54,12 @@ public struct FusionTracker: Sendable {
     }
 
     /// Records a gateway's retained status. Offline or unplaced gateways stop contributing at once.
-    public mutating func updateGateway(_ id: String, position: SitePoint?, online: Bool) {
-        gateways.update(id, position: position, online: online)
+    /// With `windowFollowsGateways`, the window follows the slowest interval reported.
+    public mutating func updateGateway(_ id: String, position: SitePoint?, online: Bool, rangingInterval: Double? = nil) {
+        gateways.update(id, position: position, online: online, rangingInterval: rangingInterval)
+        if settings.windowFollowsGateways, let slowest = gateways.slowestRangingInterval {
+            window = slowest * FuseConfiguration.windowPerRangingInterval
+        }
     }
 
     /// Forgets a gateway whose retained status was cleared.
@@ -76,7 +84,7 @@ public struct FusionTracker: Sendable {
         let now = track.window.latestTime ?? range.time
         var outputs = expire(range.peer, &track, at: now)
 
-        let combined = track.window.combined(endingAt: now, window: settings.window)
+        let combined = track.window.combined(endingAt: now, window: window)
         // An older range measured the tag where it was then: move its gateway by the tag's
         // displacement since, so that every range speaks of the tag's position now.
         let velocity = track.motion.velocity(at: now)

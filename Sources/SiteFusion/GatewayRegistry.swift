@@ -9,6 +9,8 @@ public struct GatewayRegistry: Hashable, Sendable {
     public struct Entry: Hashable, Sendable {
         public var position: SitePoint?
         public var online: Bool
+        /// Seconds between its ranging rounds, as its status says.
+        public var rangingInterval: Double?
     }
 
     public private(set) var entries: [String: Entry] = [:]
@@ -16,8 +18,14 @@ public struct GatewayRegistry: Hashable, Sendable {
     public init() {}
 
     /// Records a gateway's status. A non-finite position counts as none.
-    public mutating func update(_ id: String, position: SitePoint?, online: Bool) {
-        entries[id] = Entry(position: position.flatMap { $0.isFinite ? $0 : nil }, online: online)
+    public mutating func update(_ id: String, position: SitePoint?, online: Bool, rangingInterval: Double? = nil) {
+        let interval = rangingInterval.flatMap { $0.isFinite && $0 > 0 ? $0 : nil }
+        entries[id] = Entry(position: position.flatMap { $0.isFinite ? $0 : nil }, online: online, rangingInterval: interval)
+    }
+
+    /// The slowest ranging interval among the online gateways that report one.
+    public var slowestRangingInterval: Double? {
+        entries.values.filter(\.online).compactMap(\.rangingInterval).max()
     }
 
     /// Forgets a gateway (its retained status was cleared).

@@ -35,7 +35,8 @@ func deviceStates(_ subscriber: MQTTTestSubscriber) -> [String] {
         let status = json(online.payload)
         #expect(status["version"] as? String == "0.1.0")
         #expect(status["ts"] as? String != nil)
-        #expect(status.keys.sorted() == ["heading_deg", "position", "state", "ts", "version"])
+        #expect(status.keys.sorted() == ["heading_deg", "position", "ranging_interval_ms", "state", "ts", "version"])
+        #expect(status["ranging_interval_ms"] as? Int == 100, "the test config's device.ranging_interval")
         try await subscriber.waitForMessage(topic: "uwb2mqtt/gw/peer/phone-anna/range")
 
         agent.process.kill(SIGKILL)

@@ -31,7 +31,7 @@ import Testing
         let config = try decode(#"{"site": "lobby"}"#)
         try config.validate()
         #expect(config.mqtt.url == "mqtt://127.0.0.1:1883" && config.mqtt.baseTopic == "uwb2mqtt")
-        #expect(config.rangingInterval.seconds == 0.2 && config.window == nil && config.positionLostAfter.seconds == 2)
+        #expect(config.rangingInterval == nil && config.window == nil && config.positionLostAfter.seconds == 2)
         #expect(config.tagHeight == nil && config.zones.isEmpty)
         #expect(config.warnings.isEmpty)
         #expect(config.mqtt.keepalive.seconds == 30)
@@ -42,10 +42,11 @@ import Testing
     @Test func windowFollowsTheRangingInterval() throws {
         let defaults = try decode(#"{"site": "lobby"}"#)
         #expect(defaults.fusionSettings.window == 0.25)
-        #expect(defaults.fusionSettings == FusionSettings())
+        #expect(defaults.fusionSettings == FusionSettings(windowFollowsGateways: true))
+        #expect(!FusionSettings().windowFollowsGateways)
         let fast = try decode(#"{"site": "lobby", "ranging_interval": "100ms"}"#)
         try fast.validate()
-        #expect(fast.fusionSettings.window == 0.125)
+        #expect(fast.fusionSettings.window == 0.125 && !fast.fusionSettings.windowFollowsGateways)
         let explicit = try decode(#"{"site": "lobby", "ranging_interval": "200ms", "window": "150ms"}"#)
         #expect(explicit.fusionSettings.window == 0.15)
         #expect(explicit.warnings.count == 1 && explicit.warnings[0].contains("shorter than the ranging_interval"))
@@ -67,7 +68,7 @@ import Testing
     /// The fuse reads durations as the agent's config and rules files do (`TimeSpan`).
     @Test func durationsAreTheSharedGrammar() throws {
         let config = try decode(#"{"site": "s", "ranging_interval": "100 ms", "position_lost_after": "1.5min"}"#)
-        #expect(config.rangingInterval.seconds == 0.1 && config.positionLostAfter.seconds == 90)
+        #expect(config.rangingInterval?.seconds == 0.1 && config.positionLostAfter.seconds == 90)
         #expect(throws: DecodingError.self) { try decode(#"{"site": "s", "position_lost_after": "-2s"}"#) }
     }
 

@@ -114,6 +114,9 @@ public struct CheckCommand: Command {
             if let problem = urlProblem(configuration.mqtt.broker.url) {
                 findings.append(.error("\(locator.mark(["mqtt", "url"])): \(problem)"))
             }
+            for warning in configuration.warnings {
+                findings.append(.warning("\(locator.nearestMark(warning.keyPath)): \(warning.message)"))
+            }
             for (key, path) in namedFiles(configuration) {
                 let mark = locator.mark(key)
                 switch FileAccess.check(path) {

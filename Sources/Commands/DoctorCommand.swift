@@ -136,6 +136,9 @@ public struct DoctorCommand: AsyncCommand {
                 return checks
             }
             add(Check("config", .ok, "\(configPath) is valid", area: .configuration))
+            for warning in configuration.warnings {
+                add(Check("session key", .warn, warning.message, hint: warning.hint, area: .configuration))
+            }
         } catch {
             let text: String = switch error {
             case let error as ConfigurationError:

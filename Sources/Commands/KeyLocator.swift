@@ -28,4 +28,17 @@ struct KeyLocator {
         }
         return node?.mark ?? SourceMark(file: path, line: 1, column: 1)
     }
+
+    /// The mark of the value at `keys`, else of the nearest enclosing key the file writes: a
+    /// warning about a default (`device.session_key_info` left out) points at its section.
+    func nearestMark(_ keys: [String]) -> SourceMark {
+        var node = document?.root
+        var found: SourceMark?
+        for key in keys {
+            guard case let .mapping(entries)? = node?.content, let entry = entries.first(where: { $0.key == key }) else { break }
+            node = entry.value
+            found = entry.value.mark
+        }
+        return found ?? SourceMark(file: path, line: 1, column: 1)
+    }
 }

@@ -169,6 +169,7 @@ public final class Agent {
         startedAt = Clocks.monotonic()
         for component in components { component.start() }
         logger.info("uwb2mqtt \(AgentVersion.agent) starting: gateway \(topics.gateway), device \(devicePort), broker \(clientConfiguration.broker)")
+        for warning in configuration.warnings { logger.warning("\(configuration.source): \(warning)") }
         do {
             for component in components {
                 for filter in component.subscriptions { try client.subscribe(topic: filter, qos: .atLeastOnce) }

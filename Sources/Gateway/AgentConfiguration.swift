@@ -58,13 +58,25 @@ public struct AgentConfiguration: Sendable, Decodable {
         public var role: DeviceType = .controller
         public var sessionID: UInt32 = 42
         public var address = ShortAddress(0)
-        public var rangingInterval = TimeSpan(seconds: 0.2)
-        public var peers: [Peer]
+        /// Which peers the session is for; `air` and the default `rangingInterval` follow it.
+        public var profile: RangingProfile = .qorvo
+        public var rangingInterval = RangingProfile.qorvo.rangingInterval
+        /// The profile's air parameters with the config's explicit keys applied.
+        public var air = RangingProfile.qorvo.air
+        /// May be empty: a gateway that only ranges with phones that ask (`phones:`) has no
+        /// session of its own.
+        public var peers: [Peer] = []
 
         enum CodingKeys: String, CodingKey {
-            case port, baud, channel, role, address, peers
+            case port, baud, channel, role, address, peers, profile, hopping
             case sessionID = "session_id", rangingInterval = "ranging_interval"
+            case preambleIndex = "preamble_index", slotsPerRound = "slots_per_round", slotDuration = "slot_duration"
+            case rangingRoundControl = "ranging_round_control", sessionKeyInfo = "session_key_info"
         }
+
+        /// FiRa allows more, but fewer than 4 slots cannot hold one DS-TWR exchange with its
+        /// control and report messages, and more than 32 only lengthens the round.
+        public static let slotsPerRound: ClosedRange<Int> = 4...32
 
         public init(peers: [Peer]) { self.peers = peers }
 
@@ -84,16 +96,16 @@ public struct AgentConfiguration: Sendable, Decodable {
             }
             sessionID = try c.decodeIfPresent(UInt32.self, forKey: .sessionID) ?? 42
             address = try c.decodeIfPresent(ShortAddress.self, forKey: .address) ?? ShortAddress(0)
-            rangingInterval = try c.decodeIfPresent(TimeSpan.self, forKey: .rangingInterval) ?? TimeSpan(seconds: 0.2)
-            guard (0.05...10).contains(rangingInterval.seconds) else {
-                throw YAMLError(at: mark(.rangingInterval), "device.ranging_interval must be between 50ms and 10s, found \(rangingInterval)")
-            }
-            peers = try c.decode([Peer].self, forKey: .peers)
-            let limit = role == .controller ? RangingSessionConfiguration.maximumPeers : 1
-            guard !peers.isEmpty, peers.count <= limit else {
-                throw YAMLError(at: mark(.peers), role == .controller
-                    ? "device.peers must list 1 to \(limit) peers, found \(peers.count)"
-                    : "a controlee ranges with exactly one peer (its controller), found \(peers.count)")
+            try decodeAir(c, mark: mark)
+            peers = try c.decodeIfPresent([Peer].self, forKey: .peers) ?? []
+            let limit = min(profile.maximumPeers, role == .controller ? RangingSessionConfiguration.maximumPeers : 1)
+            guard peers.count <= limit else {
+                throw YAMLError(at: mark(.peers), role == .controlee
+                    ? "a controlee ranges with one peer (its controller), found \(peers.count)"
+                    : profile == .android
+                    ? "device.profile android ranges with one peer (Jetpack's unicast session), found \(peers.count); "
+                      + "more phones join through the phone_session request instead"
+                    : "device.peers lists at most \(limit) peers, found \(peers.count)")
             }
             var addresses: Set<UInt16> = []
             var segments: [String: String] = [:]
@@ -115,10 +127,67 @@ public struct AgentConfiguration: Sendable, Decodable {
             }
         }
 
+        /// The profile, then the keys that override single values of it, each checked against
+        /// what both the DWM3001C and Jetpack accept, and the interval against the round length.
+        private mutating func decodeAir(_ c: KeyedDecodingContainer<CodingKeys>, mark: (CodingKeys) -> SourceMark) throws {
+            if let text = try c.decodeIfPresent(String.self, forKey: .profile) {
+                guard let known = RangingProfile(rawValue: text) else {
+                    throw YAMLError(at: mark(.profile), "device.profile must be qorvo or android, found \"\(text)\"")
+                }
+                profile = known
+            }
+            air = profile.air
+            if let index = try c.decodeIfPresent(Int.self, forKey: .preambleIndex) {
+                let allowed = AirParameters.preambleCodeIndices
+                guard allowed.contains(where: { Int($0) == index }) else {
+                    throw YAMLError(at: mark(.preambleIndex), "device.preamble_index must be \(allowed.lowerBound) to \(allowed.upperBound) "
+                                    + "(the BPRF codes both the DWM3001C and phones use), found \(index)")
+                }
+                air.preambleCodeIndex = UInt8(index)
+            }
+            if let slots = try c.decodeIfPresent(Int.self, forKey: .slotsPerRound) {
+                guard Self.slotsPerRound.contains(slots) else {
+                    throw YAMLError(at: mark(.slotsPerRound), "device.slots_per_round must be \(Self.slotsPerRound.lowerBound) "
+                                    + "to \(Self.slotsPerRound.upperBound), found \(slots)")
+                }
+                air.slotsPerRound = UInt8(slots)
+            }
+            if let span = try c.decodeIfPresent(TimeSpan.self, forKey: .slotDuration) {
+                let milliseconds = span.seconds * 1000
+                switch milliseconds {
+                case 0.999_999...1.000_001: air.slotDurationRSTU = 1200
+                case 1.999_999...2.000_001: air.slotDurationRSTU = 2400
+                default:
+                    let found = abs(milliseconds - milliseconds.rounded()) < 1e-6 ? span.description : "\(milliseconds)ms"
+                    throw YAMLError(at: mark(.slotDuration), "device.slot_duration must be 1ms or 2ms (the slot lengths phones use), found \(found)")
+                }
+            }
+            if let hopping = try c.decodeIfPresent(Bool.self, forKey: .hopping) { air.hopping = hopping }
+            if let control = try c.decodeIfPresent(Int.self, forKey: .rangingRoundControl) {
+                guard (0...255).contains(control) else {
+                    throw YAMLError(at: mark(.rangingRoundControl), "device.ranging_round_control must be 0 to 255 (one byte of flags), found \(control)")
+                }
+                air.rangingRoundControl = UInt8(control)
+            }
+            if let text = try c.decodeIfPresent(String.self, forKey: .sessionKeyInfo) {
+                air.sessionKeyInfo = try AgentConfiguration.sessionKeyInfo(text, key: "device.session_key_info", at: mark(.sessionKeyInfo))
+            }
+            rangingInterval = try c.decodeIfPresent(TimeSpan.self, forKey: .rangingInterval) ?? profile.rangingInterval
+            guard (0.05...10).contains(rangingInterval.seconds) else {
+                throw YAMLError(at: mark(.rangingInterval), "device.ranging_interval must be between 50ms and 10s, found \(rangingInterval)")
+            }
+            let round = TimeSpan(seconds: Double(air.slotsPerRound) * Double(air.slotDurationRSTU) / 1_200_000)
+            guard round.seconds <= rangingInterval.seconds + 1e-9 else {
+                throw YAMLError(at: mark(.rangingInterval), "device.ranging_interval (\(rangingInterval)) is shorter than one ranging round "
+                                + "(\(air.slotsPerRound) slots of \(air.slotDurationRSTU / 1200)ms = \(round)); lengthen it or use fewer slots")
+            }
+        }
+
         /// The ranging session this section describes.
         public var session: RangingSessionConfiguration {
             RangingSessionConfiguration(role: role, sessionID: sessionID, ownAddress: address.value, peers: peers.map(\.address.value),
-                                        channel: channel, rangingIntervalMilliseconds: UInt32((rangingInterval.seconds * 1000).rounded()))
+                                        channel: channel, rangingIntervalMilliseconds: UInt32((rangingInterval.seconds * 1000).rounded()),
+                                        air: air)
         }
     }
 
@@ -160,6 +229,8 @@ public struct AgentConfiguration: Sendable, Decodable {
     public var gateway = Gateway()
     public var device: Device
     public var mqtt = MQTT()
+    /// Phones that ask for a ranging session over MQTT (`phones:`).
+    public var phones = PhoneSettings()
     public var rules = "/etc/uwb2mqtt/rules.yaml"
     /// `record: PATH`: every UCI packet received is also written to PATH (rotated at 16 MiB,
     /// four files), so that a field problem can be captured and replayed. Absent by default.
@@ -168,7 +239,7 @@ public struct AgentConfiguration: Sendable, Decodable {
     /// The file this configuration came from, for messages.
     public var source = "<defaults>"
 
-    enum CodingKeys: String, CodingKey { case gateway, device, mqtt, rules, record, logLevel = "log_level" }
+    enum CodingKeys: String, CodingKey { case gateway, device, mqtt, phones, rules, record, logLevel = "log_level" }
 
     public init(device: Device) { self.device = device }
 
@@ -177,6 +248,7 @@ public struct AgentConfiguration: Sendable, Decodable {
         gateway = try c.decodeIfPresent(Gateway.self, forKey: .gateway) ?? Gateway()
         device = try c.decode(Device.self, forKey: .device)
         mqtt = try c.decodeIfPresent(MQTT.self, forKey: .mqtt) ?? MQTT()
+        phones = try c.decodeIfPresent(PhoneSettings.self, forKey: .phones) ?? PhoneSettings()
         rules = try c.decodeIfPresent(String.self, forKey: .rules) ?? rules
         record = try c.decodeIfPresent(String.self, forKey: .record)
         if let level = try c.decodeIfPresent(String.self, forKey: .logLevel) {
@@ -189,6 +261,22 @@ public struct AgentConfiguration: Sendable, Decodable {
                 throw YAMLError(at: Self.mark(of: decoder, key: "log_level"), "log_level must be error, warning, info or debug, found \"\(level)\"")
             }
         }
+    }
+
+    /// What is valid but unwise in this configuration: `check` prints these, `doctor` reports
+    /// them and the agent logs them at start.
+    public var warnings: [ConfigurationWarning] {
+        var warnings: [ConfigurationWarning] = []
+        // The device key only matters when the device has a session of its own.
+        if !device.peers.isEmpty, device.air.sessionKeyInfo.isWellKnown {
+            warnings.append(.wellKnownKey(device.air.sessionKeyInfo, keyPath: ["device", "session_key_info"], sessions: "these sessions",
+                                          advice: "set a random one (openssl rand -hex 8) on every gateway and tag"))
+        }
+        if phones.enabled, let key = phones.sessionKeyInfo, key.isWellKnown {
+            warnings.append(.wellKnownKey(key, keyPath: ["phones", "session_key_info"], sessions: "the phones' sessions",
+                                          advice: "leave it at random"))
+        }
+        return warnings
     }
 
     /// The MQTT client id: configured, else `uwb2mqtt-<gateway id>`.
@@ -213,6 +301,20 @@ public struct AgentConfiguration: Sendable, Decodable {
         var config = try YAMLDecoder().decode(AgentConfiguration.self, from: Data(bytes), file: path)
         config.source = path
         return config
+    }
+
+    /// Sixteen hex digits, VENDOR_ID then STATIC_STS_IV (spaces or colons between bytes allowed).
+    /// The message never repeats the text: it may be a real key, and secrets are never printed.
+    static func sessionKeyInfo(_ text: String, key: String, orRandom: Bool = false, at mark: SourceMark) throws -> SessionKeyInfo {
+        let digits = text.filter { $0 != " " && $0 != ":" }
+        let allowed = "\(key) must be \(orRandom ? "random or " : "")16 hex digits (8 bytes: VENDOR_ID, then STATIC_STS_IV; openssl rand -hex 8 makes one)"
+        guard digits.allSatisfy({ $0.isASCII && $0.isHexDigit }) else {
+            throw YAMLError(at: mark, "\(allowed), found a character that is not a hex digit")
+        }
+        guard digits.count == 2 * SessionKeyInfo.size, let info = SessionKeyInfo(hex: digits) else {
+            throw YAMLError(at: mark, "\(allowed), found \(digits.count) digit\(digits.count == 1 ? "" : "s")")
+        }
+        return info
     }
 
     /// The mark of a key's value within the mapping `decoder` is at, for validation errors.

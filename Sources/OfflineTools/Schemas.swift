@@ -19,7 +19,7 @@ public enum Schemas {
     {
       "$schema": "http://json-schema.org/draft-07/schema#",
       "title": "uwb2mqtt configuration",
-      "description": "The uwb2mqtt agent's configuration (/etc/uwb2mqtt/config.yaml). Every key has a default except device.peers; unknown keys are errors. Validate with: uwb2mqtt check",
+      "description": "The uwb2mqtt agent's configuration (/etc/uwb2mqtt/config.yaml). Every key has a default; unknown keys are errors. Validate with: uwb2mqtt check",
       "type": "object",
       "additionalProperties": false,
       "required": ["device"],
@@ -57,7 +57,6 @@ public enum Schemas {
           "description": "The DWM3001C and its FiRa ranging session.",
           "type": "object",
           "additionalProperties": false,
-          "required": ["peers"],
           "properties": {
             "port": {
               "description": "auto (the first port with USB id 1915:520F that answers UCI), a device path (/dev/dwm3001c, /dev/ttyACM0, /dev/serial/by-id/…) or tcp://host:port for a ser2net-style bridge.",
@@ -94,18 +93,55 @@ public enum Schemas {
               "allOf": [{"$ref": "#/definitions/shortAddress"}],
               "default": 0
             },
+            "profile": {
+              "description": "Whom the session is for; it sets every air parameter below and the default ranging_interval. qorvo: DWM3001C tags running Qorvo's examples (preamble 10, 25 slots of 2ms, no hopping, 200ms). android: one Android phone using Jetpack's unicast DS-TWR (preamble 9, 6 slots of 2ms, hopping, ranging_round_control 3, 240ms; at most one peer).",
+              "enum": ["qorvo", "android"],
+              "default": "qorvo"
+            },
+            "preamble_index": {
+              "description": "BPRF preamble code; both ends must agree. Default: the profile's (qorvo 10, android 9).",
+              "type": "integer",
+              "minimum": 9,
+              "maximum": 12
+            },
+            "slots_per_round": {
+              "description": "Slots in one ranging round; both ends must agree. Default: the profile's (qorvo 25, android 6). The round (slots × slot_duration) must fit in ranging_interval.",
+              "type": "integer",
+              "minimum": 4,
+              "maximum": 32
+            },
+            "slot_duration": {
+              "description": "1ms or 2ms (1200 or 2400 RSTU); both ends must agree.",
+              "anyOf": [
+                {"enum": [0.001, 0.002]},
+                {"type": "string", "pattern": "^\\s*(1|2)\\s*ms\\s*$"}
+              ],
+              "default": "2ms"
+            },
+            "hopping": {
+              "description": "FiRa round hopping; both ends must agree. Default: the profile's (qorvo false, android true).",
+              "type": "boolean"
+            },
+            "ranging_round_control": {
+              "description": "RANGING_ROUND_CONTROL flags, 0 to 255. Default: the profile's (qorvo: not sent, the firmware's default; android 3).",
+              "type": "integer",
+              "minimum": 0,
+              "maximum": 255
+            },
+            "session_key_info": {
+              "description": "The static-STS key: 16 hex digits, VENDOR_ID then STATIC_STS_IV in wire order, shared by every device of the session. The default 0807010203040506 is a well-known demo key (check warns); make one with: openssl rand -hex 8",
+              "allOf": [{"$ref": "#/definitions/sessionKeyInfo"}]
+            },
             "ranging_interval": {
-              "description": "One ranging round per interval, 50ms to 10s.",
+              "description": "One ranging round per interval, 50ms to 10s. Default: the profile's (qorvo 200ms, android 240ms).",
               "anyOf": [
                 {"type": "number", "minimum": 0.05, "maximum": 10},
                 {"$ref": "#/definitions/durationText"}
-              ],
-              "default": "200ms"
+              ]
             },
             "peers": {
-              "description": "The devices to range with: 1 to 8 for a controller, exactly 1 for a controlee. Addresses must differ from each other and from device.address; names must stay distinct as topic segments.",
+              "description": "The devices to range with: up to 8 for a controller, at most 1 for a controlee or with profile android; none for a gateway that only ranges with phones that ask. Addresses must differ from each other and from device.address; names must stay distinct as topic segments.",
               "type": "array",
-              "minItems": 1,
               "maxItems": 8,
               "items": {
                 "type": "object",
@@ -118,8 +154,47 @@ public enum Schemas {
               }
             }
           },
-          "if": {"properties": {"role": {"const": "controlee"}}, "required": ["role"]},
-          "then": {"properties": {"peers": {"maxItems": 1}}}
+          "allOf": [
+            {"if": {"properties": {"role": {"const": "controlee"}}, "required": ["role"]},
+             "then": {"properties": {"peers": {"maxItems": 1}}}},
+            {"if": {"properties": {"profile": {"const": "android"}}, "required": ["profile"]},
+             "then": {"properties": {"peers": {"maxItems": 1}}}}
+          ]
+        },
+        "phones": {
+          "description": "Android phones that ask for a ranging session over MQTT (the phone_session request).",
+          "type": "object",
+          "additionalProperties": false,
+          "properties": {
+            "enabled": {
+              "description": "Answer phone_session requests.",
+              "type": "boolean",
+              "default": true
+            },
+            "session_key_info": {
+              "description": "random: a fresh key for every phone session (recommended); or 16 hex digits shared by every phone session (tests and fixed demos only).",
+              "anyOf": [
+                {"const": "random"},
+                {"$ref": "#/definitions/sessionKeyInfo"}
+              ],
+              "default": "random"
+            },
+            "no_ranging_timeout": {
+              "description": "End a phone's session after this long without a successful round (phones give up after 10s), 1s to 60s.",
+              "anyOf": [
+                {"type": "number", "minimum": 1, "maximum": 60},
+                {"$ref": "#/definitions/durationText"}
+              ],
+              "default": "10s"
+            },
+            "max": {
+              "description": "Phones ranging at once, 1 to 8.",
+              "type": "integer",
+              "minimum": 1,
+              "maximum": 8,
+              "default": 8
+            }
+          }
         },
         "mqtt": {
           "description": "The broker and what is published to it.",
@@ -217,6 +292,11 @@ public enum Schemas {
             {"type": "integer", "minimum": 0, "maximum": 65535},
             {"type": "string", "pattern": "^\\s*(0[xX])?[0-9a-fA-F]{1,4}\\s*$"}
           ]
+        },
+        "sessionKeyInfo": {
+          "description": "8 bytes as 16 hex digits (spaces or colons between bytes allowed).",
+          "type": "string",
+          "pattern": "^\\s*[0-9a-fA-F]{2}([ :]*[0-9a-fA-F]{2}){7}\\s*$"
         },
         "durationText": {
           "description": "A duration with a unit: 300ms, 2s, 1m, 1h.",

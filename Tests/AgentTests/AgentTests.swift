@@ -58,6 +58,9 @@ func deviceStates(_ subscriber: MQTTTestSubscriber) -> [String] {
         let agent = try AgentProcess(config: testConfig(url: broker.url, spool: dir.file("spool")), directory: dir)
         defer { agent.stop() }
         try await subscriber.waitForMessage(topic: "uwb2mqtt/gw/status", where: { $0.payload.contains("online") })
+        // The test config keeps the profile's demo key: one warning at start, which names it.
+        await eventually("the demo-key warning") { agent.log.contains("device.session_key_info is a well-known demo key (08 07 01 02 03 04 05 06") }
+        #expect(agent.log.components(separatedBy: "well-known demo key").count == 2)
         #expect(agent.process.terminate() == .exited(0))
         let offline = try await subscriber.waitForMessage(topic: "uwb2mqtt/gw/status", where: { $0.payload.contains("offline") })
         #expect(json(offline.payload)["ts"] as? String != nil)

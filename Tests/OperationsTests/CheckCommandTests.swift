@@ -141,6 +141,34 @@ import TestSupport
     }
 
     /// The shipped example config is valid (its /etc files are absent here: warnings only).
+    @Test func aWellKnownSessionKeyIsAWarning() throws {
+        let fixture = try ConfigFixture()
+        // Left out: the profile's default, the demo key; the warning points at the device section.
+        try fixture.writeConfig(port: "auto", sessionKey: nil)
+        var (status, output, errors) = check(["--config", fixture.configPath])
+        #expect(status == 0)
+        #expect(errors == ["warning: \(fixture.configPath):4:3: device.session_key_info is a well-known demo key (08 07 01 02 03 04 05 06, "
+                           + "the profiles' default): anyone can follow these sessions; set a random one (openssl rand -hex 8) on every gateway and tag"])
+        #expect(output.last == "\(fixture.configPath): ok (1 warning)")
+
+        // Written: the warning points at the key.
+        try fixture.writeConfig(port: "auto", sessionKey: "07 08 01 02 03 04 05 06")
+        (status, output, errors) = check(["--config", fixture.configPath])
+        #expect(status == 0)
+        #expect(errors.count == 1)
+        #expect(errors.first?.hasPrefix("warning: \(fixture.configPath):5:21: device.session_key_info is a well-known demo key (07 08 01 02 03 04 05 06): ") == true,
+                "\(errors)")
+    }
+
+    @Test func aPrivateSessionKeyIsNeverPrinted() throws {
+        let fixture = try ConfigFixture()
+        try fixture.writeConfig(port: "auto")
+        let (status, output, errors) = check(["--config", fixture.configPath])
+        #expect(status == 0)
+        #expect(errors.isEmpty, "\(errors)")
+        #expect(!(output + errors).joined().contains(ConfigFixture.privateSessionKey))
+    }
+
     @Test func shippedExampleConfigIsValid() throws {
         let (status, output, errors) = check(["--config", repositoryRoot + "/deploy/config.yaml", "--rules", repositoryRoot + "/deploy/rules.yaml"])
         #expect(status == 0, "\(errors)")

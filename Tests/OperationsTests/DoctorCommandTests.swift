@@ -92,6 +92,18 @@ import TestSupport
         #expect(line(lines, "broker").contains("anonymously"))
     }
 
+    @Test func aWellKnownSessionKeyIsAWarning() async throws {
+        let fixture = try ConfigFixture()
+        try fixture.writeConfig(port: fixture.directory.file("dwm3001c-unplugged"), sessionKey: nil)
+        let (status, lines) = await doctor(fixture)
+        #expect(status == 3) // no device, no broker: the key itself fails nothing
+        #expect(line(lines, "config").hasPrefix("ok    "))
+        let key = line(lines, "session key")
+        #expect(key.hasPrefix("warn  "), "\(lines)")
+        #expect(key.contains("device.session_key_info is a well-known demo key (08 07 01 02 03 04 05 06"), "\(key)")
+        #expect(key.contains("hint: put the output of `openssl rand -hex 8` in device.session_key_info"), "\(key)")
+    }
+
     /// An unplugged board behind a udev link: the link dangles.
     @Test func danglingLinkSaysUnplugged() async throws {
         let fixture = try ConfigFixture()

@@ -22,10 +22,15 @@ final class ConfigFixture: Sendable {
         try FileManager.default.createDirectory(atPath: spoolPath, withIntermediateDirectories: false)
     }
 
+    /// A key nobody published, so that a valid fixture is valid without warnings.
+    static let privateSessionKey = "5a1c93e07b2d4f68"
+
     /// Writes config.yaml: the given port and broker URL, optional credentials, and extra lines
-    /// under `mqtt:`.
+    /// under `mqtt:`. `sessionKey` nil leaves the profile's well-known default (a warning), and
+    /// the config one line shorter.
     func writeConfig(port: String, url: String = "mqtt://127.0.0.1:1", username: String? = nil,
-                     password: String? = nil, mqttExtra: [String] = []) throws {
+                     password: String? = nil, mqttExtra: [String] = [],
+                     sessionKey: String? = ConfigFixture.privateSessionKey) throws {
         var mqtt = ["  url: \(url)", "  spool_dir: \(spoolPath)"]
         if let username { mqtt.append("  username: \(username)") }
         if let password {
@@ -34,13 +39,13 @@ final class ConfigFixture: Sendable {
             mqtt.append("  password_file: \(passwordPath)")
         }
         mqtt += mqttExtra.map { "  " + $0 }
+        let key = sessionKey.map { "\n  session_key_info: \"\($0)\"" } ?? ""
         let text = """
         gateway:
           id: doctor-test
         device:
-          port: \(port)
-          peers:
-            - {address: 0x0001, name: tool-cart}
+          port: \(port)\(key)
+          peers: [{address: 0x0001, name: tool-cart}]
         mqtt:
         \(mqtt.joined(separator: "\n"))
         rules: \(rulesPath)

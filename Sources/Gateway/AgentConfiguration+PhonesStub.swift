@@ -1,3 +1,0 @@
-extension AgentConfiguration {
-    var phones: PhoneSettings { PhoneSettings() }
-}

@@ -336,6 +336,7 @@ public final class Agent {
             service.send(.reconfigure(new.device.session))
         }
         configuration.device = new.device
+        configuration.phones = new.phones
         configuration.rules = new.rules
         core.setPeers(new.device.peers, sessionID: new.device.sessionID, at: now())
         deliver()

@@ -107,16 +107,16 @@ public struct MultilaterationSolver: Sendable {
         }
 
         var hypotheses: [Hypothesis] = []
-        var consistentFits: [[Int]: [Double]] = [:]
+        var consistentFits: [[Int]: [[Double]]] = [:]
         var iterations = 0
         var fullSetError: MultilaterationError?
         let deepest = max(0, min(options.maxRejectedRanges, observations.count - requiredGateways))
         for rejected in 0...deepest {
             for left in Self.combinations(of: rejected, from: observations.count) {
                 do throws(MultilaterationError) {
-                    let (hypothesis, consistent) = try test(observations, leavingOut: left, iterations: &iterations)
-                    if let hypothesis { hypotheses.append(hypothesis) }
-                    if let consistent { consistentFits[left] = consistent }
+                    let (held, consistent) = try test(observations, leavingOut: left, siteCentroid: geometry.centroid, iterations: &iterations)
+                    hypotheses += held
+                    if !consistent.isEmpty { consistentFits[left] = consistent }
                 } catch {
                     if left.isEmpty { fullSetError = error }
                 }
@@ -131,12 +131,19 @@ public struct MultilaterationSolver: Sendable {
         // A reading that needs one more outlier is less likely, not ruled out: rivals may score
         // worse by the ambiguity margin plus one rejection's penalty.
         let margin = options.ambiguityChiSquare + ChiSquareThreshold.quantile(degrees: 1, z: options.consistencyQuantile)
-        let rivals = hypotheses.filter { $0.left != chosen.left && $0.score - chosen.score < margin }
+        // And a reading that fits the ranges it keeps about as well is a rival however many it
+        // leaves out: outliers that happen to point at the tag's mirror image read as a clean fit
+        // there, and only the count of outliers speaks against the true position.
+        let rivals = hypotheses.filter {
+            $0.left != chosen.left && ($0.score - chosen.score < margin
+                                       || $0.solution.chiSquare - chosen.solution.chiSquare < options.ambiguityChiSquare)
+        }
         // Where one range has more leverage than the others can check (an outlier there moves
         // the fix without raising the residuals), leaving it out moves the fix: that distance is
         // as far off as the fix may be without any test noticing.
         let separations = observations.indices.filter { !chosen.left.contains($0) }.compactMap { j in
-            consistentFits[(chosen.left + [j]).sorted()]
+            // Of a line's two mirror readings, the one on the chosen fix's side.
+            consistentFits[(chosen.left + [j]).sorted()]?.min { RangeSubsetFit.distance($0, chosen.solution.q) < RangeSubsetFit.distance($1, chosen.solution.q) }
         }
         return try fix(chosen, rivals: rivals.map(\.solution.q) + separations, iterations: iterations)
     }
@@ -150,37 +157,57 @@ public struct MultilaterationSolver: Sendable {
         /// The chi-square plus a penalty per range left out: a range is rejected only when that
         /// buys more fit than noise alone would (the one-degree test at the same quantile).
         var score: Double
+        /// Its gateways lie on a line (plane): the mirror reading was tested as a hypothesis of
+        /// its own, against the ranges left out.
+        var mirrorTested = false
     }
 
-    /// Fits the ranges without those at `left`: the hypothesis if it holds (the fit is consistent
-    /// and every range left out is clearly off it), and the solution if the fit is consistent.
-    func test(_ observations: [RangeObservation], leavingOut left: [Int],
-              iterations: inout Int) throws(MultilaterationError) -> (hypothesis: Hypothesis?, consistent: [Double]?) {
+    /// Fits the ranges without those at `left`: the hypotheses that hold (the fit is consistent
+    /// and every range left out is clearly off it), and the consistent solutions.
+    ///
+    /// Gateways on a line (a plane, solving z) cannot tell the tag from its mirror image across
+    /// it, but the ranges left out can: both readings are fitted, from the site's side and from
+    /// the other, and each must find the left-out ranges too long. With five gateways and two
+    /// outliers, the three good ones are often on one wall.
+    func test(_ observations: [RangeObservation], leavingOut left: [Int], siteCentroid: [Double],
+              iterations: inout Int) throws(MultilaterationError) -> (hypotheses: [Hypothesis], consistent: [[Double]]) {
         let kept = observations.indices.filter { !left.contains($0) }.map { observations[$0] }
         var fit = RangeSubsetFit(observations: kept, tagHeight: tagHeight, options: options)
         let geometry = GatewayGeometry(points: fit.anchors)
-        // A subset whose gateways lie on a line (or plane) cannot tell the tag from its mirror.
-        if !left.isEmpty, geometry.degeneracy(minimumSpread: options.minimumSpread, minimumRatio: options.minimumSpreadRatio) != nil {
-            return (nil, nil)
-        }
-        let start = fit.linearStart(weights: kept.map { $0.nlos ? options.nlosWeight : 1 }, centroid: geometry.centroid)
         defer { iterations += fit.iterations }
-        let solution = try fit.fit(from: start)
-        guard solution.chiSquare <= ChiSquareThreshold.quantile(degrees: solution.degrees, z: options.consistencyQuantile) else {
-            return (nil, nil)
-        }
-        let tag = fit.point(solution.q)
-        for index in left {
-            let o = observations[index]
-            // Only too long: a blocked direct path lengthens a range, nothing shortens one. A
-            // NLoS-flagged range counts at full weight here: left out, it no longer pulls at all.
-            if tag.distance(to: o.gateway) - o.distanceM > -options.outlierSigmas * options.rangeSigma { return (nil, solution.q) }
+        var candidates: [RangeSubsetFit.Solution]
+        var onALine = false
+        if !left.isEmpty, let degeneracy = geometry.degeneracy(minimumSpread: options.minimumSpread, minimumRatio: options.minimumSpreadRatio) {
+            guard degeneracy != .coincidentGateways else { return ([], []) }
+            onALine = true
+            let start = siteCentroid.indices.map { siteCentroid[$0] == geometry.centroid[$0] ? siteCentroid[$0] + 0.5 : siteCentroid[$0] }
+            let near = try fit.fit(from: start)
+            candidates = [near]
+            if let far = try? fit.fit(from: geometry.mirrored(near.q)), RangeSubsetFit.distance(far.q, near.q) > 1e-3 { candidates.append(far) }
+        } else {
+            let start = fit.linearStart(weights: kept.map { $0.nlos ? options.nlosWeight : 1 }, centroid: geometry.centroid)
+            candidates = [try fit.fit(from: start)]
         }
         // The device's NLoS flag is evidence of its own: leaving out a flagged range costs nothing.
         let penalty = ChiSquareThreshold.quantile(degrees: 1, z: options.consistencyQuantile)
         let unflagged = left.filter { !observations[$0].nlos }.count
-        return (Hypothesis(left: left, fit: fit, solution: solution, geometry: geometry,
-                           score: solution.chiSquare + penalty * Double(unflagged)), solution.q)
+        var held: [Hypothesis] = []
+        var consistent: [[Double]] = []
+        for solution in candidates {
+            guard solution.chiSquare <= ChiSquareThreshold.quantile(degrees: solution.degrees, z: options.consistencyQuantile) else { continue }
+            consistent.append(solution.q)
+            let tag = fit.point(solution.q)
+            // Only too long: a blocked direct path lengthens a range, nothing shortens one. A
+            // NLoS-flagged range counts at full weight here: left out, it no longer pulls at all.
+            let leftOutTooLong = left.allSatisfy { index in
+                let o = observations[index]
+                return tag.distance(to: o.gateway) - o.distanceM <= -options.outlierSigmas * options.rangeSigma
+            }
+            guard leftOutTooLong else { continue }
+            held.append(Hypothesis(left: left, fit: fit, solution: solution, geometry: geometry,
+                                   score: solution.chiSquare + penalty * Double(unflagged), mirrorTested: onALine))
+        }
+        return (held, consistent)
     }
 
     /// The fix of the chosen hypothesis, with its accuracy widened to reach `rivals` (the other
@@ -196,7 +223,7 @@ public struct MultilaterationSolver: Sendable {
         // ranges cannot tell the two apart: report the better one, with an accuracy covering both.
         var ambiguity = 0.0
         let mirror = chosen.geometry.mirrored(solution.q)
-        if RangeSubsetFit.distance(mirror, solution.q) > 1e-3, let other = try? fit.refine(from: mirror, weights: solution.weights) {
+        if !chosen.mirrorTested, RangeSubsetFit.distance(mirror, solution.q) > 1e-3, let other = try? fit.refine(from: mirror, weights: solution.weights) {
             let alternative = fit.solution(at: other, weights: solution.weights)
             if RangeSubsetFit.distance(other, solution.q) > 1e-3,
                alternative.chiSquare - solution.chiSquare < options.ambiguityChiSquare * factor * factor {

@@ -81,10 +81,13 @@ import Testing
         #expect(all.median <= 0.06)
     }
 
-    /// With six to eight gateways, two outliers at once (every pair in turn): still never a
-    /// confident wrong fix. (With five, two outliers leave three ranges that can rarely check each
-    /// other; that case is not claimed.)
-    @Test(arguments: 6...8)
+    /// With five to eight gateways, two outliers at once (every pair in turn): still never a
+    /// confident wrong fix. With five, the three good ranges left are often on one wall (a corner,
+    /// the middle of the wall, the other corner), which cannot tell the tag from its mirror image
+    /// beyond the wall: the ranges left out decide, and where two outliers happen to point at the
+    /// mirror image, the accuracy covers both. Three ranges check each other little, so the
+    /// median is higher there.
+    @Test(arguments: 5...8)
     func twoUnflaggedOutliers(gateways count: Int) {
         let gateways = SyntheticSite.hall(gateways: count)
         let pairs = MultilaterationOutlierTests.pairs(count)
@@ -94,7 +97,8 @@ import Testing
         }
         print("hall, \(count) gateways, two +0.5…1.5 m unflagged: \(s)")
         Self.expectNoConfidentlyWrongFix(s)
-        #expect(s.median <= 0.06)
+        #expect(s.median <= (count == 5 ? 0.08 : 0.06))
+        #expect(s.refusals == 0)
     }
 
     /// One outlier among more gateways costs next to nothing.

@@ -20,7 +20,8 @@ public struct ScenarioPhone: Hashable, Sendable {
     public var parameters: PhoneRangingParameters
     /// Scene time at which the app starts its session (after its exchange with the gateway):
     /// once, or on every pass of a looping scenario. A start that falls before the device is
-    /// powered on is skipped, as a phone that had given up by then.
+    /// powered on (`clock: wall`) is skipped: the phone started with the module off, and how
+    /// long it has waited since is not something to guess.
     public var startAt: Double
 
     public init(parameters: PhoneRangingParameters, startAt: Double = 0) {

@@ -1,3 +1,5 @@
+import UCI
+
 /// A two-byte UWB short address as Jetpack's `UwbAddress` holds it: the bytes in array order,
 /// which is also the order they go on the wire (android-interop.md §6).
 ///
@@ -19,12 +21,11 @@ public struct UWBAddress: Hashable, Sendable, CustomStringConvertible {
         self.init(UInt8(truncatingIfNeeded: shortAddress), UInt8(truncatingIfNeeded: shortAddress >> 8))
     }
 
-    /// Jetpack's text form: two hex bytes separated by a colon, `"AB:CD"` (either case).
+    /// Jetpack's text form: two hex bytes separated by a colon, `"AB:CD"` (either case), read
+    /// as the gateway's phone exchange reads it.
     public init?(_ text: some StringProtocol) {
-        let parts = text.split(separator: ":", omittingEmptySubsequences: false)
-        guard parts.count == 2, parts.allSatisfy({ $0.count == 2 }),
-              let first = UInt8(parts[0], radix: 16), let second = UInt8(parts[1], radix: 16) else { return nil }
-        self.init(first, second)
+        guard let value = WireOrderAddress.value(of: String(text)) else { return nil }
+        self.init(shortAddress: value)
     }
 
     /// The little-endian value, as DEVICE_MAC_ADDRESS / DST_MAC_ADDRESS carry it and
@@ -35,7 +36,7 @@ public struct UWBAddress: Hashable, Sendable, CustomStringConvertible {
     public var byteSwapped: UWBAddress { UWBAddress(second, first) }
 
     /// Jetpack's `UwbAddress.toString()`: `"AB:CD"`.
-    public var description: String { hexByte(first) + ":" + hexByte(second) }
+    public var description: String { WireOrderAddress.text(of: shortAddress) }
 }
 
 /// Two upper-case hex digits.

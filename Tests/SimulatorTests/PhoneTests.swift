@@ -108,7 +108,7 @@ struct PhoneTests {
         #expect(multicast.rangingIntervalMilliseconds == 600)
         #expect(Self.phone().rangingIntervalMilliseconds == 240)
         #expect(UWBAddress("AB:cd") == Self.phoneAddress && Self.phoneAddress.shortAddress == 0xCDAB
-                && Self.phoneAddress.description == "AB:CD" && UWBAddress("ABCD") == nil)
+                && Self.phoneAddress.description == "AB:CD" && UWBAddress("ABCD") == nil && UWBAddress("+A:CD") == nil)
     }
 
     @Test("playing the phone app: parameters built from the gateway's MQTT response")

@@ -154,6 +154,8 @@ public final class SimulatorHost: Sendable {
                 case .scenarioEnded:
                     host.log("scenario ended")
                     return false
+                case let .diagnostic(line):
+                    host.log("simulated " + line)
                 }
             }
             return true

@@ -38,7 +38,19 @@ enum AppConfigRules {
         AppConfigID.scheduleMode.rawValue: [1],
         AppConfigID.macAddressMode.rawValue: [0],
         AppConfigID.stsLength.rawValue: [1],
+        // The PHY settings a host rarely sets, and hopping: what a peer (a phone) compares
+        // against when the host leaves them alone (uci.md §4.1; HOPPING_MODE off).
+        AppConfigID.macFcsType.rawValue: [0],
+        AppConfigID.psduDataRate.rawValue: [0],
+        AppConfigID.preambleDuration.rawValue: [1],
+        rangingTimeStruct.rawValue: [1],
+        bprfPHRDataRate.rawValue: [0],
+        AppConfigID.hoppingMode.rawValue: [0],
     ]
+
+    /// Ids the UCI module has no name constant for.
+    static let rangingTimeStruct: AppConfigID = 0x1A
+    static let bprfPHRDataRate: AppConfigID = 0x31
 
     /// Checks one parameter; nil means accepted.
     static func rejection(of tlv: ConfigTLV) -> Status? {

@@ -15,6 +15,9 @@ public enum DeviceOutput: Hashable, Sendable {
     case unplug(seconds: Double)
     /// A scenario with `at_end: stop` has reached its `duration`; a runner may exit.
     case scenarioEnded
+    /// A line for the log about the simulated world that no UCI message shows: why a phone
+    /// does not range with the gateway's session, or that it gave up. Nothing is written.
+    case diagnostic(String)
 }
 
 extension Array where Element == DeviceOutput {

@@ -28,15 +28,19 @@ public struct PeerTrack: Hashable, Sendable, Decodable {
     public var outOfRange: [TimeWindow]
     public var nlos: [NLoSWindow]
     public var dropouts: [DropoutWindow]
+    /// Set when the peer is an Android phone: it then answers only a gateway session that
+    /// matches its own configuration, from `phone.startAt` on.
+    public var phone: ScenarioPhone?
 
     public init(address: UInt16, name: String? = nil, path: [Keyframe], outOfRange: [TimeWindow] = [],
-                nlos: [NLoSWindow] = [], dropouts: [DropoutWindow] = []) {
+                nlos: [NLoSWindow] = [], dropouts: [DropoutWindow] = [], phone: ScenarioPhone? = nil) {
         self.address = address
         self.name = name
         self.path = path
         self.outOfRange = outOfRange
         self.nlos = nlos
         self.dropouts = dropouts
+        self.phone = phone
     }
 
     /// A point of the path: at `t` seconds the peer is at `place`, optionally seen at
@@ -159,7 +163,7 @@ public struct PeerTrack: Hashable, Sendable, Decodable {
     enum CodingKeys: String, CodingKey, CaseIterable {
         case address, name, path
         case outOfRange = "out_of_range"
-        case nlos, dropouts
+        case nlos, dropouts, phone
     }
 
     public init(from decoder: any Decoder) throws {
@@ -171,6 +175,7 @@ public struct PeerTrack: Hashable, Sendable, Decodable {
         outOfRange = try c.decodeIfPresent([TimeWindow].self, forKey: .outOfRange) ?? []
         nlos = try c.decodeIfPresent([NLoSWindow].self, forKey: .nlos) ?? []
         dropouts = try c.decodeIfPresent([DropoutWindow].self, forKey: .dropouts) ?? []
+        phone = c.contains(.phone) ? try ScenarioPhone(from: c.superDecoder(forKey: .phone), peerAddress: address) : nil
     }
 
     /// The peer's label for messages: its name, else its address.
@@ -217,6 +222,14 @@ public struct PeerTrack: Hashable, Sendable, Decodable {
             try w.window.validate("\(p).dropouts[\(i)]")
             guard w.probability.isFinite, (0...1).contains(w.probability) else {
                 throw .outOfRange(field: "\(p).dropouts[\(i)].probability", value: w.probability, expected: "0…1")
+            }
+        }
+        if let phone {
+            try phone.validate(field: "\(p).phone")
+            let own = UWBAddress(shortAddress: address)
+            guard phone.parameters.address == own else {
+                throw .invalidValue(field: "\(p).phone.address", value: phone.parameters.address.description,
+                                    expected: "the peer's address, \"\(own)\" in wire order")
             }
         }
     }

@@ -100,6 +100,11 @@ public struct Scenario: Hashable, Sendable, Decodable {
         for peer in peers {
             guard seen.insert(peer.address).inserted else { throw .duplicatePeer(address: peer.address) }
             try peer.validate()
+            // A start the scene never reaches would leave the phone silent without a word.
+            if let phone = peer.phone, let duration, phone.startAt >= duration {
+                throw .outOfRange(field: "peers[\(peer.label)].phone.start_at", value: phone.startAt,
+                                  expected: "< duration (\(duration) s)")
+            }
         }
         for (index, fault) in faults.enumerated() {
             try fault.validate(index: index)

@@ -73,6 +73,32 @@ extension Scenario {
       #     - {t: 20, x: 6,   y: 0.5, z: 1.2}
       #     - {t: 40, x: 6,   y: 4}
 
+      # An Android phone (Jetpack androidx.core.uwb) is a peer with a `phone:` entry: the
+      # RangingParameters its app uses after the exchange with the gateway. It answers only a
+      # gateway session that matches them over the air (session id, channel, preamble, slots,
+      # slot duration, interval, hopping, key, addresses, complementary roles); otherwise it
+      # stays silent (status 0x21) and the log says what differs. It gives up 10 s after its
+      # last successful round (or its start) and waits for the next start_at. `address` stays
+      # the phone's address as uwb2mqtt writes it; phone.address may repeat it in Jetpack's
+      # wire order ("AB:CD" is 0xCDAB) and must then agree.
+      # - address: 0xCDAB
+      #   name: phone-carl
+      #   path:
+      #     - {t: 0, distance: 2}
+      #   phone:
+      #     address: "AB:CD"            # optional, Jetpack's localAddress
+      #     role: controlee             # controlee (gateway controls) | controller
+      #     config_id: 1                # Jetpack numbering: 1 unicast, 2 one-to-many
+      #     session_id: 42              # 1…2147483647, as the gateway answered
+      #     session_key_info: "0807010203040506"  # VENDOR_ID + STATIC_STS_IV, wire order
+      #     gateway_address: "00:00"    # the gateway, Jetpack form (wire order)
+      #     channel: 9                  # 5 | 9
+      #     preamble_index: 9           # 9…12
+      #     update_rate: automatic      # automatic | frequent | infrequent: 240/120/600 ms
+      #                                 # (config 2: 200/120/600)
+      #     slot_duration_ms: 2         # 1 | 2
+      #     start_at: 0                 # scene seconds; again on every loop
+
     faults: []
     # Fault injections, for testing recovery (see the built-in "faults" scenario):
     #   - {at: 3,  kind: garbage, bytes: 24}                          # random bytes between packets

@@ -28,6 +28,11 @@ public enum ScenarioError: Error, Hashable, Sendable, CustomStringConvertible {
     case gatewayPositionRequired(peer: String)
     /// `clock: wall` without a duration, or with `at_end: stop`.
     case wallClockNeedsLoop
+    /// A text field that does not say what it must (a key of the wrong length, an address
+    /// that is not `AB:CD`).
+    case invalidValue(field: String, value: String, expected: String)
+    /// A phone is started for an address no scenario peer has: it would have no place.
+    case phoneWithoutPeer(address: UInt16)
 
     public var description: String {
         switch self {
@@ -49,6 +54,9 @@ public enum ScenarioError: Error, Hashable, Sendable, CustomStringConvertible {
             "peer \(peer): this scenario places peers in site coordinates; give the gateway a position (gateway.position in the config)"
         case .wallClockNeedsLoop:
             "clock: wall needs a duration and at_end: loop (scene time is wall-clock seconds modulo the duration)"
+        case let .invalidValue(field, value, expected): "\(field): '\(value)' is not valid (expected \(expected))"
+        case let .phoneWithoutPeer(address):
+            "phone \(shortAddressText(address)): no scenario peer has this address, so the phone has no path"
         }
     }
 }

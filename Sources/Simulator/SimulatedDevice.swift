@@ -39,7 +39,7 @@ public struct SimulatedDevice: Sendable {
     var deviceConfig: [UInt8: [UInt8]] = SimulatedDevice.defaultDeviceConfig
     private var reassembler = Reassembler(accepting: Reassembler.deviceSide)
     private var lastInputTime: Double
-    private var noiseRNG: SplitMix64
+    var noiseRNG: SplitMix64
     private var faultRNG: SplitMix64
     /// Draws the delays and order of status notifications (`device.status_delay_ms`,
     /// `status_reorder`), a stream of its own so that other draws stay as they were.
@@ -52,6 +52,8 @@ public struct SimulatedDevice: Sendable {
     /// While unplugged: the time the cable goes back in.
     private var replugTime: Double?
     private var endAnnounced = false
+    /// The Android phones among the peers: the scenario's, then those started from code.
+    var phones: [SimulatedPhone]
 
     /// How long the firmware waits before dropping an incomplete packet (UCI_GARBAGE_TIMEOUT_MS).
     public static let partialPacketTimeout = 0.1
@@ -92,6 +94,11 @@ public struct SimulatedDevice: Sendable {
         statusRNG = SplitMix64(seed: scenario.seed, stream: 3)
         faults = FaultSchedule(scenario)
         faults.skip(before: now - startTime)
+        let period = scenario.atEnd == .loop ? scenario.duration : nil
+        let poweredOn = max(startTime, poweredOnAt ?? startTime)
+        phones = scenario.peers.compactMap { peer in
+            peer.phone.map { SimulatedPhone($0, startTime: startTime, poweredOnAt: poweredOn, period: period) }
+        }
     }
 
     // MARK: Inspection
@@ -143,7 +150,7 @@ public struct SimulatedDevice: Sendable {
     // MARK: Events
 
     private enum Event {
-        case replug, flushInput, fault, heldStatus, round(index: Int), scenarioEnd
+        case replug, flushInput, fault, heldStatus, round(index: Int), phoneStart(index: Int), phoneGivesUp(index: Int), scenarioEnd
     }
 
     private func nextEvent() -> (time: Double, event: Event)? {
@@ -160,6 +167,11 @@ public struct SimulatedDevice: Sendable {
             for (index, session) in sessions.enumerated() where session.state == .active {
                 consider(session.nextRoundTime, .round(index: index))
             }
+        }
+        // Phones keep their own time, whatever state the module is in.
+        for (index, phone) in phones.enumerated() {
+            consider(phone.nextScheduledStart, .phoneStart(index: index))
+            consider(phone.giveUpTime, .phoneGivesUp(index: index))
         }
         if !endAnnounced, scenario.atEnd == .stop, let duration = scenario.duration {
             consider(startTime + duration, .scenarioEnd)
@@ -179,6 +191,10 @@ public struct SimulatedDevice: Sendable {
             send(heldStatus.removeFirst().message, into: &out)
         case let .round(index):
             round(index, into: &out)
+        case let .phoneStart(index):
+            phones[index].startScheduled(at: now)
+        case let .phoneGivesUp(index):
+            phoneGivesUp(index, into: &out)
         case .scenarioEnd:
             endAnnounced = true
             out.append(.scenarioEnded)
@@ -189,7 +205,9 @@ public struct SimulatedDevice: Sendable {
         var session = sessions[index]
         let model = RangingModel(scenario: scenario, gatewayPosition: gatewayPosition)
         let t = sceneTime
-        let measurements = session.peers.map { model.measurement(for: $0, at: t, session: session, rng: &noiseRNG) }
+        diagnosePhones(in: session, into: &out)
+        var measurements: [TwoWayRangingMeasurement] = []
+        for address in session.peers { measurements.append(measure(address, in: session, model: model, at: t)) }
         let intervalMilliseconds = scenario.device.rangingInterval.map { UInt32(($0 * 1000).rounded()) }
             ?? session.rangingDurationMilliseconds
         let info = SessionInfo(sequenceNumber: session.roundCount, sessionHandle: session.handle,

@@ -119,7 +119,9 @@ struct ScenarioTests {
         let keys = ["name:", "seed:", "duration:", "at_end:", "clock:", "device:", "aoa:", "ranging_interval:", "status_delay_ms:", "status_reorder:", "noise:", "sigma:",
                     "angle_sigma:", "dropout_probability:", "peers:", "address:", "path:", "distance:", "x:", "y:", "z:", "azimuth:",
                     "elevation:", "out_of_range:", "nlos:", "bias:", "dropouts:", "probability:", "faults:", "kind:",
-                    "bytes:", "until:", "max_chunk:", "gap:", "reason:"]
+                    "bytes:", "until:", "max_chunk:", "gap:", "reason:", "phone:", "role:", "config_id:", "session_id:",
+                    "session_key_info:", "gateway_address:", "channel:", "preamble_index:", "update_rate:",
+                    "slot_duration_ms:", "start_at:"]
         for key in keys { #expect(Scenario.defaultYAML.contains(key), "\(key)") }
         #expect(Scenario.defaultYAML.contains("0x0001") && Scenario.defaultYAML.contains("phone-anna"))
     }

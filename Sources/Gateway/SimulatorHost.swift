@@ -31,6 +31,13 @@ public final class SimulatorHost: Sendable {
 
     private let current: Mutex<String>
     private let seen = Mutex<[UCICommand]>([])
+    /// Phones to start or stop, handed to the device's thread at its next wake-up (≤ 50 ms).
+    private let phoneRequests = Mutex<[PhoneRequest]>([])
+
+    private enum PhoneRequest: Sendable {
+        case start(PhoneRangingParameters)
+        case stop(UWBAddress)
+    }
     private let stopping = Atomic<Bool>(false)
     private let finished = DispatchSemaphore(value: 0)
     private let log: @Sendable (String) -> Void
@@ -74,6 +81,16 @@ public final class SimulatorHost: Sendable {
     /// Forgets the commands seen so far (tests that assert on what comes after an event).
     public func clearCommandsSeen() { seen.withLock { $0.removeAll() } }
 
+    /// Starts a simulated phone with what its app learned from the gateway (a new exchange):
+    /// what a test does with a `phone_session` answer. A refusal is logged.
+    public func startPhone(_ parameters: PhoneRangingParameters) {
+        phoneRequests.withLock { $0.append(.start(parameters)) }
+    }
+
+    public func stopPhone(address: UWBAddress) {
+        phoneRequests.withLock { $0.append(.stop(address)) }
+    }
+
     private struct Loop {
         let host: SimulatorHost
         var device: SimulatedDevice
@@ -106,6 +123,14 @@ public final class SimulatorHost: Sendable {
                     sleepSeconds(wait)
                 }
                 outputs += device.advance(to: Clocks.monotonic())
+                for request in host.phoneRequests.withLock({ requests in defer { requests.removeAll() }; return requests }) {
+                    switch request {
+                    case let .start(parameters):
+                        do { outputs += try device.startPhone(parameters, at: Clocks.monotonic()) } catch { host.log("simulated phone: \(error)") }
+                    case let .stop(address):
+                        outputs += device.stopPhone(address: address, at: Clocks.monotonic())
+                    }
+                }
                 if !perform(outputs) { break }
             }
             terminal?.close()

@@ -1,0 +1,240 @@
+import Foundation
+import Gateway
+import Simulator
+import Synchronization
+import Testing
+import TestSupport
+import UCI
+
+/// Phones as peers, end to end: the agent and a real broker, the simulator behind a real
+/// pseudo-terminal in this process with an Android phone among its peers, and the test playing
+/// the phone's app: it asks with `phone_session`, builds the phone's parameters from the answer
+/// exactly as Jetpack's `RangingParameters` would be built, and starts the phone. The simulated
+/// phone ranges only when the gateway's SESSION_SET_APP_CONFIG matches what Jetpack puts on the
+/// air.
+@Suite struct PhoneSessionEndToEndTests {
+    static let phone = UWBAddress(0xAB, 0xCD)
+
+    /// A tag standing at 3 m; the phone walks from 3 m to half a metre in six seconds and stays.
+    static let scenario = Scenario(
+        name: "phone", seed: 5, device: ScenarioDevice(hasAoA: false, rangingInterval: 0.1), noise: .none,
+        peers: [PeerTrack(address: 2, name: "tool-cart", path: [.init(t: 0, distance: 3)]),
+                PeerTrack(address: phone.shortAddress, name: "phone",
+                          path: [.init(t: 0, distance: 3), .init(t: 6, distance: 0.5), .init(t: 600, distance: 0.5)]),
+                PeerTrack(address: second.shortAddress, name: "second phone", path: [.init(t: 0, distance: 2)])])
+    static let second = UWBAddress(0x12, 0x34)
+
+    /// What the simulator logged: its diagnoses of the phone.
+    final class SimulatorLog: Sendable {
+        let lines = Mutex<[String]>([])
+    }
+
+    /// The world of one test: stopped by PID in reverse order whatever happens.
+    final class World: @unchecked Sendable {
+        let broker: MosquittoBroker
+        let dir: TemporaryDirectory
+        let host: SimulatorHost
+        let subscriber: MQTTTestSubscriber
+        let agent: AgentProcess
+        let simulatorLog = SimulatorLog()
+
+        init() async throws {
+            broker = try await MosquittoBroker.start()
+            dir = try TemporaryDirectory(prefix: "phone-session")
+            let link = dir.file("dwm3001c")
+            let log = simulatorLog
+            host = try SimulatorHost(scenario: PhoneSessionEndToEndTests.scenario, linkPath: link) { line in log.lines.withLock { $0.append(line) } }
+            subscriber = try await MQTTTestSubscriber.start(broker: broker, topics: ["uwb2mqtt/gw/#"])
+            let config = """
+                gateway: {id: gw}
+                device:
+                  port: \(link)
+                  ranging_interval: 100ms
+                  session_key_info: "5a17c3e09b2d4f61"
+                  peers: [{address: 0x0002, name: tool-cart}]
+                phones: {no_ranging_timeout: 2s}
+                mqtt: {url: \(broker.url), spool_dir: \(dir.file("spool"))}
+                rules: \(exampleRulesPath)
+                """
+            agent = try AgentProcess(config: config, scenario: nil, directory: dir)
+        }
+
+        func stop() {
+            agent.stop()
+            subscriber.stop()
+            host.stop()
+            broker.stop()
+        }
+
+        func ask(_ request: String, name: String = "phone_session") async throws -> [String: Any] {
+            let before = subscriber.messages.count
+            try await MQTTTestPublisher.publish(broker: broker, topic: "uwb2mqtt/gw/request/\(name)", message: request)
+            let answer = try await subscriber.waitForMessage(topic: "uwb2mqtt/gw/response/\(name)", where: { message in
+                subscriber.messages.firstIndex(of: message).map { $0 >= before } ?? false
+            }, timeout: .seconds(20))
+            return json(answer.payload)
+        }
+
+        /// What the phone's app does with the answer: Jetpack's RangingParameters from `data`.
+        func parameters(_ data: [String: Any], role: PhoneRangingParameters.Role, rate: PhoneRangingParameters.UpdateRate,
+                        phone: UWBAddress = PhoneSessionEndToEndTests.phone) throws -> PhoneRangingParameters {
+            func value<T>(_ key: String, in object: [String: Any] = data) throws -> T {
+                try #require(object[key] as? T, "\(key) in \(object)")
+            }
+            let channel: [String: Any] = try value("complex_channel")
+            let gatewayAddress: String = try value("gateway_address"), key: String = try value("session_key_info")
+            let configID: Int = try value("config_id"), sessionID: Int = try value("session_id")
+            let number: Int = try value("channel", in: channel), preamble: Int = try value("preamble_index", in: channel)
+            return PhoneRangingParameters(
+                role: role, configID: UInt8(configID), address: phone,
+                gatewayAddress: try #require(UWBAddress(gatewayAddress)), sessionID: UInt32(sessionID),
+                sessionKeyInfo: try #require(SessionKeyInfo(hex: key)), channel: UInt8(number), preambleIndex: UInt8(preamble),
+                updateRate: rate)
+        }
+
+        func phoneRanges(_ peer: String) -> [[String: Any]] {
+            subscriber.messages.filter { $0.topic == "uwb2mqtt/gw/peer/\(peer)/range" }.map { json($0.payload) }
+        }
+
+        func events(_ peer: String) -> [[String: Any]] {
+            subscriber.messages.filter { $0.topic == "uwb2mqtt/gw/peer/\(peer)/event" }.map { json($0.payload) }
+        }
+    }
+
+    @Test func aControleePhoneRangesAfterOneRequestAsANamedPeerWithEvents() async throws {
+        let world = try await World()
+        defer { world.stop() }
+        _ = try await world.subscriber.waitForMessages(topic: "uwb2mqtt/gw/peer/tool-cart/range", count: 5, timeout: .seconds(20))
+
+        let answer = try await world.ask(#"{"id": "p1", "name": "phone-ben", "phone_role": "controlee", "config_id": 1, "phone_address": "AB:CD", "update_rate": "frequent"}"#)
+        #expect(answer["id"] as? String == "p1")
+        #expect(answer["ok"] as? Bool == true, "\(answer)")
+        let data = try #require(answer["data"] as? [String: Any])
+        #expect(data["gateway_role"] as? String == "controller" && data["gateway_address"] as? String == "00:00")
+        #expect(data["ranging_interval_ms"] as? Int == 120 && data["start_within_ms"] as? Int == 2000)
+        let sessionID = try #require(data["session_id"] as? Int)
+        #expect(sessionID >= 1 && sessionID <= 0x7FFF_FFFF && sessionID != 42)
+        let key = try #require(data["session_key_info"] as? String)
+        #expect(key.count == 16 && key != "5a17c3e09b2d4f61", "a random key per session")
+
+        world.host.startPhone(try world.parameters(data, role: .controlee, rate: .frequent))
+
+        // The phone is a peer like any tag: ranges under its name, in its own session, with events.
+        let range = try await world.subscriber.waitForMessage(topic: "uwb2mqtt/gw/peer/phone-ben/range",
+                                                              where: { json($0.payload)["status"] as? String == "ok" }, timeout: .seconds(20))
+        #expect(json(range.payload)["mac"] as? String == "0xCDAB")
+        #expect(json(range.payload)["session"] as? Int == sessionID)
+        let enter = try await world.subscriber.waitForMessage(topic: "uwb2mqtt/gw/peer/phone-ben/event",
+                                                              where: { json($0.payload)["type"] as? String == "zone_enter" }, timeout: .seconds(30))
+        #expect(json(enter.payload)["rule"] as? String == "counter")
+        // The tags' session ranged on beside it.
+        let cart = world.phoneRanges("tool-cart").count
+        _ = try await world.subscriber.waitForMessages(topic: "uwb2mqtt/gw/peer/tool-cart/range", count: cart + 5, timeout: .seconds(10))
+        #expect(world.phoneRanges("tool-cart").allSatisfy { $0["session"] as? Int == 42 })
+
+        // Stopped on request: its link is lost (session_stopped), the device stops its session.
+        let stop = try await world.ask(#"{"id": 2, "name": "phone-ben"}"#, name: "phone_session_stop")
+        #expect(stop["ok"] as? Bool == true, "\(stop)")
+        let lost = try await world.subscriber.waitForMessage(topic: "uwb2mqtt/gw/peer/phone-ben/event",
+                                                             where: { json($0.payload)["type"] as? String == "signal_lost" }, timeout: .seconds(10))
+        #expect((json(lost.payload)["reason"] as? [String: Any])?["cause"] as? String == "session_stopped")
+        await eventually("SESSION_DEINIT of the phone's session") {
+            world.host.commandsSeen.contains(.sessionDeinit(sessionHandle: 2))
+        }
+        #expect(world.host.commandsSeen.contains(.sessionStop(sessionHandle: 2)))
+        #expect(!world.host.commandsSeen.contains(.sessionStop(sessionHandle: 1)), "the tags' session was not touched")
+    }
+
+    @Test func aControllerPhoneMakesTheGatewayItsControlee() async throws {
+        let world = try await World()
+        defer { world.stop() }
+        _ = try await world.subscriber.waitForMessages(topic: "uwb2mqtt/gw/peer/tool-cart/range", count: 3, timeout: .seconds(20))
+        let answer = try await world.ask("""
+            {"id": "c", "name": "phone-cleo", "phone_role": "controller", "config_id": 1, "phone_address": "AB:CD",
+             "complex_channel": {"channel": 9, "preamble_index": 11}, "session_id": 777, "session_key_info": "0102030405060708"}
+            """)
+        #expect(answer["ok"] as? Bool == true, "\(answer)")
+        let data = try #require(answer["data"] as? [String: Any])
+        #expect(data["gateway_role"] as? String == "controlee" && data["session_id"] as? Int == 777)
+        #expect(data["session_key_info"] as? String == "0102030405060708")
+        #expect((data["complex_channel"] as? [String: Any])?["preamble_index"] as? Int == 11)
+        world.host.startPhone(try world.parameters(data, role: .controller, rate: .automatic))
+        let range = try await world.subscriber.waitForMessage(topic: "uwb2mqtt/gw/peer/phone-cleo/range",
+                                                              where: { json($0.payload)["status"] as? String == "ok" }, timeout: .seconds(20))
+        #expect(json(range.payload)["session"] as? Int == 777)
+    }
+
+    /// The bar's last clause: a deliberately wrong parameter gives no ranging, and a diagnosis
+    /// that names it; the gateway lets the phone go when the phone would give up.
+    @Test func aWrongParameterGivesNoRangingAndADiagnosisNamingIt() async throws {
+        let world = try await World()
+        defer { world.stop() }
+        _ = try await world.subscriber.waitForMessages(topic: "uwb2mqtt/gw/peer/tool-cart/range", count: 3, timeout: .seconds(20))
+        let answer = try await world.ask(#"{"id": "w", "name": "phone-dan", "phone_role": "controlee", "config_id": 1, "phone_address": "AB:CD"}"#)
+        #expect(answer["ok"] as? Bool == true, "\(answer)")
+        var parameters = try world.parameters(try #require(answer["data"] as? [String: Any]), role: .controlee, rate: .automatic)
+        parameters.preambleIndex = parameters.preambleIndex == 12 ? 11 : parameters.preambleIndex + 1
+        world.host.startPhone(parameters)
+
+        let lost = await eventually("the gateway letting the phone go", timeout: 20) {
+            world.agent.logLines.contains { $0.contains("phone phone-dan: no successful round within 2 s of the start") }
+        }
+        #expect(lost)
+        #expect(world.phoneRanges("phone-dan").allSatisfy { $0["status"] as? String != "ok" }, "no successful range")
+        let diagnosis = world.simulatorLog.lines.withLock { $0 }.filter { $0.contains("no ranging") }
+        #expect(diagnosis.contains { $0.contains("PREAMBLE_CODE_INDEX: gateway \(parameters.preambleIndex == 12 ? 11 : parameters.preambleIndex - 1), phone \(parameters.preambleIndex)") },
+                "\(diagnosis)")
+        await eventually("SESSION_DEINIT of the phone's session") { world.host.commandsSeen.contains(.sessionDeinit(sessionHandle: 2)) }
+    }
+
+    @Test func badRequestsGetAClearErrorAndOpenNothing() async throws {
+        let world = try await World()
+        defer { world.stop() }
+        _ = try await world.subscriber.waitForMessages(topic: "uwb2mqtt/gw/peer/tool-cart/range", count: 3, timeout: .seconds(20))
+        let cases: [(String, String)] = [
+            (#"{"id": 1, "name": "p", "phone_role": "controlee", "config_id": 1, "phone_address": "ABC:D"}"#, "phone_address must be"),
+            (#"{"id": 2, "name": "p", "phone_role": "controlee", "config_id": 1, "phone_address": "AB:CD", "session_key_info": "0102030405"}"#,
+             "session_key_info must be 8 bytes"),
+            (#"{"id": 3, "name": "p", "phone_role": "controller", "config_id": 1, "phone_address": "AB:CD", "complex_channel": {"channel": 9, "preamble_index": 13}}"#,
+             "complex_channel.preamble_index must be 9 to 12"),
+            (#"{"id": 4, "name": "p", "phone_role": "controlee", "config_id": 5, "phone_address": "AB:CD"}"#, "config_id must be 1"),
+        ]
+        for (request, message) in cases {
+            let answer = try await world.ask(request)
+            #expect(answer["ok"] as? Bool == false)
+            #expect((answer["error"] as? String)?.hasPrefix(message) == true, "\(answer)")
+        }
+        // A second phone on a unicast session.
+        let first = try await world.ask(#"{"id": 5, "name": "phone-eve", "phone_role": "controlee", "config_id": 1, "phone_address": "AB:CD", "session_id": 4242}"#)
+        #expect(first["ok"] as? Bool == true, "\(first)")
+        let second = try await world.ask(#"{"id": 6, "name": "phone-fay", "phone_role": "controlee", "config_id": 1, "phone_address": "12:34", "session_id": 4242}"#)
+        #expect(second["ok"] as? Bool == false)
+        #expect((second["error"] as? String)?.contains("is unicast (config_id 1) and has its phone") == true, "\(second)")
+        #expect(world.host.commandsSeen.filter { if case .sessionInit = $0 { true } else { false } }.count == 2, "the tags' and phone-eve's")
+    }
+
+    /// Several phones: config 2, one one-to-many session; the second phone joins it through the
+    /// multicast list and gets the same session id and key.
+    @Test func twoPhonesShareOneOneToManySession() async throws {
+        let world = try await World()
+        defer { world.stop() }
+        _ = try await world.subscriber.waitForMessages(topic: "uwb2mqtt/gw/peer/tool-cart/range", count: 3, timeout: .seconds(20))
+        let first = try await world.ask(#"{"id": "g", "name": "phone-gus", "phone_role": "controlee", "config_id": 2, "phone_address": "AB:CD"}"#)
+        #expect(first["ok"] as? Bool == true, "\(first)")
+        let firstData = try #require(first["data"] as? [String: Any])
+        world.host.startPhone(try world.parameters(firstData, role: .controlee, rate: .automatic))
+        let second = try await world.ask(#"{"id": "h", "name": "phone-hal", "phone_role": "controlee", "config_id": 2, "phone_address": "12:34"}"#)
+        #expect(second["ok"] as? Bool == true, "\(second)")
+        let secondData = try #require(second["data"] as? [String: Any])
+        #expect(secondData["session_id"] as? Int == firstData["session_id"] as? Int)
+        #expect(secondData["session_key_info"] as? String == firstData["session_key_info"] as? String)
+        #expect(secondData["ranging_interval_ms"] as? Int == 200)
+        world.host.startPhone(try world.parameters(secondData, role: .controlee, rate: .automatic, phone: Self.second))
+        for peer in ["phone-gus", "phone-hal"] {
+            try await world.subscriber.waitForMessage(topic: "uwb2mqtt/gw/peer/\(peer)/range",
+                                                      where: { json($0.payload)["status"] as? String == "ok" }, timeout: .seconds(20))
+        }
+        #expect(world.host.commandsSeen.contains(.sessionUpdateControllerMulticastList(
+            sessionHandle: 2, action: .add, controlees: [Controlee(shortAddress: Self.second.shortAddress)])))
+    }
+}

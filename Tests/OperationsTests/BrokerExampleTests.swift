@@ -6,7 +6,7 @@ import TestSupport
 /// what it needs and nothing more, and an oversized packet is refused.
 @Suite struct BrokerExampleTests {
     static let deploy = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("../../deploy/mosquitto").standardized.path
-    static let users = ["gateway", "integrator", "homeassistant", "admin"]
+    static let users = ["gateway", "integrator", "homeassistant", "admin", "phone-app"]
 
     /// A marker published by the same user right after: once it arrives, the broker has dealt
     /// with what came before it (mosquitto_pub returns after the PUBACK).
@@ -34,11 +34,13 @@ import TestSupport
 
         let allowed = [("gateway", "uwb2mqtt/gw/status"), ("gateway", "homeassistant/sensor/uwb2mqtt_gw/anna_distance/config"),
                        ("integrator", "uwb2mqtt/gw/request/ping"), ("integrator", "uwb2mqtt/gw/request/state"),
-                       ("admin", "uwb2mqtt/gw/request/session_stop"), ("admin", "uwb2mqtt/other/request/reload_rules")]
+                       ("admin", "uwb2mqtt/gw/request/session_stop"), ("admin", "uwb2mqtt/other/request/reload_rules"),
+                       ("phone-app", "uwb2mqtt/gw/request/phone_session"), ("phone-app", "uwb2mqtt/gw/request/phone_session_stop")]
         let denied = [("gateway", "uwb2mqtt/other/status"), ("gateway", "homeassistant/sensor/some_light/config"),
                       ("integrator", "uwb2mqtt/gw/request/session_stop"), ("integrator", "uwb2mqtt/gw/request/device_reset"),
                       ("integrator", "uwb2mqtt/gw/status"), ("homeassistant", "uwb2mqtt/gw/request/reload_rules"),
-                      ("admin", "uwb2mqtt/gw/status")]
+                      ("admin", "uwb2mqtt/gw/status"), ("phone-app", "uwb2mqtt/gw/request/session_stop"),
+                      ("phone-app", "uwb2mqtt/gw/status")]
         for (user, topic) in denied { await attempt(broker, as: user, topic: topic, message: "denied") }
         // Over the packet size limit: the client is disconnected, nothing is delivered.
         await attempt(broker, as: "admin", topic: "uwb2mqtt/gw/request/ping", message: String(repeating: "p", count: 70_000))
@@ -47,5 +49,17 @@ import TestSupport
 
         let leaked = observer.messages.filter { $0.payload == "denied" || $0.payload.count > 65_000 }
         #expect(leaked.isEmpty, "\(leaked.map(\.topic))")
+
+        // The answer to phone_session carries a session key: phone apps read it, Home Assistant
+        // and integrators do not.
+        let phone = try await MQTTTestSubscriber.start(broker: broker, topics: ["uwb2mqtt/+/response/#"],
+                                                       extraArguments: ["-u", "phone-app", "-P", "phone-app-pw"])
+        defer { phone.stop() }
+        await attempt(broker, as: "gateway", topic: "uwb2mqtt/gw/response/phone_session", message: "key")
+        await attempt(broker, as: "gateway", topic: "uwb2mqtt/gw/response/ping", message: "pong")
+        try await phone.waitForMessage(topic: "uwb2mqtt/gw/response/phone_session", where: { $0.payload == "key" }, timeout: .seconds(10))
+        try await observer.waitForMessage(topic: "uwb2mqtt/gw/response/ping", where: { $0.payload == "pong" }, timeout: .seconds(10))
+        #expect(!observer.messages.contains { $0.payload == "key" }, "Home Assistant read a phone's session key")
+        #expect(!phone.messages.contains { $0.payload == "pong" }, "phone apps read only their own answers")
     }
 }

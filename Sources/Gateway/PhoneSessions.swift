@@ -44,16 +44,26 @@ struct PhoneSessions {
         var configID: Int
         var updateRate: PhoneSessionRequest.UpdateRate
         var ranging = false
-        /// Requests waiting for the device, answered in order.
-        var waiting: [Waiting] = []
-        /// Joins of a one-to-many session that is still opening.
-        var joinsAfterStart: [UInt16] = []
+        /// The request that opened it, until the device ranges (or fails to).
+        var opening: Waiting?
+        /// Changes of the peer list sent to the device, in order: each gets one `updated` or
+        /// `failed` back.
+        var updates: [Update] = []
+        /// Phones that asked to join while the session was still opening.
+        var joinsAfterStart: [Waiting] = []
     }
 
+    /// A request waiting for the device: answered with `data` once the device did its part.
     private struct Waiting {
         var id: JSONValue?
         var name: String
+        var address: UInt16
         var data: [JSONMember]
+    }
+
+    private enum Update {
+        case join(Waiting)
+        case leave
     }
 
     private struct Phone {
@@ -119,16 +129,16 @@ struct PhoneSessions {
             if let wanted = request.sessionID, wanted != sessionID {
                 return refuse("the one-to-many phone session has session_id \(sessionID); ask without session_id or with that one")
             }
-            guard session.configuration.peers.count < RangingSessionConfiguration.maximumPeers else {
+            guard phones.values.filter({ $0.sessionID == sessionID }).count < RangingSessionConfiguration.maximumPeers else {
                 return refuse("the one-to-many phone session has \(RangingSessionConfiguration.maximumPeers) phones, the most a DWM3001C ranges with")
             }
             phones[request.name] = Phone(name: request.name, address: address, sessionID: sessionID, since: now)
-            let data = answer(request, session: session.configuration, sessionID: sessionID)
-            sessions[sessionID]?.waiting.append(Waiting(id: id, name: request.name, data: data))
+            let waiting = Waiting(id: id, name: request.name, address: address, data: answer(request, session: session.configuration, sessionID: sessionID))
             if session.ranging {
+                sessions[sessionID]?.updates.append(.join(waiting))
                 out.deviceEvents.append(.updateSessionPeers(sessionID: sessionID, add: [address], remove: []))
             } else {
-                sessions[sessionID]?.joinsAfterStart.append(address)
+                sessions[sessionID]?.joinsAfterStart.append(waiting)
             }
             return out
         }
@@ -153,7 +163,8 @@ struct PhoneSessions {
         configuration.oneToMany = request.configID == 2
         phones[request.name] = Phone(name: request.name, address: address, sessionID: sessionID, since: now)
         sessions[sessionID] = Session(configuration: configuration, configID: request.configID, updateRate: request.updateRate,
-                                      waiting: [Waiting(id: id, name: request.name, data: answer(request, session: configuration, sessionID: sessionID))])
+                                      opening: Waiting(id: id, name: request.name, address: address,
+                                                       data: answer(request, session: configuration, sessionID: sessionID)))
         out.deviceEvents.append(.openSession(configuration))
         return out
     }
@@ -192,40 +203,35 @@ struct PhoneSessions {
         var out = Output()
         guard var session = sessions[sessionID] else { return out }
         switch news {
-        case .ranging, .updated:
+        case .ranging:
             session.ranging = true
-            if !session.waiting.isEmpty {
-                let first = session.waiting.removeFirst()
-                if let phone = phones[first.name] {
-                    out.joined.append((phone.name, phone.address, sessionID))
-                    phones[first.name]?.since = now
-                    out.answers.append(Answer(request: Self.requestName, id: first.id, result: .success(first.data)))
-                }
+            if let opening = session.opening { admit(opening, sessionID: sessionID, now: now, &out) }
+            session.opening = nil
+            // Phones that asked while it was opening join now, one list update each.
+            for waiting in session.joinsAfterStart {
+                session.updates.append(.join(waiting))
+                out.deviceEvents.append(.updateSessionPeers(sessionID: sessionID, add: [waiting.address], remove: []))
             }
-            // A phone that asked while the session was opening joins now; the opener is answered.
-            if case .ranging = news, !session.joinsAfterStart.isEmpty {
-                out.deviceEvents.append(.updateSessionPeers(sessionID: sessionID, add: session.joinsAfterStart, remove: []))
-                session.joinsAfterStart = []
-            }
+            session.joinsAfterStart = []
+            sessions[sessionID] = session
+        case .updated:
+            guard !session.updates.isEmpty else { break }
+            if case let .join(waiting) = session.updates.removeFirst() { admit(waiting, sessionID: sessionID, now: now, &out) }
             sessions[sessionID] = session
         case let .failed(reason):
-            if !session.waiting.isEmpty {
-                let first = session.waiting.removeFirst()
-                phones[first.name] = nil
-                out.answers.append(Answer(request: Self.requestName, id: first.id, result: .failure(PhoneRequestError(reason))))
-            }
-            sessions[sessionID] = session
             if !session.ranging {
-                // Opening failed: the joins waiting for it fail too, and the session is gone.
-                for waiting in session.waiting {
-                    phones[waiting.name] = nil
-                    out.answers.append(Answer(request: Self.requestName, id: waiting.id, result: .failure(PhoneRequestError(reason))))
-                }
+                // Opening failed: the session is gone, and the phones waiting for it with it.
+                for waiting in [session.opening].compactMap({ $0 }) + session.joinsAfterStart { refuse(waiting, reason, &out) }
                 sessions[sessionID] = nil
+            } else if !session.updates.isEmpty {
+                if case let .join(waiting) = session.updates.removeFirst() { refuse(waiting, reason, &out) }
+                sessions[sessionID] = session
             }
         case let .closed(reason):
             sessions[sessionID] = nil
-            for waiting in session.waiting { out.answers.append(Answer(request: Self.requestName, id: waiting.id, result: .failure(PhoneRequestError(reason)))) }
+            let pending = [session.opening].compactMap { $0 } + session.joinsAfterStart
+                + session.updates.compactMap { if case let .join(waiting) = $0 { waiting } else { nil } }
+            for waiting in pending { refuse(waiting, reason, &out) }
             for phone in phones.values.sorted(by: { $0.name < $1.name }) where phone.sessionID == sessionID {
                 phones[phone.name] = nil
                 out.left.append(phone.address)
@@ -233,6 +239,21 @@ struct PhoneSessions {
             }
         }
         return out
+    }
+
+    /// The device ranges with a phone that waited: it is told, and ranges under its name.
+    private mutating func admit(_ waiting: Waiting, sessionID: UInt32, now: Double, _ out: inout Output) {
+        guard phones[waiting.name]?.address == waiting.address else { return }  // let go meanwhile: answered then
+        phones[waiting.name]?.since = now
+        out.joined.append((waiting.name, waiting.address, sessionID))
+        out.answers.append(Answer(request: Self.requestName, id: waiting.id, result: .success(waiting.data)))
+    }
+
+    /// The device could not take a phone that waited: it is told why, and forgotten.
+    private mutating func refuse(_ waiting: Waiting, _ reason: String, _ out: inout Output) {
+        guard phones[waiting.name]?.address == waiting.address else { return }
+        phones[waiting.name] = nil
+        out.answers.append(Answer(request: Self.requestName, id: waiting.id, result: .failure(PhoneRequestError(reason))))
     }
 
     /// A ranging round: phones with a successful measurement stay.
@@ -268,25 +289,31 @@ struct PhoneSessions {
     }
 
     /// Ends one phone's part: its unicast session, or its place in the one-to-many session.
+    /// A request of it still waiting for the device is answered now.
     private mutating func release(_ name: String, reason: String, now: Double) -> Output {
         var out = Output()
-        guard let phone = phones.removeValue(forKey: name), let session = sessions[phone.sessionID] else { return out }
+        guard let phone = phones[name], var session = sessions[phone.sessionID] else {
+            phones[name] = nil
+            return out
+        }
         out.left.append(phone.address)
         out.logs.append("phone \(name): \(reason)")
-        // A request of this phone still waiting for the device is answered now.
-        if let index = session.waiting.firstIndex(where: { $0.name == name }) {
-            out.answers.append(Answer(request: Self.requestName, id: session.waiting[index].id, result: .failure(PhoneRequestError("the session closed: \(reason)"))))
-            sessions[phone.sessionID]?.waiting.remove(at: index)
-        }
-        sessions[phone.sessionID]?.joinsAfterStart.removeAll { $0 == phone.address }
+        let pending = [session.opening].compactMap { $0 } + session.joinsAfterStart
+            + session.updates.compactMap { if case let .join(waiting) = $0 { waiting } else { nil } }
+        for waiting in pending where waiting.name == name { refuse(waiting, "the session closed: \(reason)", &out) }
+        phones[name] = nil
+        session.joinsAfterStart.removeAll { $0.name == name }
         let others = phones.values.contains { $0.sessionID == phone.sessionID }
         if others && session.ranging {
-            sessions[phone.sessionID]?.configuration.peers.removeAll { $0 == phone.address }
+            // Its list update may still be on its way: the removal follows it.
+            session.updates.append(.leave)
+            sessions[phone.sessionID] = session
             out.deviceEvents.append(.updateSessionPeers(sessionID: phone.sessionID, add: [], remove: [phone.address]))
         } else {
-            for waiting in sessions[phone.sessionID]?.waiting ?? [] {
-                phones[waiting.name] = nil
-                out.answers.append(Answer(request: Self.requestName, id: waiting.id, result: .failure(PhoneRequestError("the session closed: \(reason)"))))
+            for waiting in pending where waiting.name != name { refuse(waiting, "the session closed: \(reason)", &out) }
+            for other in phones.values.sorted(by: { $0.name < $1.name }) where other.sessionID == phone.sessionID {
+                phones[other.name] = nil
+                out.left.append(other.address)
             }
             sessions[phone.sessionID] = nil
             out.deviceEvents.append(.closeSession(sessionID: phone.sessionID, reason: reason))

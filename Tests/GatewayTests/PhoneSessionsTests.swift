@@ -220,3 +220,42 @@ import Vocabulary
         #expect(WireOrderAddress.value(of: "ABCD") == nil && WireOrderAddress.value(of: "A:BCD") == nil && WireOrderAddress.value(of: "+A:CD") == nil)
     }
 }
+
+extension PhoneSessionsTests {
+    func oneToMany(_ name: String, _ address: String) throws -> PhoneSessionRequest {
+        try request(["name": .string(name), "phone_role": "controlee", "config_id": 2, "phone_address": .string(address)])
+    }
+
+    /// Each list update gets its own answer from the device, in order: joins waiting for the
+    /// opening are sent one by one, and a phone leaving while another's join is on its way does
+    /// not take that answer.
+    @Test func everyJoinIsAnsweredByItsOwnUpdate() throws {
+        var p = phones()
+        _ = p.request(try oneToMany("a", "0A:00"), id: "a", now: 0, sessionID: 90, key: Self.key)
+        _ = p.request(try oneToMany("b", "0B:00"), id: "b", now: 0, sessionID: 91, key: Self.key)
+        _ = p.request(try oneToMany("c", "0C:00"), id: "c", now: 0, sessionID: 92, key: Self.key)
+        var out = p.news(sessionID: 90, .ranging, now: 0.1)
+        #expect(out.answers.map(\.id) == ["a"])
+        #expect(out.deviceEvents == [.updateSessionPeers(sessionID: 90, add: [0x000B], remove: []),
+                                     .updateSessionPeers(sessionID: 90, add: [0x000C], remove: [])])
+        out = p.news(sessionID: 90, .updated, now: 0.2)
+        #expect(out.answers.map(\.id) == ["b"] && out.joined.map(\.name) == ["b"])
+        // "a" leaves while "c"'s join is still on its way: the next update is c's, the one after a's removal.
+        out = p.stop(name: "a", id: "stop-a", now: 0.25)
+        #expect(out.deviceEvents == [.updateSessionPeers(sessionID: 90, add: [], remove: [0x000A])])
+        out = p.news(sessionID: 90, .updated, now: 0.3)
+        #expect(out.answers.map(\.id) == ["c"])
+        out = p.news(sessionID: 90, .updated, now: 0.35)
+        #expect(out.answers.isEmpty && out.joined.isEmpty)
+        #expect(p.names == ["b", "c"])
+        // A failed join tells that phone, and only it.
+        _ = p.request(try oneToMany("d", "0D:00"), id: "d", now: 1, sessionID: 93, key: Self.key)
+        out = p.news(sessionID: 90, .failed("multicast list update failed: REJECTED"), now: 1.1)
+        guard case let .failure(problem)? = out.answers.first?.result else { Issue.record("no refusal"); return }
+        #expect(out.answers.map(\.id) == ["d"] && problem.message == "multicast list update failed: REJECTED")
+        #expect(p.names == ["b", "c"])
+        // The session closes under them: both leave.
+        out = p.news(sessionID: 90, .closed("the device was initialised again"), now: 2)
+        #expect(Set(out.left) == [0x000B, 0x000C] && p.isEmpty)
+    }
+}

@@ -248,7 +248,7 @@ public struct DeviceSession: Sendable {
             stopRequested = false
             if isOpen { reinitialize(now: now, &actions) }
         case .shutdownRequested:
-            if isOpen && sessionHandle != nil {
+            if isOpen && holdsSessions {
                 // Not ranging from here on: no measurement is reported while the session winds down.
                 setState(.idle, &actions)
                 windDownGoal = .shutDown
@@ -272,6 +272,11 @@ public struct DeviceSession: Sendable {
         }
         startRequestedWork(now: now, &actions)
         return actions
+    }
+
+    /// The device holds a session of ours: the configured one or one opened on request.
+    private var holdsSessions: Bool {
+        sessionHandle != nil || requested.values.contains { $0.handle != nil }
     }
 
     private var isOpen: Bool {
@@ -325,7 +330,7 @@ public struct DeviceSession: Sendable {
 
     /// Initialises again, winding down the session the device holds first.
     private mutating func reinitialize(now: Double, _ actions: inout [Action]) {
-        guard sessionHandle != nil else { return beginInitialization(now: now, &actions) }
+        guard holdsSessions else { return beginInitialization(now: now, &actions) }
         setState(.initializing, &actions)
         windDownGoal = .reinitialize
         windDown(now: now, &actions)

@@ -31,12 +31,13 @@ public final class SimulatorHost: Sendable {
 
     private let current: Mutex<String>
     private let seen = Mutex<[UCICommand]>([])
-    /// Phones to start or stop, handed to the device's thread at its next wake-up (≤ 50 ms).
-    private let phoneRequests = Mutex<[PhoneRequest]>([])
+    /// What tests ask of the device, handed to its thread at its next wake-up (≤ 50 ms).
+    private let requests = Mutex<[Request]>([])
 
-    private enum PhoneRequest: Sendable {
-        case start(PhoneRangingParameters)
-        case stop(UWBAddress)
+    private enum Request: Sendable {
+        case startPhone(PhoneRangingParameters)
+        case stopPhone(UWBAddress)
+        case unplug(seconds: Double)
     }
     private let stopping = Atomic<Bool>(false)
     private let finished = DispatchSemaphore(value: 0)
@@ -84,11 +85,16 @@ public final class SimulatorHost: Sendable {
     /// Starts a simulated phone with what its app learned from the gateway (a new exchange):
     /// what a test does with a `phone_session` answer. A refusal is logged.
     public func startPhone(_ parameters: PhoneRangingParameters) {
-        phoneRequests.withLock { $0.append(.start(parameters)) }
+        requests.withLock { $0.append(.startPhone(parameters)) }
     }
 
     public func stopPhone(address: UWBAddress) {
-        phoneRequests.withLock { $0.append(.stop(address)) }
+        requests.withLock { $0.append(.stopPhone(address)) }
+    }
+
+    /// Unplugs the simulated device for `seconds`, now rather than at a scene time.
+    public func unplug(seconds: Double) {
+        requests.withLock { $0.append(.unplug(seconds: seconds)) }
     }
 
     private struct Loop {
@@ -123,12 +129,14 @@ public final class SimulatorHost: Sendable {
                     sleepSeconds(wait)
                 }
                 outputs += device.advance(to: Clocks.monotonic())
-                for request in host.phoneRequests.withLock({ requests in defer { requests.removeAll() }; return requests }) {
+                for request in host.requests.withLock({ requests in defer { requests.removeAll() }; return requests }) {
                     switch request {
-                    case let .start(parameters):
+                    case let .startPhone(parameters):
                         do { outputs += try device.startPhone(parameters, at: Clocks.monotonic()) } catch { host.log("simulated phone: \(error)") }
-                    case let .stop(address):
+                    case let .stopPhone(address):
                         outputs += device.stopPhone(address: address, at: Clocks.monotonic())
+                    case let .unplug(seconds):
+                        outputs += device.unplug(for: seconds, at: Clocks.monotonic())
                     }
                 }
                 if !perform(outputs) { break }

@@ -101,8 +101,8 @@ public struct Scenario: Hashable, Sendable, Decodable {
             guard seen.insert(peer.address).inserted else { throw .duplicatePeer(address: peer.address) }
             try peer.validate()
             // A start the scene never reaches would leave the phone silent without a word.
-            if let phone = peer.phone, let duration, phone.startAt >= duration {
-                throw .outOfRange(field: "peers[\(peer.label)].phone.start_at", value: phone.startAt,
+            if let startAt = peer.phone?.startAt, let duration, startAt >= duration {
+                throw .outOfRange(field: "peers[\(peer.label)].phone.start_at", value: startAt,
                                   expected: "< duration (\(duration) s)")
             }
         }

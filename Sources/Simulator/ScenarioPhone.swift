@@ -21,10 +21,12 @@ public struct ScenarioPhone: Hashable, Sendable {
     /// Scene time at which the app starts its session (after its exchange with the gateway):
     /// once, or on every pass of a looping scenario. A start that falls before the device is
     /// powered on (`clock: wall`) is skipped: the phone started with the module off, and how
-    /// long it has waited since is not something to guess.
-    public var startAt: Double
+    /// long it has waited since is not something to guess. nil: only its app starts it, from
+    /// code (`SimulatedDevice.startPhone`); until then it is a phone that answers nothing, never
+    /// a tag.
+    public var startAt: Double?
 
-    public init(parameters: PhoneRangingParameters, startAt: Double = 0) {
+    public init(parameters: PhoneRangingParameters, startAt: Double? = 0) {
         self.parameters = parameters
         self.startAt = startAt
     }
@@ -99,6 +101,7 @@ public struct ScenarioPhone: Hashable, Sendable {
     /// `field` is the entry's place in the scenario (`peers[0x0001].phone`).
     func validate(field: String) throws(ScenarioError) {
         try parameters.validate(field: field)
+        guard let startAt else { return }
         guard startAt.isFinite else { throw .notFinite(field: field + ".start_at") }
         guard startAt >= 0 else { throw .outOfRange(field: field + ".start_at", value: startAt, expected: "≥ 0 seconds") }
     }

@@ -226,6 +226,14 @@ public struct SimulatedDevice: Sendable {
 
     // MARK: Faults
 
+    /// Pulls the cable at `time` for `duration` seconds, as an `unplug` fault does: for tests
+    /// that unplug when they are ready rather than at a scene time.
+    public mutating func unplug(for duration: Double, at time: Double) -> [DeviceOutput] {
+        var out = advance(to: time)
+        inject(.unplug(duration: duration), into: &out)
+        return out
+    }
+
     private mutating func inject(_ kind: ScenarioFault.Kind, into out: inout [DeviceOutput]) {
         switch kind {
         case let .garbage(count):

@@ -36,7 +36,11 @@ struct SimulatedPhone: Hashable, Sendable {
         parameters = phone.parameters
         scheduledParameters = phone.parameters
         schedulePeriod = period
-        var first = startTime + phone.startAt
+        guard let startAt = phone.startAt else {
+            nextScheduledStart = nil
+            return
+        }
+        var first = startTime + startAt
         if first < poweredOnAt - SimulatedDevice.timeTolerance {
             guard let period else {
                 nextScheduledStart = nil

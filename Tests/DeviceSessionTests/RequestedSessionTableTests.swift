@@ -185,3 +185,18 @@ import UCI
         #expect(d.measurements == 1)
     }
 }
+
+extension RequestedSessionTableTests {
+    @Test func withOnlyRequestedSessionsShutdownStillWindsThemDown() {
+        var d = T.Driver()
+        d.session = DeviceSession(configuration: RangingSessionConfiguration(peers: []))
+        d.on(.tick)
+        d.on(.opened(port: "test"))
+        d.on(.openSession(Self.phone))
+        Self.answerPhone(&d)
+        d.on(.shutdownRequested)
+        Self.answerPhone(&d)
+        #expect(Array(d.sent.suffix(2)) == [.sessionStop(sessionHandle: 8), .sessionDeinit(sessionHandle: 8)])
+        #expect(d.session.isShutDown)
+    }
+}

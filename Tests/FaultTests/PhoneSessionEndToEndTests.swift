@@ -20,8 +20,16 @@ import UCI
         name: "phone", seed: 5, device: ScenarioDevice(hasAoA: false, rangingInterval: 0.1), noise: .none,
         peers: [PeerTrack(address: 2, name: "tool-cart", path: [.init(t: 0, distance: 3)]),
                 PeerTrack(address: phone.shortAddress, name: "phone",
-                          path: [.init(t: 0, distance: 3), .init(t: 6, distance: 0.5), .init(t: 600, distance: 0.5)]),
-                PeerTrack(address: second.shortAddress, name: "second phone", path: [.init(t: 0, distance: 2)])])
+                          path: [.init(t: 0, distance: 3), .init(t: 6, distance: 0.5), .init(t: 600, distance: 0.5)],
+                          phone: startedByItsApp(phone)),
+                PeerTrack(address: second.shortAddress, name: "second phone", path: [.init(t: 0, distance: 2)],
+                          phone: startedByItsApp(second))])
+
+    /// A phone that answers nothing until the test, as its app, starts it with the gateway's answer.
+    static func startedByItsApp(_ address: UWBAddress) -> ScenarioPhone {
+        ScenarioPhone(parameters: PhoneRangingParameters(role: .controlee, address: address, gatewayAddress: UWBAddress(0, 0),
+                                                         sessionID: 1, sessionKeyInfo: .qorvoExample), startAt: nil)
+    }
     static let second = UWBAddress(0x12, 0x34)
 
     /// What the simulator logged: its diagnoses of the phone.

@@ -17,8 +17,7 @@ import UCI
         defer { try? FileManager.default.removeItem(atPath: directory) }
         let scenario = Scenario(
             name: "replugs", seed: 7, device: ScenarioDevice(hasAoA: false, rangingInterval: 0.1), noise: .none,
-            peers: [PeerTrack(address: 1, name: "tag", path: [.init(t: 0, distance: 2)])],
-            faults: [ScenarioFault(at: 2, .unplug(duration: 0.1)), ScenarioFault(at: 4, .unplug(duration: 0.1))])
+            peers: [PeerTrack(address: 1, name: "tag", path: [.init(t: 0, distance: 2)])])
         let host = try SimulatorHost(scenario: scenario, linkPath: directory + "/dwm3001c", commandLogCapacity: 8)
         defer { host.stop() }
         var timing = DeviceSession.Timing()
@@ -37,9 +36,13 @@ import UCI
         }
         defer { thread.run { _ in service.value.stop() } }
 
-        // Three bring-ups of six commands each went through the device: 18 received, 8 kept. (The
-        // unplugs are 2 s apart so that each bring-up completes before the next, however loaded
-        // the machine.)
+        // Three bring-ups of six commands each go through the device: 18 received, 8 kept. Each
+        // unplug waits for the ranging it ends, so that no bring-up is cut short however loaded
+        // the machine.
+        for count in 1...2 {
+            await eventually("ranging number \(count)", timeout: 60) { rangingCount.withLock { $0 } >= count }
+            host.unplug(seconds: 0.1)
+        }
         await eventually("ranging after the second re-plug", timeout: 60) { rangingCount.withLock { $0 } >= 3 }
         let bringUp: [UCICommand] = [
             .coreDeviceReset(resetConfig: 0), .coreGetDeviceInfo, .coreGetCapsInfo,

@@ -228,11 +228,8 @@ public struct AgentCore {
         measurements += 1
         let route = peers.route(for: m.macAddress)
         let outputs = engine.ingest(peer: route.identity, measurement: m, at: ts)
-        // An angle is given only when the device has AoA and reports a non-zero FOM for it (a
-        // missing direction is never replaced by an invented one).
-        let aoa = engine.deviceHasAoA
-        let azimuth = aoa && m.aoaAzimuthFOM > 0 ? m.aoaAzimuth.degrees : nil
-        let elevation = aoa && m.aoaElevationFOM > 0 ? m.aoaElevation.degrees : nil
+        let azimuth = m.azimuthDegrees(deviceHasAoA: engine.deviceHasAoA)
+        let elevation = m.elevationDegrees(deviceHasAoA: engine.deviceHasAoA)
         let distance = m.validDistanceMeters
         let payload = Payloads.range(ts: ts, peer: route.name, measurement: m, session: phoneSessions.isEmpty ? settings.sessionID : phoneSessions[m.macAddress] ?? settings.sessionID,
                                      sequence: sequence, filteredDistance: distance.map { engine.filteredDistance(of: route.identity) ?? $0 },

@@ -2,6 +2,8 @@
 extension PeerTracker {
     /// Takes the angle of a valid measurement. Without AoA capability, or with an azimuth FOM below
     /// `min_fom`, the direction is unavailable at once — the previous angle is never carried forward.
+    /// A device's measurement has its angles only where the device reported them (UCI decides);
+    /// the checks here hold the rule's `min_fom` and the same terms for samples given directly.
     mutating func takeAngle(_ sample: RangingSample, at time: Double, rules: Rules, deviceHasAoA: Bool) -> [ProximityEvent] {
         let minFOM = rules.direction.minFOM
         var next: Bearing? = nil

@@ -42,7 +42,7 @@ public struct ProximityEngine: Sendable {
 
     /// Feeds one UCI ranging result of `peer`.
     public mutating func ingest(peer: PeerIdentity, measurement: TwoWayRangingMeasurement, at time: Double) -> [ProximityOutput] {
-        ingest(peer: peer, sample: RangingSample(measurement), at: time)
+        ingest(peer: peer, sample: RangingSample(measurement, deviceHasAoA: deviceHasAoA), at: time)
     }
 
     /// Feeds one measurement of `peer`. A failed one moves only the link timer (and may lose the link

@@ -30,11 +30,13 @@ public struct RangingSample: Hashable, Sendable {
     /// A failed measurement (status not ok): it moves only the link timer.
     public static let failed = RangingSample(isValid: false, distanceMeters: nil)
 
-    public init(_ m: TwoWayRangingMeasurement) {
+    /// A device's measurement: its angles only as far as the device reported them
+    /// (`TwoWayRangingMeasurement.azimuthDegrees(deviceHasAoA:)`).
+    public init(_ m: TwoWayRangingMeasurement, deviceHasAoA: Bool = true) {
         let distance = m.validDistanceMeters
         self.init(isValid: distance != nil, distanceMeters: distance ?? m.distanceCentimeters.map { Double($0) / 100 },
-                  azimuthDeg: m.aoaAzimuth.degrees, azimuthFOM: Int(m.aoaAzimuthFOM),
-                  elevationDeg: m.aoaElevation.degrees, elevationFOM: Int(m.aoaElevationFOM),
+                  azimuthDeg: m.azimuthDegrees(deviceHasAoA: deviceHasAoA), azimuthFOM: Int(m.aoaAzimuthFOM),
+                  elevationDeg: m.elevationDegrees(deviceHasAoA: deviceHasAoA), elevationFOM: Int(m.aoaElevationFOM),
                   nonLineOfSight: m.isNonLineOfSight)
     }
 }

@@ -54,7 +54,6 @@ public struct TwoWayRangingMeasurement: Hashable, Sendable {
         return status == .okNegativeDistanceReport ? -Int(distanceRaw) : Int(distanceRaw)
     }
 
-    /// True for NLoS, false for LoS, nil when undetermined.
     /// The distance in metres when the measurement is valid — its status is success and it carries
     /// a distance — else nil. The one definition of a valid measurement: the rules, the payloads
     /// and replay all ask here.
@@ -63,6 +62,19 @@ public struct TwoWayRangingMeasurement: Hashable, Sendable {
         return Double(centimeters) / 100
     }
 
+    /// The azimuth in degrees when the device measured one: it has AoA (`deviceHasAoA`, from
+    /// its capabilities) and gives the angle a non-zero FOM; else nil, never a made-up angle.
+    /// The one definition of a reported angle: the payloads and the rules ask here.
+    public func azimuthDegrees(deviceHasAoA: Bool) -> Double? {
+        deviceHasAoA && aoaAzimuthFOM > 0 ? aoaAzimuth.degrees : nil
+    }
+
+    /// The elevation in degrees, on the same terms as `azimuthDegrees(deviceHasAoA:)`.
+    public func elevationDegrees(deviceHasAoA: Bool) -> Double? {
+        deviceHasAoA && aoaElevationFOM > 0 ? aoaElevation.degrees : nil
+    }
+
+    /// True for NLoS, false for LoS, nil when undetermined.
     public var isNonLineOfSight: Bool? {
         switch nlosRaw { case 0: false; case 1: true; default: nil }
     }

@@ -31,4 +31,17 @@ import UCI
         let noDistance = TwoWayRangingMeasurement(macAddress: .short(1), distanceRaw: TwoWayRangingMeasurement.invalidDistance)
         #expect(noDistance.validDistanceMeters == nil)
     }
+
+    /// An angle exists only when the device has AoA and gives it a non-zero FOM: never a made-up one.
+    @Test func anAngleIsReportedOnlyWithAoAAndAFigureOfMerit() {
+        var m = TwoWayRangingMeasurement(macAddress: .short(1), distanceRaw: 150)
+        m.aoaAzimuth = Q9_7Angle(raw: 12 * 128)
+        m.aoaElevation = Q9_7Angle(raw: -5 * 128)
+        #expect(m.azimuthDegrees(deviceHasAoA: true) == nil && m.elevationDegrees(deviceHasAoA: true) == nil, "FOM 0")
+        m.aoaAzimuthFOM = 80
+        #expect(m.azimuthDegrees(deviceHasAoA: true) == 12 && m.elevationDegrees(deviceHasAoA: true) == nil)
+        #expect(m.azimuthDegrees(deviceHasAoA: false) == nil, "a device without AoA reports no angle")
+        m.aoaElevationFOM = 60
+        #expect(m.elevationDegrees(deviceHasAoA: true) == -5)
+    }
 }

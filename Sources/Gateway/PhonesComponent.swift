@@ -65,7 +65,10 @@ final class PhonesComponent: AgentComponent {
     private func carryOut(_ out: PhoneSessions.Output) {
         for line in out.logs { agent.logger.info(line) }
         let now = agent.now()
-        for phone in out.joined { agent.phoneJoined(name: phone.name, address: phone.address, sessionID: phone.sessionID, at: now) }
+        for phone in out.joined {
+            agent.logger.info("phone \(phone.name) (\(WireOrderAddress.text(of: phone.address))) ranges in session \(phone.sessionID)")
+            agent.phoneJoined(name: phone.name, address: phone.address, sessionID: phone.sessionID, at: now)
+        }
         for address in out.left { agent.phoneLeft(address: address, at: now) }
         for event in out.deviceEvents { agent.sendToDevice(event) }
         for answer in out.answers { publish(answer) }

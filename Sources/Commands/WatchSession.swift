@@ -30,18 +30,24 @@ final class WatchSession {
     private var redraw: EventLoop.Timer?
     private var lastDraw = -Double.infinity
 
-    init(broker: BrokerSettings, gateways: [String], console: Console, terminal: TerminalScreen? = nil, color: Bool = false) {
+    /// The fuse site to follow, if any.
+    let site: String?
+
+    init(broker: BrokerSettings, gateways: [String], site: SiteView? = nil, console: Console, terminal: TerminalScreen? = nil, color: Bool = false) {
         self.broker = broker
         self.gateways = gateways
+        self.site = site?.name
         self.console = console
         self.terminal = terminal
         self.color = color
-        model = WatchModel(base: broker.baseTopic)
+        model = WatchModel(base: broker.baseTopic, site: site)
     }
 
-    /// The filters: `<base>/+/#`, or `<base>/<gw>/#` for each gateway asked for.
+    /// The filters: `<base>/+/#`, or `<base>/<gw>/#` for each gateway asked for; and the site's
+    /// tree, which `<base>/+/#` covers already when every gateway is followed.
     var filters: [String] {
-        gateways.isEmpty ? ["\(broker.baseTopic)/+/#"] : gateways.map { "\(broker.baseTopic)/\(TopicSegment.sanitize($0))/#" }
+        let trees = gateways.isEmpty ? ["\(broker.baseTopic)/+/#"] : gateways.map { "\(broker.baseTopic)/\(TopicSegment.sanitize($0))/#" }
+        return trees + (site.map { gateways.isEmpty ? [] : ["\(broker.baseTopic)/site/\($0)/#"] } ?? [])
     }
 
     /// Runs until SIGINT or SIGTERM; 0 then, 1 when the broker settings cannot be used at all.

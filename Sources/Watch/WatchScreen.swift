@@ -11,6 +11,10 @@ public enum WatchScreen {
         guard width > 0, height > 0 else { return [] }
         var top = [ScreenLine("uwb2mqtt watch", .bold) + "  \(WallClock.clock(secondsSince1970: now)) UTC  \(title)"]
         let gateways = model.gateways.values.sorted { $0.id < $1.id }
+        if let site = model.site {
+            top.append(ScreenLine())
+            top += siteLines(site, gateways: gateways, width: width, height: height)
+        }
         if gateways.isEmpty { top.append(ScreenLine("waiting for a gateway under \(model.base)/", .dim)) }
         let scale = max(gateways.flatMap { $0.peers.values.compactMap(\.distance) }.max() ?? 0, 5)
         let barWidth = 12 + max(0, (width - 80) / 2)
@@ -24,6 +28,9 @@ public enum WatchScreen {
             top.append(columns(scale: scale, barWidth: barWidth))
             for row in gateway.peers.values.sorted(by: { $0.name < $1.name }) {
                 top.append(peer(row, scale: scale, barWidth: barWidth, now: now))
+            }
+            for (rule, peers) in gateway.rankings.sorted(by: { $0.key < $1.key }) {
+                top.append(ranking(rule, peers))
             }
         }
         if top.count > height {
@@ -64,12 +71,26 @@ public enum WatchScreen {
         }
         if let sha = gateway.rulesSHA { line.add(" \(sha.prefix(8))") }
         var lines = [line]
+        if let problem = gateway.problem { lines.append(unreadable(problem, count: gateway.problemCount)) }
         if let error = gateway.deviceError { lines.append(ScreenLine("  device error: ", .red) + error) }
         if gateway.rulesOK == false {
             lines.append(ScreenLine("  rules error: ", .red) + (gateway.rulesError ?? "no reason given")
                 + (gateway.rulesSHA.map { "; still running \($0.prefix(8))" } ?? ""))
         }
         return lines
+    }
+
+    /// `  ! device: not a JSON object: {"state": …` under the header of the gateway (or site)
+    /// that sent it: what `--plain` prints as a line, kept in view until a newer one replaces it.
+    static func unreadable(_ problem: String, count: Int) -> ScreenLine {
+        ScreenLine("  ! ", .red) + (count > 1 ? "\(count) unreadable messages, the newest: " : "unreadable message: ") + problem
+    }
+
+    /// `  ranking nearest: 1 phone-anna  2 tool-cart`, best first.
+    static func ranking(_ rule: String, _ peers: [String]) -> ScreenLine {
+        var line = ScreenLine("  ranking \(rule): ", .dim)
+        line.add(peers.isEmpty ? "nobody" : peers.enumerated().map { "\($0.offset + 1) \($0.element)" }.joined(separator: "  "))
+        return line
     }
 
     /// The peers' column titles; the bar's shows its scale.
@@ -85,7 +106,7 @@ public enum WatchScreen {
     static func peer(_ row: PeerRow, scale: Double, barWidth: Int, now: Double) -> ScreenLine {
         let lost = row.link == "lost"
         var line = ScreenLine(lost ? "✗ " : "  ", .red)
-        line.add(pad(row.name.count > 12 ? row.name.prefix(11) + "…" : row.name, 12) + " ")
+        line.add(pad(DisplayWidth.columns(row.name) > 12 ? DisplayWidth.prefix(row.name, columns: 11) + "…" : row.name, 12) + " ")
         line.add(pad(row.link ?? "?", 10), lost ? .red : row.link == "ranging" ? .green : .yellow)
         line.add(" " + pad(row.distance.map { Metres.text($0) + " m" } ?? "", 8, right: true) + "  ")
         line.add(pad(bar(row.distance, scale: scale, width: barWidth), barWidth), lost ? .dim : .cyan)
@@ -128,7 +149,7 @@ public enum WatchScreen {
     }
 
     static func pad(_ text: String, _ width: Int, right: Bool = false) -> String {
-        let fill = String(repeating: " ", count: max(0, width - text.count))
+        let fill = String(repeating: " ", count: max(0, width - DisplayWidth.columns(text)))
         return right ? fill + text : text + fill
     }
 }

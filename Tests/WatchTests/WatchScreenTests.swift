@@ -94,4 +94,42 @@ import Watch
         // Without the escapes, the same text.
         #expect(coloured.map { $0.replacing(#/\x1B\[\d*m/#, with: "") } == plain)
     }
+
+    @Test func rankingsFollowTheirGatewaysPeers() {
+        var model = Self.lobby()
+        _ = model.receive(topic: "uwb2mqtt/lobby/ranking/nearest", payload: Array(#"{"ts": "2026-11-29T12:03:04.000Z", "rule": "nearest", "peers": [{"peer": "phone-anna"}, {"peer": "tool-cart"}]}"#.utf8),
+                          retained: true, receivedAt: Self.now)
+        _ = model.receive(topic: "uwb2mqtt/lobby/ranking/handoff", payload: Array(#"{"ts": "2026-11-29T12:03:04.000Z", "rule": "handoff", "peers": []}"#.utf8),
+                          retained: true, receivedAt: Self.now)
+        let screen = WatchScreen.lines(model, title: "", now: Self.now, width: 80, height: 24, color: false)
+        #expect(Array(screen[4...7]) == [
+            "  phone-anna   ranging      0.88 m  ██▏           0.4s  reach 75%  [counter]  h…",
+            "✗ tool-cart    lost         3.06 m  ███████▍       15s  locate",
+            "  ranking handoff: nobody",
+            "  ranking nearest: 1 phone-anna  2 tool-cart",
+        ])
+    }
+
+    @Test func anUnreadableMessageIsALineUnderItsGateway() {
+        var model = Self.lobby()
+        func feed(_ topic: String, _ payload: String) {
+            _ = model.receive(topic: "uwb2mqtt/" + topic, payload: Array(payload.utf8), retained: false, receivedAt: Self.now)
+        }
+        feed("lobby/device", #"{"state": "ranging""#)
+        var screen = WatchScreen.lines(model, title: "", now: Self.now, width: 80, height: 24, color: false)
+        #expect(Array(screen[2...4]) == [
+            "lobby  online  device ranging fw 1.1.0-rc0  20.0/s  dropped 0  rules ok 78e0d9fc",
+            #"  ! unreadable message: 12:03:05 device: not a JSON object: {"state": "ranging""#,
+            "  peer         link       distance  0     5.00 m   age  stage, zones, approaches",
+        ])
+        feed("lobby/peer/phone-anna/event", #"{"ts": "2026-11-29T12:03:05.000Z", "type": "teleported", "peer": "phone-anna"}"#)
+        // A gateway nobody has seen before, which only ever sent garbage, still gets its header.
+        feed("attic/status", "\u{1}garbage")
+        screen = WatchScreen.lines(model, title: "", now: Self.now, width: 80, height: 24, color: false)
+        #expect(screen.contains(#"  ! 2 unreadable messages, the newest: 12:03:05 peer/phone-anna/event: unknown …"#))
+        #expect(screen.contains("attic  status ?  device ?  rules ?"))
+        #expect(screen.contains("  ! unreadable message: 12:03:05 status: not a JSON object: ?garbage"))
+        // What was known stays: the device is still ranging.
+        #expect(screen.contains { $0.hasPrefix("lobby  online  device ranging") })
+    }
 }

@@ -80,10 +80,10 @@ public enum WatchScreen {
         return lines
     }
 
-    /// `  ! device: not a JSON object: {"state": …` under the header of the gateway (or site)
+    /// `  ! unreadable: 12:03:04 device: not a JSON object: {"state": …` under the header of the gateway (or site)
     /// that sent it: what `--plain` prints as a line, kept in view until a newer one replaces it.
     static func unreadable(_ problem: String, count: Int) -> ScreenLine {
-        ScreenLine("  ! ", .red) + (count > 1 ? "\(count) unreadable messages, the newest: " : "unreadable message: ") + problem
+        ScreenLine("  ! ", .red) + (count > 1 ? "unreadable (\(count), the newest): " : "unreadable: ") + problem
     }
 
     /// `  ranking nearest: 1 phone-anna  2 tool-cart`, best first.

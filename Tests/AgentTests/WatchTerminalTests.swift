@@ -199,4 +199,28 @@ import TestSupport
         // The gateways' own rows are still there under the map.
         #expect(screen.contains { $0.hasPrefix("gw-a  online  device ranging") }, "\(shown)")
     }
+
+    /// Garbage from a gateway is a line on screen under that gateway's header, and the view goes on.
+    @Test(.enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/tmux")))
+    func anUnreadableMessageIsALineOnScreen() async throws {
+        let broker = try await MosquittoBroker.start()
+        defer { broker.stop() }
+        let dir = try TemporaryDirectory(prefix: "watch-garbage")
+        let tmux = Tmux(dir: dir)
+        // 100 columns: the newest problem's line is whole.
+        let server = try await start(tmux, "exec '\(AgentProcess.executable)' watch --broker \(broker.url) 2>'\(dir.file("watch.err"))'", width: 100)
+        defer { kill(server, SIGTERM) }
+        await tmux.screen(until: "watch connected") { $0.first?.contains("broker \(broker.url): connected") == true }
+        try await MQTTTestPublisher.publish(broker: broker, topic: "uwb2mqtt/lobby/device", message: "{not json")
+        var screen = await tmux.screen(until: "the malformed device message") { $0.contains { $0.hasPrefix("  ! unreadable: ") } }
+        #expect(screen.contains { $0.contains(#/^  ! unreadable: \d\d:\d\d:\d\d device: not a JSON object: \{not json$/#) },
+                "\(screen.joined(separator: "\n"))")
+        #expect(screen.contains("lobby  status ?  device ?  rules ?"), "\(screen.joined(separator: "\n"))")
+        try await MQTTTestPublisher.publish(broker: broker, topic: "uwb2mqtt/lobby/peer/phone-anna/event",
+                                            message: #"{"ts": "2026-11-29T12:03:04.000Z", "peer": "phone-anna", "type": "teleported"}"#)
+        screen = await tmux.screen(until: "the unknown event type") { $0.contains { $0.contains("unreadable (2") } }
+        #expect(screen.contains(#"  ! unreadable (2, the newest): 12:03:04 peer/phone-anna/event: unknown event type "teleported""#),
+                "\(screen.joined(separator: "\n"))")
+        #expect(await tmux.run(["has-session", "-t", "watch"]).status == .exited(0), "watch is gone")
+    }
 }

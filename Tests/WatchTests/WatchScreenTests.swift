@@ -119,16 +119,16 @@ import Watch
         var screen = WatchScreen.lines(model, title: "", now: Self.now, width: 80, height: 24, color: false)
         #expect(Array(screen[2...4]) == [
             "lobby  online  device ranging fw 1.1.0-rc0  20.0/s  dropped 0  rules ok 78e0d9fc",
-            #"  ! unreadable message: 12:03:05 device: not a JSON object: {"state": "ranging""#,
+            #"  ! unreadable: 12:03:05 device: not a JSON object: {"state": "ranging""#,
             "  peer         link       distance  0     5.00 m   age  stage, zones, approaches",
         ])
         feed("lobby/peer/phone-anna/event", #"{"ts": "2026-11-29T12:03:05.000Z", "type": "teleported", "peer": "phone-anna"}"#)
         // A gateway nobody has seen before, which only ever sent garbage, still gets its header.
         feed("attic/status", "\u{1}garbage")
         screen = WatchScreen.lines(model, title: "", now: Self.now, width: 80, height: 24, color: false)
-        #expect(screen.contains(#"  ! 2 unreadable messages, the newest: 12:03:05 peer/phone-anna/event: unknown …"#))
+        #expect(screen.contains(#"  ! unreadable (2, the newest): 12:03:05 peer/phone-anna/event: unknown event t…"#))
         #expect(screen.contains("attic  status ?  device ?  rules ?"))
-        #expect(screen.contains("  ! unreadable message: 12:03:05 status: not a JSON object: ?garbage"))
+        #expect(screen.contains("  ! unreadable: 12:03:05 status: not a JSON object: ?garbage"))
         // What was known stays: the device is still ranging.
         #expect(screen.contains { $0.hasPrefix("lobby  online  device ranging") })
     }

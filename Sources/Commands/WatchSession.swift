@@ -29,6 +29,12 @@ final class WatchSession {
     /// The pending redraw; at most one, so that a burst of messages is one frame.
     private var redraw: EventLoop.Timer?
     private var lastDraw = -Double.infinity
+    /// The gateways' lines scrolled off the top, and a page of them, as the last frame had them.
+    private var scroll = 0
+    private var page = 1
+    /// The start of an escape sequence that a read cut off.
+    private var pendingKeyBytes: [UInt8] = []
+    private var keyWatch: EventLoop.Watch?
 
     /// The fuse site to follow, if any.
     let site: String?
@@ -75,6 +81,9 @@ final class WatchSession {
         }
         if let terminal {
             terminal.enter()
+            if terminal.readsKeys {
+                keyWatch = loop.watch(0, events: Int16(POLLIN)) { [unowned self] _ in readKeys() }
+            }
             tick()
         }
         say("broker \(broker.url): connecting, following \(filters.joined(separator: " "))")
@@ -109,6 +118,33 @@ final class WatchSession {
         }
     }
 
+    /// Acts on what was typed: `q` stops, the arrow and page keys scroll the gateways' lines.
+    private func readKeys() {
+        var buffer = [UInt8](repeating: 0, count: 64)
+        let count = buffer.withUnsafeMutableBytes { read(0, $0.baseAddress, $0.count) }
+        guard count > 0 else {
+            if count < 0, errno == EINTR || errno == EAGAIN { return }
+            // End of input (the terminal went away) or a read error: no more keys, the view goes on.
+            if let keyWatch { loop?.unwatch(keyWatch) }
+            keyWatch = nil
+            return
+        }
+        let (keys, rest) = TerminalKey.parse(pendingKeyBytes + buffer.prefix(count))
+        pendingKeyBytes = rest.count > 16 ? [] : rest
+        for key in keys {
+            switch key {
+            case .quit: stopRequested = true
+            case .up: scroll -= 1
+            case .down: scroll += 1
+            case .pageUp: scroll -= page
+            case .pageDown: scroll += page
+            case .home: scroll = 0
+            case .end: scroll = Int.max / 2
+            }
+        }
+        if !keys.isEmpty { changed() }
+    }
+
     /// A line about `watch`'s own connection, in the same shape as the gateways' lines.
     private func say(_ text: String) {
         guard terminal != nil else { return console.output(PlainLine.clock(secondsSince1970: Clocks.wall()) + " " + text) }
@@ -137,6 +173,10 @@ final class WatchSession {
         guard let terminal else { return }
         lastDraw = Clocks.monotonic()
         let size = terminal.size
-        terminal.draw(WatchScreen.lines(model, title: connection, now: Clocks.wall(), width: size.width, height: size.height, color: color))
+        let frame = WatchScreen.frame(model, title: connection, now: Clocks.wall(), width: size.width, height: size.height, color: color, scroll: scroll)
+        // Kept within what there is: keys pressed past the end must not have to be taken back.
+        scroll = frame.scroll
+        page = max(1, frame.page)
+        terminal.draw(frame.lines)
     }
 }

@@ -2,19 +2,28 @@
 /// At the top a title, then per gateway a header (status, device, rate, dropped, rules) and a row
 /// per peer with its filtered distance as a number and as a bar on one scale for all peers, so
 /// that who is nearer shows at a glance; below, the latest events in words, as many as fit.
-/// Lines are cut at the width, never wrapped: a wrapped line would push the rest off the screen.
-/// Pure: the session passes the time and the size, and writes the lines.
+/// With a site, its map and legend sit between the title and the gateways. Gateways' lines that
+/// do not fit scroll (the session moves `scroll` on the arrow and page keys), the title and the
+/// map stay. Lines are cut at the width, never wrapped: a wrapped line would push the rest off
+/// the screen. Pure: the session passes the time, the size and the scroll, and writes the lines.
 public enum WatchScreen {
     /// `title` says what `watch` itself is doing (its broker connection); `now` is seconds since
     /// 1970, for the clock and the age of each peer's last measurement.
     public static func lines(_ model: WatchModel, title: String, now: Double, width: Int, height: Int, color: Bool) -> [String] {
-        guard width > 0, height > 0 else { return [] }
-        var top = [ScreenLine("uwb2mqtt watch", .bold) + "  \(WallClock.clock(secondsSince1970: now)) UTC  \(title)"]
+        frame(model, title: title, now: now, width: width, height: height, color: color, scroll: 0).lines
+    }
+
+    /// The frame with the gateways' lines scrolled by `scroll` lines when they do not all fit
+    /// under the title and the site map; the last line then says what is above and below.
+    public static func frame(_ model: WatchModel, title: String, now: Double, width: Int, height: Int, color: Bool, scroll: Int) -> WatchFrame {
+        guard width > 0, height > 0 else { return WatchFrame(lines: [], scroll: 0, page: 0) }
+        var fixed = [ScreenLine("uwb2mqtt watch", .bold) + "  \(WallClock.clock(secondsSince1970: now)) UTC  \(title)"]
         let gateways = model.gateways.values.sorted { $0.id < $1.id }
         if let site = model.site {
-            top.append(ScreenLine())
-            top += siteLines(site, gateways: gateways, width: width, height: height)
+            fixed.append(ScreenLine())
+            fixed += siteLines(site, gateways: gateways, width: width, height: height)
         }
+        var top: [ScreenLine] = []
         if gateways.isEmpty { top.append(ScreenLine("waiting for a gateway under \(model.base)/", .dim)) }
         let scale = max(gateways.flatMap { $0.peers.values.compactMap(\.distance) }.max() ?? 0, 5)
         let barWidth = 12 + max(0, (width - 80) / 2)
@@ -33,22 +42,35 @@ public enum WatchScreen {
                 top.append(ranking(rule, peers))
             }
         }
-        if top.count > height {
-            let hidden = top.count - height + 1
-            top = Array(top.prefix(height - 1)) + [ScreenLine("… \(hidden) more lines: enlarge the terminal or follow fewer gateways", .dim)]
+        var shownScroll = 0, page = top.count
+        let room = height - fixed.count - 1
+        if fixed.count + top.count > height, room < 1 {
+            // Not even one gateway line fits beside the map: cut, as a too small terminal must.
+            let all = fixed + top
+            top = Array(all.prefix(height - 1)) + [ScreenLine("… \(all.count - height + 1) more lines: enlarge the terminal", .dim)]
+            fixed = []
+            page = 1
+        } else if fixed.count + top.count > height {
+            shownScroll = min(max(scroll, 0), top.count - room)
+            let above = shownScroll, below = top.count - room - shownScroll
+            func counted(_ n: Int) -> String { n == 1 ? "1 line" : "\(n) lines" }
+            var more = below > 0 ? "\(counted(below)) more below" + (above > 0 ? ", \(above) above" : "") : "\(counted(above)) above"
+            more += ": " + [above > 0 ? "↑ PgUp" : "", below > 0 ? "↓ PgDn" : ""].filter { !$0.isEmpty }.joined(separator: " ") + " to scroll"
+            top = Array(top[shownScroll..<(shownScroll + room)]) + [ScreenLine("… " + more, .dim)]
+            page = room
         }
-        var screen = top
-        let room = height - top.count - 2
-        if room > 0 {
+        var screen = fixed + top
+        let eventRoom = height - screen.count - 2
+        if eventRoom > 0 {
             screen.append(ScreenLine())
             screen.append(ScreenLine("latest events", .bold))
             if model.events.isEmpty { screen.append(ScreenLine("none yet", .dim)) }
-            for event in model.events.suffix(room) {
+            for event in model.events.suffix(eventRoom) {
                 let text = PlainLine.text(WatchChange(clock: event.clock, gateway: event.gateway, kind: .event(event)))
                 screen.append(ScreenLine(String(text.prefix(8)), .dim) + String(text.dropFirst(8)))
             }
         }
-        return screen.map { $0.rendered(width: width, color: color) }
+        return WatchFrame(lines: screen.map { $0.rendered(width: width, color: color) }, scroll: shownScroll, page: page)
     }
 
     /// `lobby  online  device ranging fw 1.1.0-rc0  20.0/s  dropped 0  rules ok 78e0d9fc`, and a

@@ -223,4 +223,51 @@ import TestSupport
                 "\(screen.joined(separator: "\n"))")
         #expect(await tmux.run(["has-session", "-t", "watch"]).status == .exited(0), "watch is gone")
     }
+
+    /// Keys: on a terminal too short for the gateway's rows, ↓ and End scroll them under the
+    /// title, Home back; `q` quits and gives the shell back with echo and line editing on
+    /// (a command typed afterwards shows and runs).
+    @Test(.enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/tmux")))
+    func keysScrollAndQGivesTheShellBack() async throws {
+        let broker = try await MosquittoBroker.start()
+        defer { broker.stop() }
+        let dir = try TemporaryDirectory(prefix: "watch-keys")
+        let tmux = Tmux(dir: dir)
+        // Six rows: the title, four of the gateway's lines (a blank, its header, the column titles,
+        // phone-anna and tool-cart are five) and the line that says what is below.
+        let server = try await start(tmux, "env PS1='$ ' /bin/sh", height: 6)
+        defer { kill(server, SIGTERM) }
+        let pidFile = dir.file("watch.pid")
+        await tmux.run(["send-keys", "-t", "watch", "echo before-watch; sh -c 'echo $$ > \"$0\"; exec \"$1\" watch --broker \"$2\"' '\(pidFile)' '\(AgentProcess.executable)' \(broker.url)", "Enter"])
+        await tmux.screen(until: "the drawn view") { $0.first?.hasPrefix("uwb2mqtt watch  ") == true }
+        let watchPID = try #require(pid_t((try? String(contentsOfFile: pidFile, encoding: .utf8))?.trimmingCharacters(in: .whitespacesAndNewlines) ?? ""))
+        defer { kill(watchPID, SIGKILL) }
+        let agent = try AgentProcess(config: testConfig(url: broker.url, spool: dir.file("spool"), extra: "rules: \(AgentFixtures.exampleRulesPath)"),
+                                     scenario: AgentFixtures.walkBy, directory: dir)
+        defer { agent.stop() }
+
+        var screen = await tmux.screen(until: "the gateway's lines cut with a line saying more are below", timeout: 60) { rows in
+            rows.count > 5 && rows[1] == "" && rows[2].hasPrefix("gw  online") && rows[5].contains(#/^… \d+ lines? more below: ↓ PgDn to scroll$/#)
+        }
+        await tmux.run(["send-keys", "-t", "watch", "Down"])
+        screen = await tmux.screen(until: "one line scrolled") { rows in
+            rows.count > 5 && rows[1].hasPrefix("gw  online") && rows[5].contains(#/, 1 above: ↑ PgUp ↓ PgDn to scroll$/#)
+        }
+        #expect(screen[0].hasPrefix("uwb2mqtt watch  "), "the title stays: \(screen.joined(separator: "\n"))")
+        await tmux.run(["send-keys", "-t", "watch", "End"])
+        screen = await tmux.screen(until: "the end") { rows in rows.count > 5 && rows[5].contains(#/^… \d+ lines above: ↑ PgUp to scroll$/#) }
+        #expect(screen.contains { $0.hasPrefix("✗ tool-cart") || $0.hasPrefix("  tool-cart") || $0.hasPrefix("  ranking") }, "\(screen.joined(separator: "\n"))")
+        await tmux.run(["send-keys", "-t", "watch", "Home"])
+        await tmux.screen(until: "the top again") { rows in rows.count > 5 && rows[1] == "" && rows[2].hasPrefix("gw  online") }
+
+        await tmux.run(["send-keys", "-t", "watch", "q"])
+        await tmux.screen(until: "the shell's screen") { $0.contains("before-watch") }
+        #expect(await tmux.run(["display-message", "-p", "-t", "watch", "#{alternate_on} #{cursor_flag}"]).output == "0 1\n")
+        // Echo and line mode are back: the command shows as typed, and runs on Enter.
+        await tmux.run(["send-keys", "-t", "watch", "echo typed-after", "Enter"])
+        screen = await tmux.screen(until: "the command and its output") { rows in
+            rows.contains("$ echo typed-after") && rows.contains("typed-after")
+        }
+        #expect(kill(watchPID, 0) != 0, "watch still running after q")
+    }
 }

@@ -132,4 +132,35 @@ import Watch
         // What was known stays: the device is still ranging.
         #expect(screen.contains { $0.hasPrefix("lobby  online  device ranging") })
     }
+
+    @Test func gatewayLinesThatDoNotFitScroll() {
+        func frame(_ scroll: Int) -> WatchFrame {
+            WatchScreen.frame(Self.lobby(), title: "", now: Self.now, width: 80, height: 5, color: false, scroll: scroll)
+        }
+        #expect(frame(0) == WatchFrame(lines: [
+            "uwb2mqtt watch  12:03:05 UTC  ",
+            "",
+            "lobby  online  device ranging fw 1.1.0-rc0  20.0/s  dropped 0  rules ok 78e0d9fc",
+            "  peer         link       distance  0     5.00 m   age  stage, zones, approaches",
+            "… 2 lines more below: ↓ PgDn to scroll",
+        ], scroll: 0, page: 3))
+        #expect(frame(1).lines == [
+            "uwb2mqtt watch  12:03:05 UTC  ",
+            "lobby  online  device ranging fw 1.1.0-rc0  20.0/s  dropped 0  rules ok 78e0d9fc",
+            "  peer         link       distance  0     5.00 m   age  stage, zones, approaches",
+            "  phone-anna   ranging      0.88 m  ██▏           0.4s  reach 75%  [counter]  h…",
+            "… 1 line more below, 1 above: ↑ PgUp ↓ PgDn to scroll",
+        ])
+        // Past the end is the end: the title stays, the last rows show.
+        let end = frame(99)
+        #expect(end.scroll == 2)
+        #expect(end.lines == [
+            "uwb2mqtt watch  12:03:05 UTC  ",
+            "  peer         link       distance  0     5.00 m   age  stage, zones, approaches",
+            "  phone-anna   ranging      0.88 m  ██▏           0.4s  reach 75%  [counter]  h…",
+            "✗ tool-cart    lost         3.06 m  ███████▍       15s  locate",
+            "… 2 lines above: ↑ PgUp to scroll",
+        ])
+        #expect(frame(-5).scroll == 0)
+    }
 }

@@ -33,11 +33,12 @@ public struct WatchCommand: Command {
         the gateway's status, device state and rules, each peer when first seen, every event with its
         reason in words (zone_enter counter at 0.81 m after 300 ms dwell), ranking changes and dropped
         messages. Times are the payloads' ts, UTC. A message it cannot read is a line naming its topic.
-        It never exits because the broker is unreachable: it says why once and keeps retrying. Runs
-        until Ctrl-C.
+        It never exits because the broker is unreachable: it says why once and keeps retrying. Keys
+        on the drawn view: q quits; Up/Down, PageUp/PageDown and Home/End scroll the gateways' lines
+        when they do not fit. Runs until q or Ctrl-C.
         """,
         arguments: [.option(config), .option(broker), .option(gateway), .option(site), .option(fuseConfig), .option(plain)],
-        exitStatuses: [ExitStatus.Meaning(ExitStatus.success, "after Ctrl-C"),
+        exitStatuses: [ExitStatus.Meaning(ExitStatus.success, "after q or Ctrl-C"),
                        ExitStatus.Meaning(ExitStatus.failure, "for a bad configuration")])
 
     var configPath: String?

@@ -1,13 +1,16 @@
 /// The site seen from above, as characters: the zones' outlines dotted (`·`) with their names
 /// inside, each gateway a `◆` with its id, each tag a `●` with its name and accuracy
-/// (`cart ±4cm`), in a frame titled with the site's name. North (+y) is up.
+/// (`cart ±4cm`), in a frame titled with the site's name. North (+y) is up. An accuracy wider
+/// than two columns is also drawn, as a ring of `◦` around the tag: a poor fix should look it.
 ///
 /// Scaled to fit `width` × `height` with the terminal's cells taken as twice as tall as wide, so
 /// that a square room looks square; the frame shrinks to what the content needs, and the space
 /// beside it is the caller's (the legend). Pure: the same site and size give the same rows.
 public struct SiteMap: Sendable, Equatable {
     /// The framed map, each row the same number of columns.
-    public let rows: [String]
+    public var rows: [String] { lines.map { $0.rendered(width: .max, color: false) } }
+    /// The same with a style per run, for a terminal with colour.
+    let lines: [ScreenLine]
     /// Metres one column stands for (a row stands for twice as much); 0 when nothing was drawn.
     public let metresPerColumn: Double
 
@@ -20,7 +23,7 @@ public struct SiteMap: Sendable, Equatable {
         let points = gateways.map(\.position) + site.zones.flatMap(\.polygon) + tags.compactMap(\.position)
         let innerWidth = width - 2, innerHeight = height - 2
         guard let first = points.first, innerWidth >= 3, innerHeight >= 2 else {
-            rows = []
+            lines = []
             metresPerColumn = 0
             return
         }
@@ -32,15 +35,20 @@ public struct SiteMap: Sendable, Equatable {
         let spanX = max(maxX - minX, 1), spanY = max(maxY - minY, 1)
         let scale = max(spanX / Double(innerWidth - 1), spanY / (2 * Double(innerHeight - 1)))
         let columns = min(innerWidth, max(Int((spanX / scale).rounded(.up)) + 1, min(innerWidth, Self.minimumInnerWidth)))
-        let lines = min(innerHeight, Int((spanY / (2 * scale)).rounded(.up)) + 1)
+        let rowCount = min(innerHeight, Int((spanY / (2 * scale)).rounded(.up)) + 1)
         // Centred where the frame is larger than the content.
         let offsetColumn = (Double(columns - 1) - (maxX - minX) / scale) / 2
-        let offsetRow = (Double(lines - 1) - (maxY - minY) / (2 * scale)) / 2
+        let offsetRow = (Double(rowCount - 1) - (maxY - minY) / (2 * scale)) / 2
+        /// Where a point falls, in cells (fractional), and the cell it is drawn in.
+        func place(_ p: MapPoint) -> (row: Double, column: Double) {
+            ((maxY - p.y) / (2 * scale) + offsetRow, (p.x - minX) / scale + offsetColumn)
+        }
         func cell(_ p: MapPoint) -> (row: Int, column: Int) {
-            (Int(((maxY - p.y) / (2 * scale) + offsetRow).rounded()), Int(((p.x - minX) / scale + offsetColumn).rounded()))
+            let at = place(p)
+            return (Int(at.row.rounded()), Int(at.column.rounded()))
         }
 
-        var canvas = Canvas(lines: lines, columns: columns)
+        var canvas = Canvas(lines: rowCount, columns: columns)
         for zone in site.zones where !zone.polygon.isEmpty {
             for (a, b) in zip(zone.polygon, zone.polygon.dropFirst() + [zone.polygon[0]]) {
                 // Enough samples that no cell between two vertices is skipped.
@@ -52,26 +60,43 @@ public struct SiteMap: Sendable, Equatable {
                 }
             }
         }
+        for tag in tags {
+            // The 1σ circle, an ellipse in cells (a row is two columns' metres).
+            guard let accuracy = tag.accuracy, accuracy / scale > 2, let centre = tag.position else { continue }
+            let at = place(centre)
+            let (across, down) = (accuracy / scale, accuracy / (2 * scale))
+            // A cell is on the ring when the ellipse passes through it: its corners are not all
+            // inside or all outside.
+            for row in Int((at.row - down).rounded(.down))...Int((at.row + down).rounded(.up)) {
+                for column in Int((at.column - across).rounded(.down))...Int((at.column + across).rounded(.up)) {
+                    let corners = [(-0.5, -0.5), (-0.5, 0.5), (0.5, -0.5), (0.5, 0.5)].map { dr, dc in
+                        let u = (Double(column) + dc - at.column) / across, v = (Double(row) + dr - at.row) / down
+                        return u * u + v * v < 1
+                    }
+                    if corners.contains(true), corners.contains(false) { canvas.dot((row, column), "◦", .cyan) }
+                }
+            }
+        }
         let gatewayCells = gateways.sorted { $0.id < $1.id }.map { ($0.id, cell($0.position)) }
         let tagCells = tags.map { ($0, cell($0.position!)) }
-        for (_, at) in gatewayCells { canvas.symbol("◆", at: at) }
-        for (_, at) in tagCells { canvas.symbol("●", at: at) }
+        for (_, at) in gatewayCells { canvas.symbol("◆", at: at, .bold) }
+        for (_, at) in tagCells { canvas.symbol("●", at: at, .cyan) }
         // Tags' labels first: where labels meet, the tag's is the one a person came for.
-        for (tag, at) in tagCells { canvas.label(tag.name + (tag.accuracy.map { " ±" + Self.accuracy($0) } ?? ""), beside: at) }
-        for (id, at) in gatewayCells { canvas.label(id, beside: at) }
+        for (tag, at) in tagCells { canvas.label(tag.name + (tag.accuracy.map { " ±" + Self.accuracy($0) } ?? ""), beside: at, .cyan) }
+        for (id, at) in gatewayCells { canvas.label(id, beside: at, .bold) }
         for zone in site.zones where !zone.polygon.isEmpty {
             // Inside the zone's top-left corner: one row below its top, one column right of its left edge.
             let cells = zone.polygon.map(cell)
             let top = cells.map(\.row).min()!
             let left = cells.filter { $0.row == top }.map(\.column).min()!
-            canvas.label(zone.name, at: (top + 1 < lines ? top + 1 : top, left + 1), blankOnly: true)
+            canvas.label(zone.name, at: (top + 1 < rowCount ? top + 1 : top, left + 1), .yellow, blankOnly: true)
         }
 
         let title = DisplayWidth.prefix("─ " + site.name + " ", columns: columns)
         let titleWidth = DisplayWidth.columns(title)
-        rows = ["┌" + title + String(repeating: "─", count: columns - titleWidth) + "┐"]
-            + canvas.cells.map { "│" + $0.joined() + "│" }
-            + ["└" + String(repeating: "─", count: columns) + "┘"]
+        lines = [ScreenLine("┌" + title + String(repeating: "─", count: columns - titleWidth) + "┐", .dim)]
+            + canvas.lines.map { ScreenLine("│", .dim) + $0 + ScreenLine("│", .dim) }
+            + [ScreenLine("└" + String(repeating: "─", count: columns) + "┘", .dim)]
         metresPerColumn = scale
     }
 
@@ -87,47 +112,69 @@ public struct SiteMap: Sendable, Equatable {
 }
 
 /// The character cells of the map: each a string of one column, or empty behind a wide
-/// character, which takes its cell and the next; `taken` cells hold a symbol or a label, which
-/// later drawing leaves alone.
+/// character, which takes its cell and the next, with its style; `taken` cells hold a symbol or
+/// a label, which later drawing leaves alone.
 private struct Canvas {
     var cells: [[String]]
+    var styles: [[ScreenLine.Style]]
     var taken: [[Bool]]
-    let lines: Int, columns: Int
+    let height: Int, columns: Int
 
     init(lines: Int, columns: Int) {
-        self.lines = lines
+        self.height = lines
         self.columns = columns
         cells = Array(repeating: Array(repeating: " ", count: columns), count: lines)
         taken = Array(repeating: Array(repeating: false, count: columns), count: lines)
+        styles = Array(repeating: Array(repeating: .plain, count: columns), count: lines)
     }
 
-    func inside(_ at: (row: Int, column: Int)) -> Bool { (0..<lines).contains(at.row) && (0..<columns).contains(at.column) }
+    /// Each row as runs of one style.
+    var lines: [ScreenLine] {
+        zip(cells, styles).map { row, style in
+            var line = ScreenLine()
+            var run = "", runStyle = ScreenLine.Style.plain
+            for (cell, cellStyle) in zip(row, style) {
+                if cellStyle != runStyle, !run.isEmpty {
+                    line.add(run, runStyle)
+                    run = ""
+                }
+                runStyle = cellStyle
+                run += cell
+            }
+            line.add(run, runStyle)
+            return line
+        }
+    }
 
-    mutating func dot(_ at: (row: Int, column: Int)) {
+    func inside(_ at: (row: Int, column: Int)) -> Bool { (0..<height).contains(at.row) && (0..<columns).contains(at.column) }
+
+    mutating func dot(_ at: (row: Int, column: Int), _ text: String = "·", _ style: ScreenLine.Style = .yellow) {
         guard inside(at), !taken[at.row][at.column] else { return }
-        cells[at.row][at.column] = "·"
+        cells[at.row][at.column] = text
+        styles[at.row][at.column] = style
     }
 
-    mutating func symbol(_ text: String, at: (row: Int, column: Int)) {
+    mutating func symbol(_ text: String, at: (row: Int, column: Int), _ style: ScreenLine.Style) {
         guard inside(at) else { return }
         cells[at.row][at.column] = text
+        styles[at.row][at.column] = style
         taken[at.row][at.column] = true
     }
 
     /// After the symbol at `at` when the whole label fits on the right, else ending just before it.
-    mutating func label(_ text: String, beside at: (row: Int, column: Int)) {
+    mutating func label(_ text: String, beside at: (row: Int, column: Int), _ style: ScreenLine.Style) {
         let width = DisplayWidth.columns(text)
         if at.column + 1 + width <= columns || at.column - width < 0 {
-            label(text, at: (at.row, at.column + 1))
+            label(text, at: (at.row, at.column + 1), style)
         } else {
-            label(text, at: (at.row, at.column - width))
+            label(text, at: (at.row, at.column - width), style)
         }
     }
 
     /// Writes `text` from `at` until it ends, meets a taken cell (or with `blankOnly` any
     /// non-blank one), or the frame.
-    mutating func label(_ text: String, at: (row: Int, column: Int), blankOnly: Bool = false) {
-        guard (0..<lines).contains(at.row) else { return }
+    mutating func label(_ text: String, at: (row: Int, column: Int), _ style: ScreenLine.Style, blankOnly: Bool = false) {
+        guard (0..<height).contains(at.row) else { return }
         var column = at.column
         for character in text {
             let width = DisplayWidth.columns(character)
@@ -137,7 +184,10 @@ private struct Canvas {
                   span.allSatisfy({ !taken[at.row][$0] && (!blankOnly || cells[at.row][$0] == " ") }) else { return }
             cells[at.row][column] = String(character)
             if width == 2 { cells[at.row][column + 1] = "" }
-            for c in span { taken[at.row][c] = true }
+            for c in span {
+                taken[at.row][c] = true
+                styles[at.row][c] = style
+            }
             column += width
         }
     }

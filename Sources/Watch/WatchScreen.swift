@@ -21,7 +21,7 @@ public enum WatchScreen {
         let gateways = model.gateways.values.sorted { $0.id < $1.id }
         if let site = model.site {
             fixed.append(ScreenLine())
-            fixed += siteLines(site, gateways: gateways, width: width, height: height)
+            fixed += siteLines(site, gateways: gateways, now: now, width: width, height: height)
         }
         var top: [ScreenLine] = []
         if gateways.isEmpty { top.append(ScreenLine("waiting for a gateway under \(model.base)/", .dim)) }

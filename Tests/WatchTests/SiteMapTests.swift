@@ -30,6 +30,23 @@ import Watch
         ])
     }
 
+    @Test func aPoorFixIsARingAroundTheTag() {
+        var (site, gateways) = Self.site(tagAt: MapPoint(x: 4, y: 2))
+        site.tags["cart"]?.accuracy = 1.2
+        // 1.2 m is 3 columns across and 1.5 rows down; the tag's label goes over the ring and the zone's edge.
+        let map = SiteMap(site: site, gateways: gateways, width: 30, height: 8)
+        #expect(map.rows == [
+            "┌─ lobby ────────────┐",
+            "│             gw-c◆  │",
+            "│          ◦◦◦◦◦     │",
+            "│         ◦◦   ◦◦    │",
+            "│  cart ±1.2m● ◦◦    │",
+            "│  ·desk·  ◦◦◦◦◦     │",
+            "│  ◆gw-a·     gw-b◆  │",
+            "└────────────────────┘",
+        ])
+    }
+
     @Test func aTagWithoutAPositionIsNotDrawn() {
         let (site, gateways) = Self.site(tagAt: nil)
         let rows = SiteMap(site: site, gateways: gateways, width: 30, height: 8).rows

@@ -69,7 +69,7 @@ import Watch
             "",
             "┌─ lobby ─────────────────┐  site lobby  fuse online",
             "│                    gw-c◆│  1 column = 0.25 m, 1 row = 0.50 m, north up",
-            "│                         │  ● cart  5.00, 2.40 m  ±4cm  3 gateways",
+            "│                         │  ● cart  5.00, 2.40 m  ±4cm  3 gateways  0.5s",
             "│                         │",
             "│           cart ±4cm●    │",
             "│·········                │",
@@ -88,6 +88,14 @@ import Watch
             "gw-c  online  device ?  rules ?",
             "  no peers yet",
         ])
+    }
+
+    @Test func colourMarksTheTagsTheGatewaysAndTheZones() {
+        let plain = WatchScreen.lines(Self.lobby().model, title: "", now: Self.now, width: 80, height: 24, color: false)
+        let coloured = WatchScreen.lines(Self.lobby().model, title: "", now: Self.now, width: 80, height: 24, color: true)
+        #expect(coloured.map { $0.replacing(#/\x1B\[\d*m/#, with: "") } == plain)
+        #expect(coloured[6].contains("\u{1B}[36mcart ±4cm●\u{1B}[0m"))
+        #expect(coloured[11].contains("\u{1B}[1m◆gw-a\u{1B}[0m\u{1B}[33m····\u{1B}[0m"))
     }
 
     @Test func withoutZonesOrPositionsTheLegendSaysWhatIsMissing() {

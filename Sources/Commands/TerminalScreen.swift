@@ -10,7 +10,9 @@
 /// When stdin is a terminal too, it is switched out of line mode and echo while `watch` draws,
 /// so that a key acts at once and does not print over the view; signals stay on (ISIG), so
 /// Ctrl-C is still SIGINT. `leave` puts back the settings found, on every way out that runs it
-/// (Ctrl-C, SIGTERM, `q`).
+/// (Ctrl-C, SIGTERM, `q`). Keys come from stdin, not `/dev/tty`: a script that starts `watch`
+/// in the background (`make demo`) gives it /dev/null as stdin and keeps running after `watch`
+/// ends, so there `q` would leave the script running with nothing on screen.
 final class TerminalScreen {
     private(set) var entered = false
     /// stdin's settings before `enter`; nil when stdin is no terminal (no keys then).

@@ -15,27 +15,28 @@ public struct WatchCommand: Command {
                                      help: "the broker (mqtt://HOST[:PORT] or mqtts://…); instead of the config's mqtt.url, default mqtt://127.0.0.1:1883")
     static let gateway = Option.value("--gateway", "ID[,ID…]", .text, help: "follow only these gateways (default: every gateway under the base topic)")
     static let site = Option.value("--site", "NAME", .text,
-                                   help: "also follow this site of uwb2mqtt fuse: a map of the gateways and tags, each tag's accuracy and zones")
+                                   help: "also follow this site of uwb2mqtt fuse: a map of its gateways and tags")
     static let fuseConfig = Option.value("--fuse-config", "FILE",
-                                         help: "the fuse's configuration: its site (as --site), its zones' outlines for the map, and its mqtt section unless --config is given")
+                                         help: "the fuse's config: its site (as --site), its zones for the map, its mqtt section")
     static let plain = Option.flag("--plain", help: "one line per event or state change, also on a terminal (the default when stdout is not one)")
 
     static let declaration = CommandDeclaration(
         name: "watch", abstract: "follow the gateways live: device, rules, peers and events in words",
         discussion: """
         Subscribes to <base>/+/# (or the given gateways). On a terminal it draws them: per gateway its
-        status, device, measurement rate, dropped messages and rules, a row per peer with its distance
-        as a number and a bar, stage, zones, approaches and the age of its last measurement, and the
-        latest events below. With --site (or --fuse-config), above them a map of the site seen from
-        above: the gateways where their status puts them, each tag where the fuse places it with its
-        accuracy, and the zones' outlines from the fuse's configuration. With --plain, or when stdout is not a terminal, it prints one line per
-        event or state change:
-        the gateway's status, device state and rules, each peer when first seen, every event with its
-        reason in words (zone_enter counter at 0.81 m after 300 ms dwell), ranking changes and dropped
-        messages. Times are the payloads' ts, UTC. A message it cannot read is a line naming its topic.
-        It never exits because the broker is unreachable: it says why once and keeps retrying. Keys
-        on the drawn view: q quits; Up/Down, PageUp/PageDown and Home/End scroll the gateways' lines
-        when they do not fit. Runs until q or Ctrl-C.
+        status, device, measurement rate, dropped messages, rules and the newest message it could not
+        read, a row per peer with its distance as a number and a bar, stage, zones, approaches and the
+        age of its last measurement, the rankings, and the latest events below. With --site (or
+        --fuse-config), above them a map of the site seen from above: the gateways where their status
+        puts them, each tag where the fuse places it with its accuracy, and the zones' outlines from
+        the fuse's configuration. With --plain, or when stdout is not a terminal, it prints one line
+        per event or state change: the gateway's status, device state and rules, each peer when first
+        seen, every event with its reason in words (zone_enter counter at 0.81 m after 300 ms dwell),
+        ranking changes, dropped messages and the site's status and events. Times are the payloads'
+        ts, UTC. A message it cannot read is a line naming its topic. It never exits because the
+        broker is unreachable: it says why once and keeps retrying. Keys on the drawn view: q quits;
+        Up/Down, PageUp/PageDown and Home/End scroll the gateways' lines when they do not fit. Runs
+        until q or Ctrl-C.
         """,
         arguments: [.option(config), .option(broker), .option(gateway), .option(site), .option(fuseConfig), .option(plain)],
         exitStatuses: [ExitStatus.Meaning(ExitStatus.success, "after q or Ctrl-C"),

@@ -57,7 +57,10 @@ final class TerminalScreen {
         write("\u{1B}[?1049h\u{1B}[?25l")
     }
 
+    /// Nothing once left: the loop still runs while the broker connection closes, and a redraw
+    /// due then would paint the view over the shell's screen.
     func draw(_ lines: [String]) {
+        guard entered else { return }
         write("\u{1B}[H" + lines.map { $0 + "\u{1B}[K" }.joined(separator: "\r\n") + "\u{1B}[J")
     }
 

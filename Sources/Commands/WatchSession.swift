@@ -89,6 +89,7 @@ final class WatchSession {
         say("broker \(broker.url): connecting, following \(filters.joined(separator: " "))")
         loop.run(until: { [unowned self] in stopRequested })
         if let keyWatch { loop.unwatch(keyWatch) }
+        if let redraw { loop.cancel(redraw) }
         terminal?.leave()
         _ = client.disconnect(timeout: .seconds(1))
         withExtendedLifetime(signals) {}

@@ -163,4 +163,24 @@ import Watch
         ])
         #expect(frame(-5).scroll == 0)
     }
+
+    @Test func wideNamesKeepTheColumnsAligned() {
+        var model = Self.lobby()
+        _ = model.receive(topic: "uwb2mqtt/lobby/peer/uketsuke/state", payload: Array(#"{"ts": "2026-11-29T12:03:04.000Z", "peer": "受付カート", "link": "ranging", "distance_m": 2.0, "zones": ["受付"], "stage": "point"}"#.utf8),
+                          retained: true, receivedAt: Self.now)
+        _ = model.receive(topic: "uwb2mqtt/lobby/peer/long/state", payload: Array(#"{"ts": "2026-11-29T12:03:04.000Z", "peer": "受付カウンター前", "link": "ranging", "distance_m": 1.0, "zones": [], "stage": "point"}"#.utf8),
+                          retained: true, receivedAt: Self.now)
+        let screen = WatchScreen.lines(model, title: "", now: Self.now, width: 80, height: 24, color: false)
+        // Ten columns of name and two of padding; a name wider than 12 columns is cut at 11 with `…`,
+        // never inside a character; the line is cut at 80 columns, not 80 characters.
+        #expect(screen.contains("  受付カート   ranging      2.00 m  ████▊         1.0s  point  [受付]"))
+        // 受付カウン is 10 columns: the next character would pass 11, so the cut name is padded by one.
+        #expect(screen.contains("  受付カウン…  ranging      1.00 m  ██▍           1.0s  point"))
+        #expect(screen.allSatisfy { DisplayWidth.columns($0) <= 80 })
+        let narrow = WatchScreen.lines(model, title: "", now: Self.now, width: 21, height: 24, color: false)
+        #expect(narrow.contains("  受付カート   rangi…"))
+        #expect(narrow.contains("  受付カウン…  rangi…"))
+        // A cut that falls inside a wide character leaves the column empty rather than half a character.
+        #expect(WatchScreen.lines(model, title: "", now: Self.now, width: 6, height: 24, color: false).contains("  受…"))
+    }
 }

@@ -42,15 +42,13 @@ public enum WatchScreen {
                 top.append(ranking(rule, peers))
             }
         }
+        // On a screen of 20 rows or more the two newest events stay in view (a blank, the heading
+        // and two lines) even when the gateways' lines must scroll for it: what the rules decided
+        // is what a person watches for.
+        let eventReserve = height >= 20 ? 4 : 0
         var shownScroll = 0, page = top.count
-        let room = height - fixed.count - 1
-        if fixed.count + top.count > height, room < 1 {
-            // Not even one gateway line fits beside the map: cut, as a too small terminal must.
-            let all = fixed + top
-            top = Array(all.prefix(height - 1)) + [ScreenLine("… \(all.count - height + 1) more lines: enlarge the terminal", .dim)]
-            fixed = []
-            page = 1
-        } else if fixed.count + top.count > height {
+        let room = height - fixed.count - 1 - eventReserve
+        if fixed.count + top.count + eventReserve > height, room >= 1 {
             shownScroll = min(max(scroll, 0), top.count - room)
             let above = shownScroll, below = top.count - room - shownScroll
             func counted(_ n: Int) -> String { n == 1 ? "1 line" : "\(n) lines" }
@@ -58,6 +56,12 @@ public enum WatchScreen {
             more += ": " + [above > 0 ? "↑ PgUp" : "", below > 0 ? "↓ PgDn" : ""].filter { !$0.isEmpty }.joined(separator: " ") + " to scroll"
             top = Array(top[shownScroll..<(shownScroll + room)]) + [ScreenLine("… " + more, .dim)]
             page = room
+        } else if fixed.count + top.count > height {
+            // Not even one gateway line fits beside the map: cut, as a too small terminal must.
+            let all = fixed + top
+            top = Array(all.prefix(height - 1)) + [ScreenLine("… \(all.count - height + 1) more lines: enlarge the terminal", .dim)]
+            fixed = []
+            page = 1
         }
         var screen = fixed + top
         let eventRoom = height - screen.count - 2

@@ -27,6 +27,7 @@ import Watch
         _ = feed.lines("site/lobby/status", #"{"state": "online", "ts": "2026-11-29T12:00:01.000Z", "version": "0.1.0", "instance": "5f3a"}"#, retained: true)
         _ = feed.lines("site/lobby/peer/cart/state", #"{"ts": "2026-11-29T12:03:04.000Z", "peer": "cart", "position": {"x": 4.9, "y": 2.3, "z": 1.0, "accuracy_m": 0.05}, "zones": [], "gateways_in_range": 3}"#, retained: true)
         _ = feed.lines("site/lobby/peer/cart/position", #"{"ts": "2026-11-29T12:03:04.500Z", "peer": "cart", "frame": "site", "x": 5.0, "y": 2.4, "z": 1.0, "accuracy_m": 0.04, "gateways": ["gw-a", "gw-b", "gw-c"], "method": "multilateration"}"#)
+        _ = feed.lines("site/lobby/peer/cart/event", #"{"ts": "2026-11-29T12:02:58.000Z", "peer": "cart", "type": "zone_exit", "rule": "desk", "from": "inside", "to": "outside", "distance_m": null, "reason": {"dwell_ms": 200}}"#)
         return feed
     }
 
@@ -63,7 +64,7 @@ import Watch
     @Test func theMapBesideTheTagsAt80x24() {
         let screen = WatchScreen.lines(Self.lobby().model, title: "connected", now: Self.now, width: 80, height: 24, color: false)
         // The map takes the left half of the screen's height, the tags' coordinates sit beside it,
-        // and the gateways' rows follow under it as far as they fit.
+        // the gateways' rows follow under it as far as they fit with the newest events kept below.
         #expect(screen == [
             "uwb2mqtt watch  12:03:05 UTC  connected",
             "",
@@ -84,9 +85,10 @@ import Watch
             "",
             "gw-b  online  device ?  rules ?",
             "  no peers yet",
+            "… 3 lines more below: ↓ PgDn to scroll",
             "",
-            "gw-c  online  device ?  rules ?",
-            "  no peers yet",
+            "latest events",
+            "12:02:58 site/lobby  cart  zone_exit desk after 200 ms dwell",
         ])
     }
 

@@ -185,14 +185,15 @@ import TestSupport
                                      width: 100, height: 40)
         defer { kill(server, SIGTERM) }
 
-        let legend = #/● cart  \d+\.\d\d, \d+\.\d\d m  ±\d+cm/#
+        // Centimetres below a metre of accuracy, else metres with one decimal.
+        let legend = #/● cart  -?\d+\.\d\d, -?\d+\.\d\d m  ±(\d+cm|\d+\.\dm)/#
         let screen = await tmux.screen(until: "the map with the tag placed", timeout: 60) { rows in
             rows.contains { $0.contains(legend) } && rows.contains { $0.contains("fuse online") }
                 && ["gw-a", "gw-b", "gw-c"].allSatisfy { id in rows.contains { $0.contains("◆" + id) || $0.contains(id + "◆") } }
         }
         let shown = screen.joined(separator: "\n")
         #expect(screen.contains { $0.hasPrefix("┌─ lobby ─") }, "\(shown)")
-        #expect(screen.contains { $0.contains("│") && $0.contains("●") && $0.contains(#/cart ±\d+cm/#) }, "\(shown)")
+        #expect(screen.contains { $0.contains("│") && $0.contains("●") && $0.contains(#/cart ±(\d+cm|\d+\.\dm)/#) }, "\(shown)")
         // The zone dotted, with its name inside its corner — unless the tag, walking through that
         // corner, covers the name with its own label (the tag's label wins).
         #expect(screen.contains { $0.contains("·········") }, "\(shown)")

@@ -1,38 +1,52 @@
+import FoundationEssentials
 import Gateway
+import SiteFusion
 import Vocabulary
+import Watch
+import YAMLCoding
 
-/// `uwb2mqtt watch [--config FILE] [--broker URL] [--gateway ID[,ID…]] [--plain]`: follows the
-/// gateways' v1 trees and draws them on the terminal, or prints one readable line per event or
-/// state change (`--plain`, or stdout not a terminal).
+/// `uwb2mqtt watch [--config FILE] [--broker URL] [--gateway ID[,ID…]] [--site NAME] [--fuse-config FILE]
+/// [--plain]`: follows the gateways' v1 trees (and a fuse site's) and draws them on the terminal,
+/// or prints one readable line per event or state change (`--plain`, or stdout not a terminal).
 public struct WatchCommand: Command {
     static let config = Option.value("--config", "FILE",
                                      help: "an agent configuration whose mqtt section (broker, base_topic, credentials, TLS) to use")
     static let broker = Option.value("--broker", "URL", .text,
                                      help: "the broker (mqtt://HOST[:PORT] or mqtts://…); instead of the config's mqtt.url, default mqtt://127.0.0.1:1883")
     static let gateway = Option.value("--gateway", "ID[,ID…]", .text, help: "follow only these gateways (default: every gateway under the base topic)")
+    static let site = Option.value("--site", "NAME", .text,
+                                   help: "also follow this site of uwb2mqtt fuse: a map of its gateways and tags")
+    static let fuseConfig = Option.value("--fuse-config", "FILE",
+                                         help: "the fuse's config: its site (as --site), its zones for the map, its mqtt section")
     static let plain = Option.flag("--plain", help: "one line per event or state change, also on a terminal (the default when stdout is not one)")
 
     static let declaration = CommandDeclaration(
         name: "watch", abstract: "follow the gateways live: device, rules, peers and events in words",
         discussion: """
         Subscribes to <base>/+/# (or the given gateways). On a terminal it draws them: per gateway its
-        status, device, measurement rate, dropped messages and rules, a row per peer with its distance
-        as a number and a bar, stage, zones, approaches and the age of its last measurement, and the
-        latest events below. With --plain, or when stdout is not a terminal, it prints one line per
-        event or state change:
-        the gateway's status, device state and rules, each peer when first seen, every event with its
-        reason in words (zone_enter counter at 0.81 m after 300 ms dwell), ranking changes and dropped
-        messages. Times are the payloads' ts, UTC. A message it cannot read is a line naming its topic.
-        It never exits because the broker is unreachable: it says why once and keeps retrying. Runs
-        until Ctrl-C.
+        status, device, measurement rate, dropped messages, rules and the newest message it could not
+        read, a row per peer with its distance as a number and a bar, stage, zones, approaches and the
+        age of its last measurement, the rankings, and the latest events below. With --site (or
+        --fuse-config), above them a map of the site seen from above: the gateways where their status
+        puts them, each tag where the fuse places it with its accuracy, and the zones' outlines from
+        the fuse's configuration. With --plain, or when stdout is not a terminal, it prints one line
+        per event or state change: the gateway's status, device state and rules, each peer when first
+        seen, every event with its reason in words (zone_enter counter at 0.81 m after 300 ms dwell),
+        ranking changes, dropped messages and the site's status and events. Times are the payloads'
+        ts, UTC. A message it cannot read is a line naming its topic. It never exits because the
+        broker is unreachable: it says why once and keeps retrying. Keys on the drawn view: q quits;
+        Up/Down, PageUp/PageDown and Home/End scroll the gateways' lines when they do not fit. Runs
+        until q or Ctrl-C.
         """,
-        arguments: [.option(config), .option(broker), .option(gateway), .option(plain)],
-        exitStatuses: [ExitStatus.Meaning(ExitStatus.success, "after Ctrl-C"),
+        arguments: [.option(config), .option(broker), .option(gateway), .option(site), .option(fuseConfig), .option(plain)],
+        exitStatuses: [ExitStatus.Meaning(ExitStatus.success, "after q or Ctrl-C"),
                        ExitStatus.Meaning(ExitStatus.failure, "for a bad configuration")])
 
     var configPath: String?
     var brokerURL: String?
     var gateways: [String]
+    var site: String?
+    var fuseConfigPath: String?
     var plain: Bool
 
     init(_ arguments: ParsedArguments) throws(UsageError) {
@@ -42,6 +56,11 @@ public struct WatchCommand: Command {
             throw UsageError("--broker must be mqtt://HOST[:PORT] or mqtts://HOST[:PORT], found '\(brokerURL)'")
         }
         gateways = arguments.value(Self.gateway).map { $0.split(separator: ",").map(String.init) } ?? []
+        site = arguments.value(Self.site)
+        if let site, site.isEmpty || site.contains(where: { "/+#".contains($0) }) {
+            throw UsageError("--site must be a site name without '/', '+' or '#', found '\(site)'")
+        }
+        fuseConfigPath = arguments.value(Self.fuseConfig)
         plain = arguments.isSet(Self.plain)
     }
 
@@ -55,9 +74,29 @@ public struct WatchCommand: Command {
                 return ExitStatus.failure
             }
         }
+        var siteView = site.map { SiteView(name: TopicSegment.sanitize($0)) }
+        if let fuseConfigPath {
+            let fuse: FuseConfiguration
+            do {
+                guard let data = FileManager.default.contents(atPath: fuseConfigPath) else { throw ConfigurationError("cannot read \(fuseConfigPath)") }
+                fuse = try YAMLDecoder().decode(FuseConfiguration.self, from: data, file: fuseConfigPath)
+                do { try fuse.validate() } catch { throw ConfigurationError("\(fuseConfigPath): \(error)") }
+            } catch {
+                console.errors("uwb2mqtt: watch: \(error)")
+                return ExitStatus.failure
+            }
+            // Another site's outlines on this site's map would mislead.
+            if let site, TopicSegment.sanitize(site) != TopicSegment.sanitize(fuse.site) {
+                console.errors("uwb2mqtt: watch: --site \(site) but \(fuseConfigPath) is the configuration of site \(fuse.site)")
+                return ExitStatus.failure
+            }
+            siteView = SiteView(name: TopicSegment.sanitize(fuse.site),
+                                zones: fuse.zones.map { SiteZone(name: $0.name, polygon: $0.polygon.map { MapPoint(x: $0.x, y: $0.y) }) })
+            if configPath == nil { settings = fuse.mqtt }
+        }
         if let brokerURL { settings.url = brokerURL }
         let drawn = !plain && TerminalScreen.isTerminal
-        return WatchSession(broker: settings, gateways: gateways, console: console, terminal: drawn ? TerminalScreen() : nil,
+        return WatchSession(broker: settings, gateways: gateways, site: siteView, console: console, terminal: drawn ? TerminalScreen() : nil,
                             color: drawn && TerminalScreen.wantsColor).run()
     }
 }

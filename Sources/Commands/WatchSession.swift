@@ -29,19 +29,31 @@ final class WatchSession {
     /// The pending redraw; at most one, so that a burst of messages is one frame.
     private var redraw: EventLoop.Timer?
     private var lastDraw = -Double.infinity
+    /// The gateways' lines scrolled off the top, and a page of them, as the last frame had them.
+    private var scroll = 0
+    private var page = 1
+    /// The start of an escape sequence that a read cut off.
+    private var pendingKeyBytes: [UInt8] = []
+    private var keyWatch: EventLoop.Watch?
 
-    init(broker: BrokerSettings, gateways: [String], console: Console, terminal: TerminalScreen? = nil, color: Bool = false) {
+    /// The fuse site to follow, if any.
+    let site: String?
+
+    init(broker: BrokerSettings, gateways: [String], site: SiteView? = nil, console: Console, terminal: TerminalScreen? = nil, color: Bool = false) {
         self.broker = broker
         self.gateways = gateways
+        self.site = site?.name
         self.console = console
         self.terminal = terminal
         self.color = color
-        model = WatchModel(base: broker.baseTopic)
+        model = WatchModel(base: broker.baseTopic, site: site)
     }
 
-    /// The filters: `<base>/+/#`, or `<base>/<gw>/#` for each gateway asked for.
+    /// The filters: `<base>/+/#`, or `<base>/<gw>/#` for each gateway asked for; and the site's
+    /// tree, which `<base>/+/#` covers already when every gateway is followed.
     var filters: [String] {
-        gateways.isEmpty ? ["\(broker.baseTopic)/+/#"] : gateways.map { "\(broker.baseTopic)/\(TopicSegment.sanitize($0))/#" }
+        let trees = gateways.isEmpty ? ["\(broker.baseTopic)/+/#"] : gateways.map { "\(broker.baseTopic)/\(TopicSegment.sanitize($0))/#" }
+        return trees + (site.map { gateways.isEmpty ? [] : ["\(broker.baseTopic)/site/\($0)/#"] } ?? [])
     }
 
     /// Runs until SIGINT or SIGTERM; 0 then, 1 when the broker settings cannot be used at all.
@@ -69,10 +81,15 @@ final class WatchSession {
         }
         if let terminal {
             terminal.enter()
+            if terminal.readsKeys {
+                keyWatch = loop.watch(0, events: Int16(POLLIN)) { [unowned self] _ in readKeys() }
+            }
             tick()
         }
         say("broker \(broker.url): connecting, following \(filters.joined(separator: " "))")
         loop.run(until: { [unowned self] in stopRequested })
+        if let keyWatch { loop.unwatch(keyWatch) }
+        if let redraw { loop.cancel(redraw) }
         terminal?.leave()
         _ = client.disconnect(timeout: .seconds(1))
         withExtendedLifetime(signals) {}
@@ -103,6 +120,33 @@ final class WatchSession {
         }
     }
 
+    /// Acts on what was typed: `q` stops, the arrow and page keys scroll the gateways' lines.
+    private func readKeys() {
+        var buffer = [UInt8](repeating: 0, count: 64)
+        let count = buffer.withUnsafeMutableBytes { read(0, $0.baseAddress, $0.count) }
+        guard count > 0 else {
+            if count < 0, errno == EINTR || errno == EAGAIN { return }
+            // End of input (the terminal went away) or a read error: no more keys, the view goes on.
+            if let keyWatch { loop?.unwatch(keyWatch) }
+            keyWatch = nil
+            return
+        }
+        let (keys, rest) = TerminalKey.parse(pendingKeyBytes + buffer.prefix(count))
+        pendingKeyBytes = rest.count > 16 ? [] : rest
+        for key in keys {
+            switch key {
+            case .quit: stopRequested = true
+            case .up: scroll -= 1
+            case .down: scroll += 1
+            case .pageUp: scroll -= page
+            case .pageDown: scroll += page
+            case .home: scroll = 0
+            case .end: scroll = Int.max / 2
+            }
+        }
+        if !keys.isEmpty { changed() }
+    }
+
     /// A line about `watch`'s own connection, in the same shape as the gateways' lines.
     private func say(_ text: String) {
         guard terminal != nil else { return console.output(PlainLine.clock(secondsSince1970: Clocks.wall()) + " " + text) }
@@ -131,6 +175,10 @@ final class WatchSession {
         guard let terminal else { return }
         lastDraw = Clocks.monotonic()
         let size = terminal.size
-        terminal.draw(WatchScreen.lines(model, title: connection, now: Clocks.wall(), width: size.width, height: size.height, color: color))
+        let frame = WatchScreen.frame(model, title: connection, now: Clocks.wall(), width: size.width, height: size.height, color: color, scroll: scroll)
+        // Kept within what there is: keys pressed past the end must not have to be taken back.
+        scroll = frame.scroll
+        page = max(1, frame.page)
+        terminal.draw(frame.lines)
     }
 }

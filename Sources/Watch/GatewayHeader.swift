@@ -20,6 +20,13 @@ public struct GatewayHeader: Sendable, Equatable {
     public var peers: [String: PeerRow] = [:]
     /// Each ranking rule's peers, best first.
     public var rankings: [String: [String]] = [:]
+    /// Where it stands in the site frame (`status.position`), for the site map.
+    public var position: MapPoint?
+    /// The newest message of this gateway that `watch` could not read, as `--plain` prints it
+    /// without the gateway (`12:03:04 device: not a JSON object: …`), and how many there were:
+    /// the drawn view shows it under the header rather than hiding it.
+    public var problem: String?
+    public var problemCount = 0
 
     /// The previous `metrics`' uptime and measurement count, for the rate.
     var lastMetrics: (uptime: Double, measurements: Double)?
@@ -32,5 +39,6 @@ public struct GatewayHeader: Sendable, Equatable {
         a.id == b.id && a.status == b.status && a.version == b.version && a.deviceState == b.deviceState && a.firmware == b.firmware
             && a.deviceError == b.deviceError && a.rulesOK == b.rulesOK && a.rulesSHA == b.rulesSHA && a.rulesError == b.rulesError
             && a.measurementRate == b.measurementRate && a.dropped == b.dropped && a.peers == b.peers && a.rankings == b.rankings
+            && a.position == b.position && a.problem == b.problem && a.problemCount == b.problemCount
     }
 }

@@ -10,6 +10,8 @@ public enum PlainLine {
         switch kind {
         case let .status(state, version):
             "gateway \(state)" + (version.map { " (uwb2mqtt \($0))" } ?? "")
+        case let .fuse(state):
+            "fuse \(state)"
         case let .device(state, firmware, error):
             "device \(state)" + (error.map { ": \($0)" } ?? firmware.map { " (firmware \($0))" } ?? "")
         case let .rules(ok, sha, error):

@@ -23,19 +23,27 @@ struct ScreenLine {
         return line
     }
 
-    var count: Int { runs.reduce(0) { $0 + $1.text.count } }
+    static func + (line: ScreenLine, more: ScreenLine) -> ScreenLine {
+        var line = line
+        line.runs += more.runs
+        return line
+    }
 
-    /// At most `width` characters, the last one `…` when something was cut; SGR around the
-    /// styled runs when `color`. Every character is taken as one column (the view uses no wide ones).
+    /// Columns on the terminal (peer and zone names may hold wide characters).
+    var count: Int { runs.reduce(0) { $0 + DisplayWidth.columns($1.text) } }
+
+    /// At most `width` columns, the last one `…` when something was cut; SGR around the
+    /// styled runs when `color`.
     func rendered(width: Int, color: Bool) -> String {
         guard width > 0 else { return "" }
         let cut = count > width
         var room = cut ? width - 1 : width
         var text = ""
         for run in runs where room > 0 {
-            let piece = run.text.count > room ? String(run.text.prefix(room)) : run.text
-            room -= piece.count
-            text += color && run.style != .plain ? "\u{1B}[\(run.style.rawValue)m" + piece + "\u{1B}[0m" : piece
+            let piece = DisplayWidth.prefix(run.text, columns: room)
+            // A wide character that did not fit leaves the rest of the room unused: stop there.
+            room = piece.unicodeScalars.count == run.text.unicodeScalars.count ? room - DisplayWidth.columns(piece) : 0
+            text += color && run.style != .plain && !piece.isEmpty ? "\u{1B}[\(run.style.rawValue)m" + piece + "\u{1B}[0m" : piece
         }
         return cut ? text + "…" : text
     }

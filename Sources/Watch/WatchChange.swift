@@ -3,6 +3,8 @@
 public struct WatchChange: Sendable, Equatable {
     public enum Kind: Sendable, Equatable {
         case status(state: String, version: String?)
+        /// The site's `status`: whether a fuse instance holds the site.
+        case fuse(state: String)
         case device(state: String, firmware: String?, error: String?)
         case rules(ok: Bool, sha: String?, error: String?)
         /// A peer's first `state`.

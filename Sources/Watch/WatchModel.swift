@@ -14,9 +14,13 @@ public struct WatchModel: Sendable {
     public private(set) var events: [WatchEvent] = []
     public let eventLimit: Int
 
-    public init(base: String = "uwb2mqtt", eventLimit: Int = 50) {
+    /// The fuse's site that `watch --site` follows; nil: the site tree is not read.
+    public internal(set) var site: SiteView?
+
+    public init(base: String = "uwb2mqtt", eventLimit: Int = 50, site: SiteView? = nil) {
         self.base = base
         self.eventLimit = eventLimit
+        self.site = site
     }
 
     /// Takes one message; `receivedAt` (seconds since 1970) dates what carries no `ts`. Returns
@@ -24,11 +28,36 @@ public struct WatchModel: Sendable {
     /// retained message is the topic's current value, dated by its own `ts`, and one the broker
     /// delivers again after a reconnect is no new line because it equals what is known.
     public mutating func receive(topic: String, payload: [UInt8], retained: Bool, receivedAt: Double) -> [WatchChange] {
+        let changes = read(topic: topic, payload: payload, receivedAt: receivedAt)
+        // The drawn view shows the newest unreadable message under its gateway (or the site).
+        for change in changes {
+            guard case let .note(topic, problem) = change.kind else { continue }
+            let text = "\(change.clock) \(topic): \(problem)"
+            if let site, change.gateway == Self.siteLabel(site.name) {
+                self.site?.problem = text
+                self.site?.problemCount += 1
+            } else {
+                gateways[change.gateway]?.problem = text
+                gateways[change.gateway]?.problemCount += 1
+            }
+        }
+        return changes
+    }
+
+    /// How lines name the site: `site/lobby`, after its topic.
+    public static func siteLabel(_ site: String) -> String { "site/" + site }
+
+    mutating func read(topic: String, payload: [UInt8], receivedAt: Double) -> [WatchChange] {
         let prefix = base + "/"
         guard topic.hasPrefix(prefix) else { return [] }
         let levels = topic.dropFirst(prefix.count).split(separator: "/", omittingEmptySubsequences: false).map(String.init)
-        // `<base>/site/…` is the fuse's tree, and requests and responses are conversations, not state.
-        guard let gateway = levels.first, gateway != "site", !gateway.isEmpty else { return [] }
+        // `<base>/site/…` is the fuse's tree, read only for the site asked for; requests and
+        // responses are conversations, not state.
+        if levels.first == "site" {
+            guard let site, levels.count > 2, levels[1] == site.name else { return [] }
+            return readSite(Array(levels.dropFirst(2)), payload: payload, receivedAt: receivedAt)
+        }
+        guard let gateway = levels.first, !gateway.isEmpty else { return [] }
         let path = Array(levels.dropFirst())
         if let kind = path.first, kind == "request" || kind == "response" { return [] }
         let subtopic = path.joined(separator: "/")
@@ -61,6 +90,8 @@ public struct WatchModel: Sendable {
         case "status":
             guard let state = object["state"]?.text else { return missing("\"state\"") }
             let version = object["version"]?.text
+            // A gateway without a configured pose says `null`: it stays off the site map.
+            header.position = Self.point(object["position"])
             guard state != header.status || (version != nil && version != header.version) else { return [] }
             header.status = state
             if let version { header.version = version }
@@ -128,18 +159,8 @@ public struct WatchModel: Sendable {
         case "peer/event":
             guard let type = object["type"]?.text else { return missing("\"type\"") }
             guard Self.eventTypes.contains(type) else { return note("unknown event type \"\(type)\"", clock: clock) }
-            var event = WatchEvent(gateway: gateway, peer: object["peer"]?.text ?? path[1], clock: clock, type: type)
-            event.rule = object["rule"]?.text
-            event.from = object["from"]?.text
-            event.to = object["to"]?.text
-            event.distance = object["distance_m"]?.number
-            let reason = object["reason"]
-            event.threshold = reason?["threshold_m"]?.number
-            event.dwellMs = reason?["dwell_ms"]?.number.map { Int($0) }
-            event.cause = reason?["cause"]?.text
-            event.lastSeen = reason?["last_seen"]?.text.flatMap(WallClock.clock(ts:))
-            events.append(event)
-            if events.count > eventLimit { events.removeFirst(events.count - eventLimit) }
+            let event = Self.event(object, gateway: gateway, peer: object["peer"]?.text ?? path[1], clock: clock, type: type)
+            remember(event)
             return change(.event(event))
         default:
             if path.count == 2, path[0] == "ranking" {
@@ -151,6 +172,32 @@ public struct WatchModel: Sendable {
             }
             return note("not a topic of the v1 tree", clock: clock)
         }
+    }
+
+    /// An `event` payload as the list shows it.
+    static func event(_ object: JSONValue, gateway: String, peer: String, clock: String, type: String) -> WatchEvent {
+        var event = WatchEvent(gateway: gateway, peer: peer, clock: clock, type: type)
+        event.rule = object["rule"]?.text
+        event.from = object["from"]?.text
+        event.to = object["to"]?.text
+        event.distance = object["distance_m"]?.number
+        let reason = object["reason"]
+        event.threshold = reason?["threshold_m"]?.number
+        event.dwellMs = reason?["dwell_ms"]?.number.map { Int($0) }
+        event.cause = reason?["cause"]?.text
+        event.lastSeen = reason?["last_seen"]?.text.flatMap(WallClock.clock(ts:))
+        return event
+    }
+
+    mutating func remember(_ event: WatchEvent) {
+        events.append(event)
+        if events.count > eventLimit { events.removeFirst(events.count - eventLimit) }
+    }
+
+    /// `{"x", "y", …}` → a point; nil for `null` or anything without both numbers.
+    static func point(_ value: JSONValue?) -> MapPoint? {
+        guard let x = value?["x"]?.number, let y = value?["y"]?.number, x.isFinite, y.isFinite else { return nil }
+        return MapPoint(x: x, y: y)
     }
 
     /// The event types of mqtt-api.md; another is a newer agent's, shown as a note.

@@ -2,15 +2,28 @@
 /// At the top a title, then per gateway a header (status, device, rate, dropped, rules) and a row
 /// per peer with its filtered distance as a number and as a bar on one scale for all peers, so
 /// that who is nearer shows at a glance; below, the latest events in words, as many as fit.
-/// Lines are cut at the width, never wrapped: a wrapped line would push the rest off the screen.
-/// Pure: the session passes the time and the size, and writes the lines.
+/// With a site, its map and legend sit between the title and the gateways. Gateways' lines that
+/// do not fit scroll (the session moves `scroll` on the arrow and page keys), the title and the
+/// map stay. Lines are cut at the width, never wrapped: a wrapped line would push the rest off
+/// the screen. Pure: the session passes the time, the size and the scroll, and writes the lines.
 public enum WatchScreen {
     /// `title` says what `watch` itself is doing (its broker connection); `now` is seconds since
     /// 1970, for the clock and the age of each peer's last measurement.
     public static func lines(_ model: WatchModel, title: String, now: Double, width: Int, height: Int, color: Bool) -> [String] {
-        guard width > 0, height > 0 else { return [] }
-        var top = [ScreenLine("uwb2mqtt watch", .bold) + "  \(WallClock.clock(secondsSince1970: now)) UTC  \(title)"]
+        frame(model, title: title, now: now, width: width, height: height, color: color, scroll: 0).lines
+    }
+
+    /// The frame with the gateways' lines scrolled by `scroll` lines when they do not all fit
+    /// under the title and the site map; the last line then says what is above and below.
+    public static func frame(_ model: WatchModel, title: String, now: Double, width: Int, height: Int, color: Bool, scroll: Int) -> WatchFrame {
+        guard width > 0, height > 0 else { return WatchFrame(lines: [], scroll: 0, page: 0) }
+        var fixed = [ScreenLine("uwb2mqtt watch", .bold) + "  \(WallClock.clock(secondsSince1970: now)) UTC  \(title)"]
         let gateways = model.gateways.values.sorted { $0.id < $1.id }
+        if let site = model.site {
+            fixed.append(ScreenLine())
+            fixed += siteLines(site, gateways: gateways, now: now, width: width, height: height)
+        }
+        var top: [ScreenLine] = []
         if gateways.isEmpty { top.append(ScreenLine("waiting for a gateway under \(model.base)/", .dim)) }
         let scale = max(gateways.flatMap { $0.peers.values.compactMap(\.distance) }.max() ?? 0, 5)
         let barWidth = 12 + max(0, (width - 80) / 2)
@@ -25,23 +38,43 @@ public enum WatchScreen {
             for row in gateway.peers.values.sorted(by: { $0.name < $1.name }) {
                 top.append(peer(row, scale: scale, barWidth: barWidth, now: now))
             }
+            for (rule, peers) in gateway.rankings.sorted(by: { $0.key < $1.key }) {
+                top.append(ranking(rule, peers))
+            }
         }
-        if top.count > height {
-            let hidden = top.count - height + 1
-            top = Array(top.prefix(height - 1)) + [ScreenLine("… \(hidden) more lines: enlarge the terminal or follow fewer gateways", .dim)]
+        // On a screen of 20 rows or more the two newest events stay in view (a blank, the heading
+        // and two lines) even when the gateways' lines must scroll for it: what the rules decided
+        // is what a person watches for.
+        let eventReserve = height >= 20 ? 4 : 0
+        var shownScroll = 0, page = top.count
+        let room = height - fixed.count - 1 - eventReserve
+        if fixed.count + top.count + eventReserve > height, room >= 1 {
+            shownScroll = min(max(scroll, 0), top.count - room)
+            let above = shownScroll, below = top.count - room - shownScroll
+            func counted(_ n: Int) -> String { n == 1 ? "1 line" : "\(n) lines" }
+            var more = below > 0 ? "\(counted(below)) more below" + (above > 0 ? ", \(above) above" : "") : "\(counted(above)) above"
+            more += ": " + [above > 0 ? "↑ PgUp" : "", below > 0 ? "↓ PgDn" : ""].filter { !$0.isEmpty }.joined(separator: " ") + " to scroll"
+            top = Array(top[shownScroll..<(shownScroll + room)]) + [ScreenLine("… " + more, .dim)]
+            page = room
+        } else if fixed.count + top.count > height {
+            // Not even one gateway line fits beside the map: cut, as a too small terminal must.
+            let all = fixed + top
+            top = Array(all.prefix(height - 1)) + [ScreenLine("… \(all.count - height + 1) more lines: enlarge the terminal", .dim)]
+            fixed = []
+            page = 1
         }
-        var screen = top
-        let room = height - top.count - 2
-        if room > 0 {
+        var screen = fixed + top
+        let eventRoom = height - screen.count - 2
+        if eventRoom > 0 {
             screen.append(ScreenLine())
             screen.append(ScreenLine("latest events", .bold))
             if model.events.isEmpty { screen.append(ScreenLine("none yet", .dim)) }
-            for event in model.events.suffix(room) {
+            for event in model.events.suffix(eventRoom) {
                 let text = PlainLine.text(WatchChange(clock: event.clock, gateway: event.gateway, kind: .event(event)))
                 screen.append(ScreenLine(String(text.prefix(8)), .dim) + String(text.dropFirst(8)))
             }
         }
-        return screen.map { $0.rendered(width: width, color: color) }
+        return WatchFrame(lines: screen.map { $0.rendered(width: width, color: color) }, scroll: shownScroll, page: page)
     }
 
     /// `lobby  online  device ranging fw 1.1.0-rc0  20.0/s  dropped 0  rules ok 78e0d9fc`, and a
@@ -64,12 +97,26 @@ public enum WatchScreen {
         }
         if let sha = gateway.rulesSHA { line.add(" \(sha.prefix(8))") }
         var lines = [line]
+        if let problem = gateway.problem { lines.append(unreadable(problem, count: gateway.problemCount)) }
         if let error = gateway.deviceError { lines.append(ScreenLine("  device error: ", .red) + error) }
         if gateway.rulesOK == false {
             lines.append(ScreenLine("  rules error: ", .red) + (gateway.rulesError ?? "no reason given")
                 + (gateway.rulesSHA.map { "; still running \($0.prefix(8))" } ?? ""))
         }
         return lines
+    }
+
+    /// `  ! unreadable: 12:03:04 device: not a JSON object: {"state": …` under the header of the gateway (or site)
+    /// that sent it: what `--plain` prints as a line, kept in view until a newer one replaces it.
+    static func unreadable(_ problem: String, count: Int) -> ScreenLine {
+        ScreenLine("  ! ", .red) + (count > 1 ? "unreadable (\(count), the newest): " : "unreadable: ") + problem
+    }
+
+    /// `  ranking nearest: 1 phone-anna  2 tool-cart`, best first.
+    static func ranking(_ rule: String, _ peers: [String]) -> ScreenLine {
+        var line = ScreenLine("  ranking \(rule): ", .dim)
+        line.add(peers.isEmpty ? "nobody" : peers.enumerated().map { "\($0.offset + 1) \($0.element)" }.joined(separator: "  "))
+        return line
     }
 
     /// The peers' column titles; the bar's shows its scale.
@@ -85,7 +132,7 @@ public enum WatchScreen {
     static func peer(_ row: PeerRow, scale: Double, barWidth: Int, now: Double) -> ScreenLine {
         let lost = row.link == "lost"
         var line = ScreenLine(lost ? "✗ " : "  ", .red)
-        line.add(pad(row.name.count > 12 ? row.name.prefix(11) + "…" : row.name, 12) + " ")
+        line.add(pad(DisplayWidth.columns(row.name) > 12 ? DisplayWidth.prefix(row.name, columns: 11) + "…" : row.name, 12) + " ")
         line.add(pad(row.link ?? "?", 10), lost ? .red : row.link == "ranging" ? .green : .yellow)
         line.add(" " + pad(row.distance.map { Metres.text($0) + " m" } ?? "", 8, right: true) + "  ")
         line.add(pad(bar(row.distance, scale: scale, width: barWidth), barWidth), lost ? .dim : .cyan)
@@ -128,7 +175,7 @@ public enum WatchScreen {
     }
 
     static func pad(_ text: String, _ width: Int, right: Bool = false) -> String {
-        let fill = String(repeating: " ", count: max(0, width - text.count))
+        let fill = String(repeating: " ", count: max(0, width - DisplayWidth.columns(text)))
         return right ? fill + text : text + fill
     }
 }

@@ -75,4 +75,44 @@ import TestSupport
         #expect(!output.contains { $0.contains("kitchen") })
         #expect(watch.isRunning)
     }
+
+    /// `--plain --fuse-config`: the fuse's site status and its events are lines named `site/<site>`,
+    /// with the broker taken from the fuse's config; another site's messages are not.
+    @Test func aSitesStatusAndEventsReadAsLines() async throws {
+        let broker = try await MosquittoBroker.start()
+        defer { broker.stop() }
+        let dir = try TemporaryDirectory(prefix: "watch-site-plain")
+        let fuseConfig = try dir.write("fuse.yaml", """
+            site: lobby
+            mqtt: {url: "\(broker.url)", base_topic: uwb2mqtt}
+            zones:
+              - {name: checkout, polygon: [[0, 0], [2.5, 0], [2.5, 2], [0, 2]]}
+            """)
+        let watch = try startWatch(["--fuse-config", fuseConfig, "--plain"], in: dir)
+        defer { _ = watch.terminate() }
+        await eventually("watch connected") { lines(watch).contains { $0.hasSuffix("broker \(broker.url): connected") } }
+        try await MQTTTestPublisher.publish(broker: broker, topic: "uwb2mqtt/site/hall/status", message: #"{"state": "online", "ts": "2026-11-29T12:00:00.000Z"}"#)
+        try await MQTTTestPublisher.publish(broker: broker, topic: "uwb2mqtt/site/lobby/status", message: #"{"state": "online", "ts": "2026-11-29T12:00:01.000Z"}"#)
+        try await MQTTTestPublisher.publish(broker: broker, topic: "uwb2mqtt/site/lobby/peer/cart/event",
+                                            message: #"{"ts": "2026-11-29T12:03:04.000Z", "peer": "cart", "type": "zone_enter", "rule": "checkout", "from": "outside", "to": "inside", "distance_m": null, "reason": {"dwell_ms": 200}}"#)
+        await eventually("the site's zone_enter") { lines(watch).contains("12:03:04 site/lobby  cart  zone_enter checkout after 200 ms dwell") }
+        let output = lines(watch)
+        #expect(output.contains("12:00:01 site/lobby  fuse online"), "\(output)")
+        #expect(!output.contains { $0.contains("hall") }, "\(output)")
+        #expect(watch.terminate() == .exited(0))
+    }
+
+    @Test func aSiteNameThatCannotBeATopicAndAnotherSitesConfigAreRefused() async throws {
+        let dir = try TemporaryDirectory(prefix: "watch-site-bad")
+        let slash = try startWatch(["--site", "a/b"], in: dir)
+        defer { _ = slash.terminate() }
+        #expect(await slash.waitForExit(timeout: .seconds(10)) == .exited(2))
+        let fuseConfig = try dir.write("fuse.yaml", "site: lobby\n")
+        let other = try ChildProcess(executable: AgentProcess.executable, arguments: ["watch", "--site", "hall", "--fuse-config", fuseConfig],
+                                     stdoutPath: dir.file("other.out"), stderrPath: dir.file("other.err"))
+        defer { _ = other.terminate() }
+        #expect(await other.waitForExit(timeout: .seconds(10)) == .exited(1))
+        let said = (try? String(contentsOfFile: other.stderrPath, encoding: .utf8)) ?? ""
+        #expect(said == "uwb2mqtt: watch: --site hall but \(fuseConfig) is the configuration of site lobby\n", "\(said)")
+    }
 }

@@ -43,6 +43,15 @@ import TestSupport
         }
     }
 
+    /// Starts `command` in the pane of a new detached session `watch` of `width` × `height`; the
+    /// tmux server's PID, for the caller's `defer { kill(server, SIGTERM) }`: the server ends with
+    /// its sessions (and whatever runs in its panes gets SIGHUP).
+    func start(_ tmux: Tmux, _ command: String, width: Int = 80, height: Int = 24) async throws -> pid_t {
+        let started = await tmux.run(["new-session", "-d", "-s", "watch", "-x", "\(width)", "-y", "\(height)", command])
+        try #require(started.status == .exited(0), "tmux: \(started.output)")
+        return try #require(pid_t(await tmux.run(["display-message", "-p", "-t", "watch", "#{pid}"]).output.trimmingCharacters(in: .whitespacesAndNewlines)))
+    }
+
     @Test(.enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/tmux")))
     func theDrawnViewShowsTheGatewayItsPeersAndEvents() async throws {
         let broker = try await MosquittoBroker.start()
@@ -81,5 +90,188 @@ import TestSupport
             try? await Task.sleep(for: .milliseconds(50))
         }
         #expect(await tmux.run(["has-session", "-t", "watch"]).status != .exited(0), "watch still running after Ctrl-C")
+    }
+
+    /// The view follows the terminal's size: wider, the distance bar grows and lines cut at 80
+    /// columns show whole; shorter, the screen still ends at its last row.
+    @Test(.enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/tmux")))
+    func aResizeRedrawsForTheNewSize() async throws {
+        let broker = try await MosquittoBroker.start()
+        defer { broker.stop() }
+        let dir = try TemporaryDirectory(prefix: "watch-resize")
+        let tmux = Tmux(dir: dir)
+        let server = try await start(tmux, "exec '\(AgentProcess.executable)' watch --broker \(broker.url) 2>'\(dir.file("watch.err"))'")
+        defer { kill(server, SIGTERM) }
+        let agent = try AgentProcess(config: testConfig(url: broker.url, spool: dir.file("spool"), extra: "rules: \(AgentFixtures.exampleRulesPath)"),
+                                     scenario: AgentFixtures.walkBy, directory: dir)
+        defer { agent.stop() }
+        // At 80 columns the bar is 12 wide: `0`, the scale's end `N.NN m`, spaces between.
+        let narrowTitles = #/^  peer +link +distance  0 +\d+\.\d\d m   age  stage, zones, approaches$/#
+        var screen = await tmux.screen(until: "the peers' column titles at 80 columns", timeout: 60) { $0.contains { $0.contains(narrowTitles) } }
+        let narrow = screen.first { $0.contains(narrowTitles) } ?? ""
+        #expect(narrow.count == 80, "\(screen.joined(separator: "\n"))")
+
+        await tmux.run(["resize-window", "-t", "watch", "-x", "120", "-y", "30"])
+        // At 120 columns the bar is 12 + (120 - 80) / 2 = 32 wide, so the titles line is 20 columns longer.
+        screen = await tmux.screen(until: "the wider titles") { $0.contains { $0.contains(#/^  peer +link +distance  0 {20,}\d+\.\d\d m   age/#) } }
+        var shown = screen.joined(separator: "\n")
+        // capture-pane ends every row with a newline: the last element after the split is empty.
+        #expect(screen.dropLast().count == 30, "\(shown)")
+        #expect(screen.contains { $0.hasPrefix("  peer ") && $0.count == 100 }, "\(shown)")
+        // No line is cut at the old width any more, none is longer than the new one.
+        #expect(!screen.contains { $0.count == 80 && $0.hasSuffix("…") }, "\(shown)")
+        #expect(screen.allSatisfy { $0.count <= 120 }, "\(shown)")
+
+        await tmux.run(["resize-window", "-t", "watch", "-x", "60", "-y", "12"])
+        screen = await tmux.screen(until: "the view cut to 60 columns") { rows in
+            rows.contains { $0.hasPrefix("  peer ") && $0.count == 60 && $0.hasSuffix("…") }
+        }
+        shown = screen.joined(separator: "\n")
+        #expect(screen.dropLast().count == 12 && screen.allSatisfy { $0.count <= 60 }, "\(shown)")
+        #expect(screen[0].hasPrefix("uwb2mqtt watch  "), "\(shown)")
+    }
+
+    /// Killed with SIGTERM (as systemd or `kill` would), watch leaves the alternate screen and
+    /// shows the cursor again: the shell's screen is back as it was, with what was typed before.
+    @Test(.enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/tmux")))
+    func sigtermGivesTheTerminalBack() async throws {
+        let broker = try await MosquittoBroker.start()
+        defer { broker.stop() }
+        let dir = try TemporaryDirectory(prefix: "watch-sigterm")
+        let tmux = Tmux(dir: dir)
+        let server = try await start(tmux, "env PS1='$ ' /bin/sh")
+        defer { kill(server, SIGTERM) }
+        let pidFile = dir.file("watch.pid")
+        // The shell writes the PID that watch will have (exec keeps it), so the test can signal
+        // watch itself and not the shell.
+        await tmux.run(["send-keys", "-t", "watch", "echo before-watch; sh -c 'echo $$ > \"$0\"; exec \"$1\" watch --broker \"$2\"' '\(pidFile)' '\(AgentProcess.executable)' \(broker.url)", "Enter"])
+        await tmux.screen(until: "the drawn view") { $0.first?.hasPrefix("uwb2mqtt watch  ") == true }
+        #expect(await tmux.run(["display-message", "-p", "-t", "watch", "#{alternate_on} #{cursor_flag}"]).output == "1 0\n")
+        let watchPID = try #require(pid_t((try? String(contentsOfFile: pidFile, encoding: .utf8))?.trimmingCharacters(in: .whitespacesAndNewlines) ?? ""))
+        defer { kill(watchPID, SIGKILL) }
+        kill(watchPID, SIGTERM)
+
+        let screen = await tmux.screen(until: "the shell's screen") { $0.contains("before-watch") }
+        let shown = screen.joined(separator: "\n")
+        #expect(!screen.contains { $0.hasPrefix("uwb2mqtt watch") }, "\(shown)")
+        // The prompt is back, after the command line and its echo.
+        await tmux.screen(until: "the prompt after watch") { rows in
+            let used = rows.filter { !$0.isEmpty }
+            return used.count >= 3 && used.last == "$"
+        }
+        #expect(await tmux.run(["display-message", "-p", "-t", "watch", "#{alternate_on} #{cursor_flag}"]).output == "0 1\n")
+    }
+
+    /// `--fuse-config`: three simulated gateways with positions, `uwb2mqtt fuse` placing the tag,
+    /// and the map with the gateways, the tag with its accuracy and the zone.
+    @Test(.enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/tmux")))
+    func theSiteMapShowsGatewaysTheTagAndTheZone() async throws {
+        let broker = try await MosquittoBroker.start()
+        defer { broker.stop() }
+        let dir = try TemporaryDirectory(prefix: "watch-site")
+        var agents: [AgentProcess] = []
+        defer { for agent in agents { agent.stop() } }
+        // Three gateways are enough with the fuse's tag_height.
+        for (id, x, y) in SiteEndToEndTests.gateways.prefix(3) {
+            agents.append(try AgentProcess(config: SiteEndToEndTests().agentConfig(id, x, y, url: broker.url, spool: dir.file("spool-\(id)")),
+                                           scenario: SiteEndToEndTests.scenario, directory: dir, name: id))
+        }
+        let fusePath = try dir.write("fuse.yaml", SiteEndToEndTests.fuseConfig(url: broker.url))
+        let fuse = try ChildProcess(executable: AgentProcess.executable, arguments: ["fuse", "--config", fusePath],
+                                    stdoutPath: dir.file("fuse.out"), stderrPath: dir.file("fuse.err"))
+        defer { fuse.terminate() }
+        let tmux = Tmux(dir: dir)
+        let server = try await start(tmux, "exec '\(AgentProcess.executable)' watch --fuse-config '\(fusePath)' 2>'\(dir.file("watch.err"))'",
+                                     width: 100, height: 40)
+        defer { kill(server, SIGTERM) }
+
+        // Centimetres below a metre of accuracy, else metres with one decimal.
+        let legend = #/● cart  -?\d+\.\d\d, -?\d+\.\d\d m  ±(\d+cm|\d+\.\dm)/#
+        let screen = await tmux.screen(until: "the map with the tag placed", timeout: 60) { rows in
+            rows.contains { $0.contains(legend) } && rows.contains { $0.contains("fuse online") }
+                && ["gw-a", "gw-b", "gw-c"].allSatisfy { id in rows.contains { $0.contains("◆" + id) || $0.contains(id + "◆") } }
+        }
+        let shown = screen.joined(separator: "\n")
+        #expect(screen.contains { $0.hasPrefix("┌─ lobby ─") }, "\(shown)")
+        #expect(screen.contains { $0.contains("│") && $0.contains("●") && $0.contains(#/cart ±(\d+cm|\d+\.\dm)/#) }, "\(shown)")
+        // The zone dotted, with its name inside its corner — unless the tag, walking through that
+        // corner, covers the name with its own label (the tag's label wins).
+        #expect(screen.contains { $0.contains("·········") }, "\(shown)")
+        #expect(screen.contains { $0.contains("·checkout") || ($0.contains("·c") && $0.contains("cart ±")) }, "\(shown)")
+        #expect(screen.contains { $0.contains(#/site lobby  fuse online/#) }, "\(shown)")
+        #expect(screen.contains { $0.contains(#/1 column = \d+\.\d\d m, 1 row = \d+\.\d\d m, north up/#) }, "\(shown)")
+        // The gateways' own rows are still there under the map.
+        #expect(screen.contains { $0.hasPrefix("gw-a  online  device ranging") }, "\(shown)")
+    }
+
+    /// Garbage from a gateway is a line on screen under that gateway's header, and the view goes on.
+    @Test(.enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/tmux")))
+    func anUnreadableMessageIsALineOnScreen() async throws {
+        let broker = try await MosquittoBroker.start()
+        defer { broker.stop() }
+        let dir = try TemporaryDirectory(prefix: "watch-garbage")
+        let tmux = Tmux(dir: dir)
+        // 100 columns: the newest problem's line is whole.
+        let server = try await start(tmux, "exec '\(AgentProcess.executable)' watch --broker \(broker.url) 2>'\(dir.file("watch.err"))'", width: 100)
+        defer { kill(server, SIGTERM) }
+        await tmux.screen(until: "watch connected") { $0.first?.contains("broker \(broker.url): connected") == true }
+        try await MQTTTestPublisher.publish(broker: broker, topic: "uwb2mqtt/lobby/device", message: "{not json")
+        var screen = await tmux.screen(until: "the malformed device message") { $0.contains { $0.hasPrefix("  ! unreadable: ") } }
+        #expect(screen.contains { $0.contains(#/^  ! unreadable: \d\d:\d\d:\d\d device: not a JSON object: \{not json$/#) },
+                "\(screen.joined(separator: "\n"))")
+        #expect(screen.contains("lobby  status ?  device ?  rules ?"), "\(screen.joined(separator: "\n"))")
+        try await MQTTTestPublisher.publish(broker: broker, topic: "uwb2mqtt/lobby/peer/phone-anna/event",
+                                            message: #"{"ts": "2026-11-29T12:03:04.000Z", "peer": "phone-anna", "type": "teleported"}"#)
+        screen = await tmux.screen(until: "the unknown event type") { $0.contains { $0.contains("unreadable (2") } }
+        #expect(screen.contains(#"  ! unreadable (2, the newest): 12:03:04 peer/phone-anna/event: unknown event type "teleported""#),
+                "\(screen.joined(separator: "\n"))")
+        #expect(await tmux.run(["has-session", "-t", "watch"]).status == .exited(0), "watch is gone")
+    }
+
+    /// Keys: on a terminal too short for the gateway's rows, ↓ and End scroll them under the
+    /// title, Home back; `q` quits and gives the shell back with echo and line editing on
+    /// (a command typed afterwards shows and runs).
+    @Test(.enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/tmux")))
+    func keysScrollAndQGivesTheShellBack() async throws {
+        let broker = try await MosquittoBroker.start()
+        defer { broker.stop() }
+        let dir = try TemporaryDirectory(prefix: "watch-keys")
+        let tmux = Tmux(dir: dir)
+        // Six rows: the title, four of the gateway's lines (a blank, its header, the column titles,
+        // phone-anna and tool-cart are five) and the line that says what is below.
+        let server = try await start(tmux, "env PS1='$ ' /bin/sh", height: 6)
+        defer { kill(server, SIGTERM) }
+        let pidFile = dir.file("watch.pid")
+        await tmux.run(["send-keys", "-t", "watch", "echo before-watch; sh -c 'echo $$ > \"$0\"; exec \"$1\" watch --broker \"$2\"' '\(pidFile)' '\(AgentProcess.executable)' \(broker.url)", "Enter"])
+        await tmux.screen(until: "the drawn view") { $0.first?.hasPrefix("uwb2mqtt watch  ") == true }
+        let watchPID = try #require(pid_t((try? String(contentsOfFile: pidFile, encoding: .utf8))?.trimmingCharacters(in: .whitespacesAndNewlines) ?? ""))
+        defer { kill(watchPID, SIGKILL) }
+        let agent = try AgentProcess(config: testConfig(url: broker.url, spool: dir.file("spool"), extra: "rules: \(AgentFixtures.exampleRulesPath)"),
+                                     scenario: AgentFixtures.walkBy, directory: dir)
+        defer { agent.stop() }
+
+        var screen = await tmux.screen(until: "the gateway's lines cut with a line saying more are below", timeout: 60) { rows in
+            rows.count > 5 && rows[1] == "" && rows[2].hasPrefix("gw  online") && rows[5].contains(#/^… \d+ lines? more below: ↓ PgDn to scroll$/#)
+        }
+        await tmux.run(["send-keys", "-t", "watch", "Down"])
+        screen = await tmux.screen(until: "one line scrolled") { rows in
+            rows.count > 5 && rows[1].hasPrefix("gw  online") && rows[5].contains(#/, 1 above: ↑ PgUp ↓ PgDn to scroll$/#)
+        }
+        #expect(screen[0].hasPrefix("uwb2mqtt watch  "), "the title stays: \(screen.joined(separator: "\n"))")
+        await tmux.run(["send-keys", "-t", "watch", "End"])
+        screen = await tmux.screen(until: "the end") { rows in rows.count > 5 && rows[5].contains(#/^… \d+ lines above: ↑ PgUp to scroll$/#) }
+        #expect(screen.contains { $0.hasPrefix("✗ tool-cart") || $0.hasPrefix("  tool-cart") || $0.hasPrefix("  ranking") }, "\(screen.joined(separator: "\n"))")
+        await tmux.run(["send-keys", "-t", "watch", "Home"])
+        await tmux.screen(until: "the top again") { rows in rows.count > 5 && rows[1] == "" && rows[2].hasPrefix("gw  online") }
+
+        await tmux.run(["send-keys", "-t", "watch", "q"])
+        await tmux.screen(until: "the shell's screen") { $0.contains("before-watch") }
+        #expect(await tmux.run(["display-message", "-p", "-t", "watch", "#{alternate_on} #{cursor_flag}"]).output == "0 1\n")
+        // Echo and line mode are back: the command shows as typed, and runs on Enter.
+        await tmux.run(["send-keys", "-t", "watch", "echo typed-after", "Enter"])
+        screen = await tmux.screen(until: "the command and its output") { rows in
+            rows.contains("$ echo typed-after") && rows.contains("typed-after")
+        }
+        #expect(kill(watchPID, 0) != 0, "watch still running after q")
     }
 }

@@ -94,4 +94,93 @@ import Watch
         // Without the escapes, the same text.
         #expect(coloured.map { $0.replacing(#/\x1B\[\d*m/#, with: "") } == plain)
     }
+
+    @Test func rankingsFollowTheirGatewaysPeers() {
+        var model = Self.lobby()
+        _ = model.receive(topic: "uwb2mqtt/lobby/ranking/nearest", payload: Array(#"{"ts": "2026-11-29T12:03:04.000Z", "rule": "nearest", "peers": [{"peer": "phone-anna"}, {"peer": "tool-cart"}]}"#.utf8),
+                          retained: true, receivedAt: Self.now)
+        _ = model.receive(topic: "uwb2mqtt/lobby/ranking/handoff", payload: Array(#"{"ts": "2026-11-29T12:03:04.000Z", "rule": "handoff", "peers": []}"#.utf8),
+                          retained: true, receivedAt: Self.now)
+        let screen = WatchScreen.lines(model, title: "", now: Self.now, width: 80, height: 24, color: false)
+        #expect(Array(screen[4...7]) == [
+            "  phone-anna   ranging      0.88 m  ██▏           0.4s  reach 75%  [counter]  h…",
+            "✗ tool-cart    lost         3.06 m  ███████▍       15s  locate",
+            "  ranking handoff: nobody",
+            "  ranking nearest: 1 phone-anna  2 tool-cart",
+        ])
+    }
+
+    @Test func anUnreadableMessageIsALineUnderItsGateway() {
+        var model = Self.lobby()
+        func feed(_ topic: String, _ payload: String) {
+            _ = model.receive(topic: "uwb2mqtt/" + topic, payload: Array(payload.utf8), retained: false, receivedAt: Self.now)
+        }
+        feed("lobby/device", #"{"state": "ranging""#)
+        var screen = WatchScreen.lines(model, title: "", now: Self.now, width: 80, height: 24, color: false)
+        #expect(Array(screen[2...4]) == [
+            "lobby  online  device ranging fw 1.1.0-rc0  20.0/s  dropped 0  rules ok 78e0d9fc",
+            #"  ! unreadable: 12:03:05 device: not a JSON object: {"state": "ranging""#,
+            "  peer         link       distance  0     5.00 m   age  stage, zones, approaches",
+        ])
+        feed("lobby/peer/phone-anna/event", #"{"ts": "2026-11-29T12:03:05.000Z", "type": "teleported", "peer": "phone-anna"}"#)
+        // A gateway nobody has seen before, which only ever sent garbage, still gets its header.
+        feed("attic/status", "\u{1}garbage")
+        screen = WatchScreen.lines(model, title: "", now: Self.now, width: 80, height: 24, color: false)
+        #expect(screen.contains(#"  ! unreadable (2, the newest): 12:03:05 peer/phone-anna/event: unknown event t…"#))
+        #expect(screen.contains("attic  status ?  device ?  rules ?"))
+        #expect(screen.contains("  ! unreadable: 12:03:05 status: not a JSON object: ?garbage"))
+        // What was known stays: the device is still ranging.
+        #expect(screen.contains { $0.hasPrefix("lobby  online  device ranging") })
+    }
+
+    @Test func gatewayLinesThatDoNotFitScroll() {
+        func frame(_ scroll: Int) -> WatchFrame {
+            WatchScreen.frame(Self.lobby(), title: "", now: Self.now, width: 80, height: 5, color: false, scroll: scroll)
+        }
+        #expect(frame(0) == WatchFrame(lines: [
+            "uwb2mqtt watch  12:03:05 UTC  ",
+            "",
+            "lobby  online  device ranging fw 1.1.0-rc0  20.0/s  dropped 0  rules ok 78e0d9fc",
+            "  peer         link       distance  0     5.00 m   age  stage, zones, approaches",
+            "… 2 lines more below: ↓ PgDn to scroll",
+        ], scroll: 0, page: 3))
+        #expect(frame(1).lines == [
+            "uwb2mqtt watch  12:03:05 UTC  ",
+            "lobby  online  device ranging fw 1.1.0-rc0  20.0/s  dropped 0  rules ok 78e0d9fc",
+            "  peer         link       distance  0     5.00 m   age  stage, zones, approaches",
+            "  phone-anna   ranging      0.88 m  ██▏           0.4s  reach 75%  [counter]  h…",
+            "… 1 line more below, 1 above: ↑ PgUp ↓ PgDn to scroll",
+        ])
+        // Past the end is the end: the title stays, the last rows show.
+        let end = frame(99)
+        #expect(end.scroll == 2)
+        #expect(end.lines == [
+            "uwb2mqtt watch  12:03:05 UTC  ",
+            "  peer         link       distance  0     5.00 m   age  stage, zones, approaches",
+            "  phone-anna   ranging      0.88 m  ██▏           0.4s  reach 75%  [counter]  h…",
+            "✗ tool-cart    lost         3.06 m  ███████▍       15s  locate",
+            "… 2 lines above: ↑ PgUp to scroll",
+        ])
+        #expect(frame(-5).scroll == 0)
+    }
+
+    @Test func wideNamesKeepTheColumnsAligned() {
+        var model = Self.lobby()
+        _ = model.receive(topic: "uwb2mqtt/lobby/peer/uketsuke/state", payload: Array(#"{"ts": "2026-11-29T12:03:04.000Z", "peer": "受付カート", "link": "ranging", "distance_m": 2.0, "zones": ["受付"], "stage": "point"}"#.utf8),
+                          retained: true, receivedAt: Self.now)
+        _ = model.receive(topic: "uwb2mqtt/lobby/peer/long/state", payload: Array(#"{"ts": "2026-11-29T12:03:04.000Z", "peer": "受付カウンター前", "link": "ranging", "distance_m": 1.0, "zones": [], "stage": "point"}"#.utf8),
+                          retained: true, receivedAt: Self.now)
+        let screen = WatchScreen.lines(model, title: "", now: Self.now, width: 80, height: 24, color: false)
+        // Ten columns of name and two of padding; a name wider than 12 columns is cut at 11 with `…`,
+        // never inside a character; the line is cut at 80 columns, not 80 characters.
+        #expect(screen.contains("  受付カート   ranging      2.00 m  ████▊         1.0s  point  [受付]"))
+        // 受付カウン is 10 columns: the next character would pass 11, so the cut name is padded by one.
+        #expect(screen.contains("  受付カウン…  ranging      1.00 m  ██▍           1.0s  point"))
+        #expect(screen.allSatisfy { DisplayWidth.columns($0) <= 80 })
+        let narrow = WatchScreen.lines(model, title: "", now: Self.now, width: 21, height: 24, color: false)
+        #expect(narrow.contains("  受付カート   rangi…"))
+        #expect(narrow.contains("  受付カウン…  rangi…"))
+        // A cut that falls inside a wide character leaves the column empty rather than half a character.
+        #expect(WatchScreen.lines(model, title: "", now: Self.now, width: 6, height: 24, color: false).contains("  受…"))
+    }
 }

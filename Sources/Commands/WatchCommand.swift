@@ -28,8 +28,8 @@ public struct WatchCommand: Command {
         read, a row per peer with its distance as a number and a bar, stage, zones, approaches and the
         age of its last measurement, the rankings, and the latest events below. With --site (or
         --fuse-config), above them a map of the site seen from above: the gateways where their status
-        puts them, each tag where the fuse places it with its accuracy, and the zones' outlines from
-        the fuse's configuration. With --plain, or when stdout is not a terminal, it prints one line
+        puts them, each tag where the fuse places it with its accuracy, and the zones' outlines as
+        the fuse's status gives them. With --plain, or when stdout is not a terminal, it prints one line
         per event or state change: the gateway's status, device state and rules, each peer when first
         seen, every event with its reason in words (zone_enter counter at 0.81 m after 300 ms dwell),
         ranking changes, dropped messages and the site's status and events. Times are the payloads'

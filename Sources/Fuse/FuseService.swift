@@ -83,9 +83,16 @@ public final class FuseService {
         }
     }
 
+    /// The retained site status. `zones` (beyond mqtt-api.md) gives each zone's outline, so that
+    /// a viewer (`watch --site`) draws the site as the fuse decides on it.
     private func status(online: Bool) -> [UInt8] {
-        Payloads.render([JSONMember("state", .string(online ? "online" : "offline")), JSONMember("ts", .string(Timestamp.rfc3339(Clocks.wall()))),
-                         JSONMember("version", .string(AgentVersion.agent)), JSONMember("instance", .string(instanceID))])
+        let zones: [JSONValue] = configuration.zones.map { zone in
+            .object([JSONMember("name", .string(zone.name)),
+                     JSONMember("polygon", .list(zone.polygon.map { .list([millimetres($0.x), millimetres($0.y)]) }))])
+        }
+        return Payloads.render([JSONMember("state", .string(online ? "online" : "offline")), JSONMember("ts", .string(Timestamp.rfc3339(Clocks.wall()))),
+                                JSONMember("version", .string(AgentVersion.agent)), JSONMember("instance", .string(instanceID)),
+                                JSONMember("zones", .list(zones))])
     }
 
     private func handle(_ event: MQTTEvent) {

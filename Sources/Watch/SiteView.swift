@@ -1,6 +1,6 @@
 /// What `watch --site NAME` knows of one site of `uwb2mqtt fuse` (mqtt-api.md, "Site positions"):
-/// the fuse's status, each tag's position and zones from `<base>/site/<site>/…`, and the zones'
-/// outlines from the fuse's config. The gateways' positions are in their own headers, from their
+/// the fuse's status with the zones' outlines, each tag's position and zones from
+/// `<base>/site/<site>/…` (or the outlines from the fuse's config). The gateways' positions are in their own headers, from their
 /// retained `status`.
 public struct SiteView: Sendable, Equatable {
     /// The `<site>` topic segment.

@@ -1,5 +1,5 @@
-/// A polygon zone of the site, from the fuse's config: the fuse publishes which zones a tag is in,
-/// not where they are, so the outline comes from the same file the fuse runs with.
+/// A polygon zone of the site: its outline as the fuse's retained status gives it, or as the
+/// fuse's config file says (`--fuse-config`).
 public struct SiteZone: Sendable, Equatable {
     public var name: String
     public var polygon: [MapPoint]

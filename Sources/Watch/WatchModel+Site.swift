@@ -5,6 +5,16 @@ extension WatchModel {
     /// The site event types of mqtt-api.md's fuse section.
     static let siteEventTypes: Set<String> = ["zone_enter", "zone_exit", "position_lost", "position_regained"]
 
+    /// `{"name", "polygon": [[x, y], …]}` from the fuse's status → a zone; nil for anything else.
+    static func zone(_ value: JSONValue) -> SiteZone? {
+        guard let name = value["name"]?.text, let corners = value["polygon"]?.list else { return nil }
+        let polygon = corners.compactMap { corner -> MapPoint? in
+            guard let xy = corner.list, xy.count == 2, let x = xy[0].number, let y = xy[1].number, x.isFinite, y.isFinite else { return nil }
+            return MapPoint(x: x, y: y)
+        }
+        return polygon.count >= 3 && polygon.count == corners.count ? SiteZone(name: name, polygon: polygon) : nil
+    }
+
     /// One message under `<base>/site/<site>/`, `path` after it: the fuse's `status`, and per tag
     /// `position`, `state` and `event`. Changes and notes are the site's, named `site/<site>`.
     mutating func readSite(_ path: [String], payload: [UInt8], receivedAt: Double) -> [WatchChange] {
@@ -27,6 +37,12 @@ extension WatchModel {
         let clock = object["ts"]?.text.flatMap(WallClock.clock(ts:)) ?? fallbackClock
         if path == ["status"] {
             guard let state = object["state"]?.text else { return note("no \"state\" in \(Self.excerpt(payload))", clock: clock) }
+            // The zones the fuse runs with, as its status gives them (a fuse config given to watch
+            // is only a fallback for a fuse that does not say).
+            if let zones = object["zones"]?.list {
+                let outlines = zones.compactMap(Self.zone)
+                if !outlines.isEmpty { site.zones = outlines }
+            }
             guard state != site.status else { return [] }
             site.status = state
             return [WatchChange(clock: clock, gateway: label, kind: .fuse(state: state))]

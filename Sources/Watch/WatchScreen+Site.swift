@@ -18,7 +18,7 @@ extension WatchScreen {
         }
         let unplaced = gateways.filter { $0.position == nil }.map(\.id)
         if !unplaced.isEmpty { legend.append(ScreenLine("◆ not on the map (no position in status): " + unplaced.joined(separator: ", "), .dim)) }
-        if site.zones.isEmpty { legend.append(ScreenLine("zones not drawn: --fuse-config FILE gives their outlines", .dim)) }
+        if site.zones.isEmpty { legend.append(ScreenLine("zones not drawn: none in the fuse's status (--fuse-config FILE gives them)", .dim)) }
         if let problem = site.problem { legend.append(unreadable(problem, count: site.problemCount)) }
 
         let mapWidth = map.lines.first?.count ?? 0

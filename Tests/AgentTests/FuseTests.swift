@@ -128,6 +128,10 @@ import Glibc
         defer { first.terminate() }
         let online = try await subscriber.waitForMessage(topic: "uwb2mqtt/site/lobby/status", where: { $0.payload.contains("online") })
         let firstInstance = json(online.payload)["instance"] as? String
+        // The retained status gives the zones' outlines (what `watch --site` draws).
+        let zones = json(online.payload)["zones"] as? [[String: Any]]
+        #expect(zones?.first?["name"] as? String == "checkout")
+        #expect((zones?.first?["polygon"] as? [[Double]])?.count == 4)
         let second = try startFuse(broker, dir, name: "second")
         defer { second.terminate() }
         await eventually("the second instance to stand by") {

@@ -49,6 +49,18 @@ import Watch
         #expect(feed.model.site?.tags["cart"]?.position == nil && feed.model.site?.tags["cart"]?.gatewaysInRange == 2)
     }
 
+    /// The fuse's retained status gives the zones it runs with: they replace what a config said.
+    @Test func theFusesStatusGivesTheZones() {
+        var feed = Feed()
+        _ = feed.lines("site/lobby/status", #"{"state": "online", "ts": "2026-11-29T12:00:01.000Z", "version": "0.1.0", "instance": "5f3a", "zones": [{"name": "checkout", "polygon": [[0, 0], [2, 0], [2, 1.5], [0, 1.5]]}, {"name": "broken", "polygon": [[0, 0], [1]]}]}"#, retained: true)
+        #expect(feed.model.site?.zones == [SiteZone(name: "checkout", polygon: [MapPoint(x: 0, y: 0), MapPoint(x: 2, y: 0),
+                                                                               MapPoint(x: 2, y: 1.5), MapPoint(x: 0, y: 1.5)])])
+        // A fuse that gives none leaves the config's.
+        var older = Feed()
+        _ = older.lines("site/lobby/status", #"{"state": "online", "ts": "2026-11-29T12:00:01.000Z", "version": "0.1.0"}"#, retained: true)
+        #expect(older.model.site?.zones.map(\.name) == ["desk"])
+    }
+
     @Test func siteLinesInPlain() {
         var feed = Feed()
         #expect(feed.lines("site/lobby/status", #"{"state": "online", "ts": "2026-11-29T12:00:01.000Z", "version": "0.1.0"}"#, retained: true)
@@ -112,7 +124,7 @@ import Watch
             "no positions yet: the gateways' status gives theirs, the fuse the tags'",
             "○ cart  no position, 1 gateway in range",
             "◆ not on the map (no position in status): gw-a",
-            "zones not drawn: --fuse-config FILE gives their outlines",
+            "zones not drawn: none in the fuse's status (--fuse-config FILE gives them)",
             "",
         ])
     }

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # make demo: the agent against the built-in DWM3001C simulator and a private mosquitto on a free
-# loopback port, with the example rules, shown live by `uwb2mqtt watch` (one line per event or
-# state change) until Ctrl-C; `make demo RAW=1` prints the MQTT traffic (topic and payload)
+# loopback port, with the example rules, shown live by `uwb2mqtt watch` (drawn on a terminal,
+# one line per event or state change otherwise) until q or Ctrl-C; `make demo RAW=1` prints the MQTT traffic (topic and payload)
 # instead. Everything it starts is stopped by PID on the way out, also on errors.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -60,15 +60,20 @@ mqtt:
 rules: $PWD/deploy/rules.yaml
 CONF
 
-echo "demo: broker on 127.0.0.1:$port, agent on the simulator (scenario $SCENARIO); Ctrl-C stops"
+echo "demo: broker on 127.0.0.1:$port, agent on the simulator (scenario $SCENARIO); q or Ctrl-C stops"
 echo "demo: agent log in $work/agent.log"
-if [ -n "$RAW" ]; then
-  mosquitto_sub -h 127.0.0.1 -p "$port" -v -t 'uwb2mqtt/#' -t 'homeassistant/#' &
-else
-  "$BIN" watch --config "$work/config.yaml" &
-fi
-pids+=($!)
-sleep 0.3
 "$BIN" run --config "$work/config.yaml" --simulate "$SCENARIO" 2>"$work/agent.log" &
-pids+=($!)
-wait "${pids[-1]}"
+agent=$!
+pids+=("$agent")
+# The viewer keeps the terminal as its input (a background job's would be /dev/null), so that
+# watch's keys work: q quits, the arrows scroll.
+exec 3<&0
+if [ -n "$RAW" ]; then
+  mosquitto_sub -h 127.0.0.1 -p "$port" -v -t 'uwb2mqtt/#' -t 'homeassistant/#' <&3 &
+else
+  "$BIN" watch --config "$work/config.yaml" <&3 &
+fi
+viewer=$!
+pids+=("$viewer")
+# Until the viewer ends (q) or the agent does.
+wait -n "$viewer" "$agent" || true

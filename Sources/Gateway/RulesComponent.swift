@@ -60,14 +60,14 @@ final class RulesComponent: AgentComponent {
             agent.replaceRules(rules, at: now)
             agent.logger.info("rules \(path) \(initial ? "loaded" : "reloaded") (sha256 \(rules.sha256.prefix(12)))")
             for warning in warnings { agent.logger.warning("rules: \(warning)") }
-            agent.publishDurable(agent.topics.rules, RulesLoading.payload(ts: now, ok: true, source: path, activeSHA256: rules.sha256,
+            agent.publishDurable(agent.topics.rules, RulesLoading.payload(ts: now, ok: true, source: path, active: rules,
                                                                           failure: nil, warnings: warnings), retain: true)
             agent.rulesChanged()
             return nil
         case let .failure(failure):
             agent.logger.error("rules: \(failure)\(initial ? "; running without rules" : "; keeping the active rules")")
             agent.publishDurable(agent.topics.rules, RulesLoading.payload(ts: now, ok: false, source: path,
-                                                                          activeSHA256: agent.core.engine.rules.sha256,
+                                                                          active: agent.core.engine.rules,
                                                                           failure: failure, warnings: []), retain: true)
             return failure
         }

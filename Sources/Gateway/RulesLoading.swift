@@ -44,15 +44,39 @@ public enum RulesLoading {
     }
 
     /// The `rules` payload (mqtt-api.md): on a failed load `ok` is false, `error` says why and
-    /// `sha256` names the rules that stay active.
-    static func payload(ts: Double, ok: Bool, source: String, activeSHA256: String, failure: Failure?, warnings: [String]) -> [JSONMember] {
+    /// `sha256` names the rules that stay active. Beyond mqtt-api.md, `thresholds` gives the
+    /// active rules' distances (`RulesLoading.thresholds`), so that a viewer can mark them.
+    static func payload(ts: Double, ok: Bool, source: String, active: Rules, failure: Failure?, warnings: [String]) -> [JSONMember] {
         let error: JSONValue = failure.map {
             .object([JSONMember("line", $0.line.map { .int(Int64($0)) } ?? .null), JSONMember("column", $0.column.map { .int(Int64($0)) } ?? .null),
                      JSONMember("message", .string($0.message))])
         } ?? .null
         return [JSONMember("ts", .string(Timestamp.rfc3339(ts))), JSONMember("ok", .bool(ok)), JSONMember("source", .string(source)),
-                JSONMember("sha256", .string(activeSHA256)), JSONMember("error", error),
-                JSONMember("warnings", .list(warnings.map(JSONValue.string)))]
+                JSONMember("sha256", .string(active.sha256)), JSONMember("error", error),
+                JSONMember("warnings", .list(warnings.map(JSONValue.string))), JSONMember("thresholds", thresholds(active))]
+    }
+
+    /// The distances at which the rules decide, each with the rule, what it means and the peers
+    /// it applies to (patterns as in the rules file): a zone's `enter` and `exit`, a stage
+    /// band's lower bound (`stage`, all peers), an approach's `start`, `confirm` and `cancel`.
+    static func thresholds(_ rules: Rules) -> JSONValue {
+        func entry(_ rule: String, _ kind: String, _ metres: Double, _ peers: [PeerPattern]) -> JSONValue {
+            .object([JSONMember("rule", .string(rule)), JSONMember("kind", .string(kind)), JSONMember("distance_m", .double(metres)),
+                     JSONMember("peers", .list(peers.map { .string($0.description) }))])
+        }
+        var list: [JSONValue] = []
+        for zone in rules.zones {
+            list += [entry(zone.name, "enter", zone.enterWithin, zone.peers), entry(zone.name, "exit", zone.exitBeyond, zone.peers)]
+        }
+        for band in rules.stages?.bands ?? [] {
+            if let beyond = band.beyond { list.append(entry(band.name, "stage", beyond, PeerPattern.all)) }
+        }
+        for approach in rules.approaches {
+            list += [entry(approach.name, "start", approach.startWithin, approach.peers),
+                     entry(approach.name, "confirm", approach.confirmWithin, approach.peers),
+                     entry(approach.name, "cancel", approach.cancelBeyond, approach.peers)]
+        }
+        return .list(list)
     }
 }
 

@@ -10,6 +10,8 @@ public struct GatewayHeader: Sendable, Equatable {
     public var firmware: String?
     public var deviceError: String?
     public var rulesOK: Bool?
+    /// The active rules' distances, from the retained `rules` (an older agent gives none).
+    public var thresholds: [RuleThreshold] = []
     public var rulesSHA: String?
     /// `line:column: message` of a failed rules load.
     public var rulesError: String?

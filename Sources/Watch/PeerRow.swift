@@ -23,6 +23,8 @@ public struct PeerRow: Sendable, Equatable {
     public var progress: Double?
     /// The `ts` of the newest measurement (`range`) or `state`.
     public var lastMeasurement: String?
+    /// The address as `range` writes it (`0x0001`), for rules that name peers by address.
+    public var mac: String?
 
     public init(name: String) {
         self.name = name

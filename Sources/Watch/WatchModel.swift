@@ -109,6 +109,7 @@ public struct WatchModel: Sendable {
             guard case let .bool(ok)? = object["ok"] else { return missing("\"ok\"") }
             let sha = object["sha256"]?.text
             let error = object["error"].flatMap(Self.rulesError)
+            header.thresholds = object["thresholds"]?.list?.compactMap(Self.threshold) ?? []
             guard ok != header.rulesOK || sha != header.rulesSHA || error != header.rulesError else { return [] }
             header.rulesOK = ok
             header.rulesSHA = sha
@@ -143,6 +144,7 @@ public struct WatchModel: Sendable {
             return first ? change(.peerSeen(row)) : []
         case "peer/range":
             var row = header.peers[path[1]] ?? PeerRow(name: object["peer"]?.text ?? path[1])
+            row.mac = object["mac"]?.text ?? row.mac
             if object["status"]?.text == "ok", let distance = object["distance_m"]?.number {
                 row.distance = distance
                 row.lastMeasurement = object["ts"]?.text ?? row.lastMeasurement
@@ -192,6 +194,14 @@ public struct WatchModel: Sendable {
     mutating func remember(_ event: WatchEvent) {
         events.append(event)
         if events.count > eventLimit { events.removeFirst(events.count - eventLimit) }
+    }
+
+    /// One entry of `rules.thresholds`; nil for anything without a rule, kind and finite distance.
+    static func threshold(_ value: JSONValue) -> RuleThreshold? {
+        guard let rule = value["rule"]?.text, let kind = value["kind"]?.text, let metres = value["distance_m"]?.number, metres.isFinite else {
+            return nil
+        }
+        return RuleThreshold(rule: rule, kind: kind, metres: metres, peers: value["peers"]?.list?.compactMap(\.text) ?? ["*"])
     }
 
     /// `{"x", "y", …}` → a point; nil for `null` or anything without both numbers.

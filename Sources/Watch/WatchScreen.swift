@@ -36,7 +36,8 @@ public enum WatchScreen {
             }
             top.append(columns(scale: scale, barWidth: barWidth))
             for row in gateway.peers.values.sorted(by: { $0.name < $1.name }) {
-                top.append(peer(row, scale: scale, barWidth: barWidth, now: now))
+                let marks = gateway.thresholds.filter { $0.isMarked && $0.applies(to: row.name, mac: row.mac) }.map(\.metres)
+                top.append(peer(row, scale: scale, barWidth: barWidth, now: now, marks: marks))
             }
             for (rule, peers) in gateway.rankings.sorted(by: { $0.key < $1.key }) {
                 top.append(ranking(rule, peers))
@@ -129,13 +130,13 @@ public enum WatchScreen {
 
     /// `  phone-anna   ranging      0.91 m  ███▋              0.1s  reach 75%  [counter]  handoff idle 0%`;
     /// a lost peer is marked `✗` and keeps its last distance, dimmed.
-    static func peer(_ row: PeerRow, scale: Double, barWidth: Int, now: Double) -> ScreenLine {
+    static func peer(_ row: PeerRow, scale: Double, barWidth: Int, now: Double, marks: [Double] = []) -> ScreenLine {
         let lost = row.link == "lost"
         var line = ScreenLine(lost ? "✗ " : "  ", .red)
         line.add(pad(DisplayWidth.columns(row.name) > 12 ? DisplayWidth.prefix(row.name, columns: 11) + "…" : row.name, 12) + " ")
         line.add(pad(row.link ?? "?", 10), lost ? .red : row.link == "ranging" ? .green : .yellow)
         line.add(" " + pad(row.distance.map { Metres.text($0) + " m" } ?? "", 8, right: true) + "  ")
-        line.add(pad(bar(row.distance, scale: scale, width: barWidth), barWidth), lost ? .dim : .cyan)
+        line.add(pad(bar(row.distance, scale: scale, width: barWidth, marks: marks), barWidth), lost ? .dim : .cyan)
         line.add("  " + pad(age(row.lastMeasurement, now: now), 4, right: true))
         var tail: [String] = []
         if let stage = row.stage { tail.append(stage + (row.progress.map { " " + percent($0) } ?? "")) }
@@ -148,11 +149,25 @@ public enum WatchScreen {
     }
 
     /// Full blocks and an eighth block for the rest, so that 5 cm show on a 5 m scale of 12 cells.
-    static func bar(_ distance: Double?, scale: Double, width: Int) -> String {
-        guard let distance, distance.isFinite, scale > 0 else { return "" }
-        let eighths = Int((min(max(distance, 0), scale) / scale * Double(width * 8)).rounded())
-        let partial = ["", "▏", "▎", "▍", "▌", "▋", "▊", "▉"][eighths % 8]
-        return String(repeating: "█", count: eighths / 8) + partial
+    /// The rules' distances that apply to the peer (`marks`, metres) are ticks on the same scale:
+    /// `│` ahead of the peer, `▓` in the part it has covered, so that a person sees how far the
+    /// next zone, stage or approach step is.
+    static func bar(_ distance: Double?, scale: Double, width: Int, marks: [Double] = []) -> String {
+        guard scale > 0, width > 0 else { return "" }
+        var cells = [Character](repeating: " ", count: width)
+        var filled = 0
+        if let distance, distance.isFinite {
+            let eighths = Int((min(max(distance, 0), scale) / scale * Double(width * 8)).rounded())
+            filled = min(eighths / 8, width)
+            for index in 0..<filled { cells[index] = "█" }
+            if eighths % 8 > 0, filled < width { cells[filled] = Array("▏▎▍▌▋▊▉")[eighths % 8 - 1] }
+        }
+        for mark in marks where mark.isFinite && mark > 0 && mark < scale {
+            let index = min(width - 1, Int(mark / scale * Double(width)))
+            cells[index] = index < filled ? "▓" : cells[index] == " " ? "│" : cells[index]
+        }
+        guard let last = cells.lastIndex(where: { $0 != " " }) else { return "" }
+        return String(cells[...last])
     }
 
     /// How long ago the newest measurement was: `0.4s`, `12s`, `3m`, `2h`.

@@ -60,6 +60,9 @@ import TestSupport
 
         let rules = json(try await subscriber.waitForMessage(topic: "uwb2mqtt/gw/rules").payload)
         #expect(rules["ok"] as? Bool == true && rules["error"] is NSNull && (rules["sha256"] as? String)?.count == 64)
+        // The active rules' distances, for viewers that mark them (deploy/rules.yaml's counter zone).
+        let thresholds = rules["thresholds"] as? [[String: Any]] ?? []
+        #expect(thresholds.contains { $0["rule"] as? String == "counter" && $0["kind"] as? String == "enter" && $0["distance_m"] as? Double == 1.0 })
 
         await eventually("signal_lost of phone-anna", timeout: 60) {
             events(subscriber).contains { $0["type"] as? String == "signal_lost" }

@@ -70,8 +70,8 @@ import TestSupport
         let agent = try AgentProcess(config: testConfig(url: broker.url, spool: dir.file("spool"), extra: "rules: \(AgentFixtures.exampleRulesPath)"),
                                      scenario: AgentFixtures.walkBy, directory: dir)
         defer { agent.stop() }
-        // A peer row with a distance and its bar.
-        let peerRow = #/^  phone-anna   ranging     +\d+\.\d\d m  [█▏▎▍▌▋▊▉]+ +\d/#
+        // A peer row with a distance and its bar, with the example rules' distances marked on it.
+        let peerRow = #/^  phone-anna   ranging     +\d+\.\d\d m  [█▏▎▍▌▋▊▉▓]+[ │]* +\d/#
         await tmux.screen(until: "phone-anna's row with a distance", timeout: 60) { $0.contains { $0.contains(peerRow) } }
         let screen = await tmux.screen(until: "an event", timeout: 60) { $0.contains { $0.contains(#/^\d\d:\d\d:\d\d gw  \S+  \S+/#) } }
         let shown = screen.joined(separator: "\n")
@@ -81,6 +81,7 @@ import TestSupport
         #expect(screen.contains { $0.contains(#/^  peer +link +distance  0 +\d+\.\d\d m +age  stage, zones, approaches$/#) }, "\(shown)")
         #expect(screen.contains { $0.hasPrefix("  tool-cart ") }, "\(shown)")
         #expect(screen.contains("latest events"), "\(shown)")
+        #expect(screen.contains { $0.hasPrefix("  phone-anna ") && ($0.contains("│") || $0.contains("▓")) }, "the rules' distances on her bar: \(shown)")
         // The view is drawn, not printed: no line of the plain view's connection messages.
         #expect(!screen.contains { $0.contains(": connecting, following") }, "\(shown)")
 

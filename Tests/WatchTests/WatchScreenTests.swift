@@ -54,6 +54,36 @@ import Watch
         #expect(screen[5].hasPrefix("✗ tool-cart    lost         8.00 m  ████████████  0.0s"))
     }
 
+    /// The rules' distances from the retained `rules` are ticks on the bars of the peers they
+    /// apply to: ahead of the peer `│`, behind it `▓`.
+    @Test func theRulesDistancesAreMarkedOnTheBarsTheyApplyTo() {
+        var model = Self.lobby()
+        let rules = #"{"ts": "2026-11-29T12:00:00.500Z", "ok": true, "sha256": "78e0d9fc0123456789", "error": null, "thresholds": ["#
+            + #"{"rule": "counter", "kind": "enter", "distance_m": 1.0, "peers": ["*"]}, "#
+            + #"{"rule": "reach", "kind": "stage", "distance_m": 0.5, "peers": ["*"]}, "#
+            + #"{"rule": "handoff", "kind": "confirm", "distance_m": 4.0, "peers": ["phone-*"]}, "#
+            + #"{"rule": "handoff", "kind": "cancel", "distance_m": 4.6, "peers": ["phone-*"]}, "#
+            + #"{"rule": "dock", "kind": "enter", "distance_m": 2.5, "peers": ["0x0002"]}]}"#
+        _ = model.receive(topic: "uwb2mqtt/lobby/rules", payload: Array(rules.utf8), retained: true, receivedAt: Self.now)
+        _ = model.receive(topic: "uwb2mqtt/lobby/peer/tool-cart/range", payload: Array(#"{"ts": "2026-11-29T12:03:05.000Z", "peer": "tool-cart", "mac": "0x0002", "status": "ok", "distance_m": 3.06}"#.utf8),
+                          retained: false, receivedAt: Self.now)
+        #expect(model.gateways["lobby"]?.thresholds.count == 5)
+        let screen = WatchScreen.lines(model, title: "", now: Self.now, width: 80, height: 24, color: false)
+        // 12 cells of 5 m: 0.5 m is cell 1, 1.0 m cell 2, 2.5 m cell 6, 4.0 m cell 9 (not for the
+        // cart). Anna's 0.88 m ends in cell 2 with an eighth block, which keeps its place.
+        #expect(screen[4].hasPrefix("  phone-anna   ranging      0.88 m  █▓▏      │    0.4s"), "\(screen[4])")
+        #expect(screen[5].hasPrefix("✗ tool-cart    lost         3.06 m  █▓▓███▓▍      0.0s"), "\(screen[5])")
+    }
+
+    @Test func thresholdsApplyByNameGlobAndAddress() {
+        let glob = RuleThreshold(rule: "r", kind: "enter", metres: 1, peers: ["phone-?n*a"])
+        #expect(glob.applies(to: "phone-anna", mac: nil) && !glob.applies(to: "phone-bob", mac: nil))
+        let address = RuleThreshold(rule: "r", kind: "enter", metres: 1, peers: ["0x00AB"])
+        #expect(address.applies(to: "cart", mac: "0x00ab") && !address.applies(to: "0x00AB", mac: nil))
+        #expect(RuleThreshold(rule: "r", kind: "enter", metres: 1, peers: ["cart"]).applies(to: "cart", mac: "0x0001"))
+        #expect(!RuleThreshold(rule: "r", kind: "enter", metres: 1, peers: []).applies(to: "cart", mac: nil))
+    }
+
     @Test func aNarrowTerminalCutsLinesAndAShortOneKeepsTheNewestEvents() {
         let screen = WatchScreen.lines(Self.lobby(), title: "connected", now: Self.now, width: 40, height: 9, color: false)
         #expect(screen == [

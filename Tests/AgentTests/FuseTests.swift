@@ -12,23 +12,8 @@ import Glibc
 @Suite(.serialized, .timeLimit(.minutes(2))) struct FuseTests {
     static let gateways: [(String, Double, Double)] = [("gw-a", 0, 0), ("gw-b", 6, 0), ("gw-c", 6, 6), ("gw-d", 0, 6)]
 
-    static func config(url: String) -> String {
-        """
-        site: lobby
-        mqtt: {url: "\(url)", base_topic: uwb2mqtt}
-        ranging_interval: 100ms     # the agents' device.ranging_interval; the window follows it
-        tag_height: 1.0
-        position_lost_after: 2s
-        zones:
-          - name: checkout
-            polygon: [[0, 0], [2, 0], [2, 1.5], [0, 1.5]]
-            hysteresis: 0.1
-            dwell: 200ms
-        """
-    }
-
     func startFuse(_ broker: MosquittoBroker, _ dir: TemporaryDirectory, name: String) throws -> ChildProcess {
-        let path = try dir.write("\(name).yaml", Self.config(url: broker.url))
+        let path = try dir.write("\(name).yaml", fuseConfig(url: broker.url, checkoutPolygon: "[[0, 0], [2, 0], [2, 1.5], [0, 1.5]]"))
         return try ChildProcess(executable: AgentProcess.executable, arguments: ["fuse", "--config", path],
                                 stdoutPath: dir.file("\(name).out"), stderrPath: dir.file("\(name).err"))
     }

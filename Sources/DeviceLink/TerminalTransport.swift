@@ -27,7 +27,7 @@ public final class TerminalTransport: DescriptorChannelTransport {
         }
         self.path = path
         self.resolvedPath = resolved
-        self.description = resolved.hasPrefix("/dev/pts/") ? "pty \(resolved)" : resolved
+        self.description = isPseudoTerminalSlave(resolved) ? "pty \(resolved)" : resolved
         channel = try DescriptorChannel(fd: fd, label: path, kind: .terminal, writeTimeout: options.writeTimeout) { fd in
             _ = Glibc.close(fd)
         }

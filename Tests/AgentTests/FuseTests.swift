@@ -61,11 +61,8 @@ import Glibc
     }
 
     @Test func positionsZonesAndLoss() async throws {
-        let broker = try await MosquittoBroker.start()
-        defer { broker.stop() }
-        let dir = try TemporaryDirectory(prefix: "fuse")
-        let subscriber = try await MQTTTestSubscriber.start(broker: broker, topics: ["uwb2mqtt/site/#"])
-        defer { subscriber.stop() }
+        let (broker, dir, subscriber) = try await startBrokerAndSubscriber(prefix: "fuse", topics: ["uwb2mqtt/site/#"])
+        defer { subscriber.stop(); broker.stop() }
         let fuse = try startFuse(broker, dir, name: "fuse")
         defer { fuse.terminate() }
         try await subscriber.waitForMessage(topic: "uwb2mqtt/site/lobby/status", where: { $0.payload.contains("online") })
@@ -104,11 +101,8 @@ import Glibc
     }
 
     @Test func aStandbyInstanceTakesOverWhenTheActiveOneDies() async throws {
-        let broker = try await MosquittoBroker.start()
-        defer { broker.stop() }
-        let dir = try TemporaryDirectory(prefix: "fuse-standby")
-        let subscriber = try await MQTTTestSubscriber.start(broker: broker, topics: ["uwb2mqtt/site/lobby/status"])
-        defer { subscriber.stop() }
+        let (broker, dir, subscriber) = try await startBrokerAndSubscriber(prefix: "fuse-standby", topics: ["uwb2mqtt/site/lobby/status"])
+        defer { subscriber.stop(); broker.stop() }
         let first = try startFuse(broker, dir, name: "first")
         defer { first.terminate() }
         let online = try await subscriber.waitForMessage(topic: "uwb2mqtt/site/lobby/status", where: { $0.payload.contains("online") })

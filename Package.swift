@@ -101,11 +101,11 @@ let package = Package(
         .testTarget(name: "EventLoopTests", dependencies: ["EventLoop"]),
         .testTarget(name: "AgentTests", dependencies: ["TestSupport", "MQTTClient", "EventLoop"]),
         .testTarget(name: "RecordingTests", dependencies: ["Vocabulary", "Recording", "Gateway", "OfflineTools", "UCI"]),
-        .testTarget(name: "SiteFusionTests", dependencies: ["Vocabulary", "SiteFusion"]),
+        .testTarget(name: "SiteFusionTests", dependencies: ["Vocabulary", "SiteFusion", "TestSupport"]),
         .testTarget(name: "OperationsTests", dependencies: ["Gateway", "Commands", "TestSupport", "DeviceLink", "MQTTClient", "Simulator"]),
         .testTarget(name: "VocabularyTests", dependencies: ["Vocabulary"]),
         .testTarget(name: "WatchTests", dependencies: ["Watch"]),
-        .testTarget(name: "ProximityTests", dependencies: ["Proximity", "UCI", "YAMLCoding", "Vocabulary"]),
+        .testTarget(name: "ProximityTests", dependencies: ["Proximity", "UCI", "YAMLCoding", "Vocabulary", "TestSupport"]),
         .testTarget(name: "FaultTests", dependencies: ["TestSupport", "EventLoop", "MQTTClient", "DeviceLink", "Gateway", "Simulator", "UCI", "Vocabulary"]),
     ],
     swiftLanguageModes: [.v6]

@@ -2,13 +2,13 @@ import Foundation
 
 /// A seeded pseudo-random source so that every noisy test run draws the same numbers: SplitMix64
 /// for uniform bits, Box–Muller for Gaussian samples.
-struct SeededNoise {
+public struct SeededNoise: Sendable {
     private var state: UInt64
     private var spare: Double?
 
-    init(seed: UInt64) { state = seed }
+    public init(seed: UInt64) { state = seed }
 
-    mutating func next() -> UInt64 {
+    public mutating func next() -> UInt64 {
         state &+= 0x9E37_79B9_7F4A_7C15
         var z = state
         z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
@@ -17,12 +17,12 @@ struct SeededNoise {
     }
 
     /// Uniform in (0, 1]: never 0, so that log is finite.
-    mutating func uniform() -> Double {
+    public mutating func uniform() -> Double {
         Double((next() >> 11) + 1) / Double(1 << 53)
     }
 
     /// A normal sample with the given standard deviation.
-    mutating func gaussian(sigma: Double) -> Double {
+    public mutating func gaussian(sigma: Double) -> Double {
         if let spare {
             self.spare = nil
             return spare * sigma

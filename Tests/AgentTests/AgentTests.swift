@@ -135,13 +135,10 @@ func deviceStates(_ subscriber: MQTTTestSubscriber) -> [String] {
     }
 
     @Test func aBrokerOutageLosesNoRetainedStateAndKeepsItsOrder() async throws {
-        let broker = try await MosquittoBroker.start()
-        defer { broker.stop() }
+        let (broker, dir, subscriber) = try await startBrokerAndSubscriber(prefix: "agent-outage", topics: ["uwb2mqtt/gw/#"])
+        defer { subscriber.stop(); broker.stop() }
         let proxy = try TCPOutageProxy(to: broker.port)
         defer { proxy.stop() }
-        let dir = try TemporaryDirectory(prefix: "agent-outage")
-        let subscriber = try await MQTTTestSubscriber.start(broker: broker, topics: ["uwb2mqtt/gw/#"])
-        defer { subscriber.stop() }
         // The device resets itself 5 s in: while the broker is unreachable, the device state goes
         // ranging → initializing → ranging, and the agent must journal those changes.
         let scenario = """

@@ -66,8 +66,8 @@ let package = Package(
         .target(name: "Commands", dependencies: ["Vocabulary", "Gateway", "Fuse", "Watch", "OfflineTools", "UCI", "DeviceLink", "MQTTClient", "YAMLCoding",
                                                  "Simulator", "Proximity", "Recording", "SiteFusion", "EventLoop", "CLibSerialPort", "CMosquitto", "CLinuxEvents"]),
 
-        // Test-only helpers: child processes, a real mosquitto broker, subscriber, test CA.
-        .target(name: "TestSupport", dependencies: []),
+        // Test-only helpers: child processes, a real mosquitto broker, subscriber, test CA, seeded noise.
+        .target(name: "TestSupport", dependencies: ["Simulator"]),
 
         // The executable: argument dispatch only.
         .executableTarget(name: "uwb2mqtt", dependencies: ["Commands"]),

@@ -43,7 +43,7 @@ let package = Package(
 
         // I/O: libmosquitto driven from the event loop (bounded QoS 1 queue, typed errors) and the
         // store-and-forward spool.
-        .target(name: "MQTTClient", dependencies: ["CMosquitto", "EventLoop"]),
+        .target(name: "MQTTClient", dependencies: ["CMosquitto", "EventLoop", "Vocabulary"]),
 
         // YAML decoding over libyaml: config, rules and simulator scenario files.
         .target(name: "YAMLCoding", dependencies: ["CYAML"]),
@@ -66,8 +66,8 @@ let package = Package(
         .target(name: "Commands", dependencies: ["Vocabulary", "Gateway", "Fuse", "Watch", "OfflineTools", "UCI", "DeviceLink", "MQTTClient", "YAMLCoding",
                                                  "Simulator", "Proximity", "Recording", "SiteFusion", "EventLoop", "CLibSerialPort", "CMosquitto", "CLinuxEvents"]),
 
-        // Test-only helpers: child processes, a real mosquitto broker, subscriber, test CA.
-        .target(name: "TestSupport", dependencies: []),
+        // Test-only helpers: child processes, a real mosquitto broker, subscriber, test CA, seeded noise.
+        .target(name: "TestSupport", dependencies: ["Simulator"]),
 
         // The executable: argument dispatch only.
         .executableTarget(name: "uwb2mqtt", dependencies: ["Commands"]),
@@ -84,7 +84,7 @@ let package = Package(
         .target(name: "Proximity", dependencies: ["UCI", "YAMLCoding", "Vocabulary"]),
 
         // Pure-ish: the UCI recording file format, its writer (append, fsync policy, rotation) and reader.
-        .target(name: "Recording", dependencies: ["UCI"], exclude: ["FORMAT.md"]),
+        .target(name: "Recording", dependencies: ["UCI", "Vocabulary"], exclude: ["FORMAT.md"]),
         // Pure core of `uwb2mqtt fuse`: multilateration, the range window, polygon zones, the
         // per-peer site tracker and the fuse config model. Standard library only.
         .target(name: "SiteFusion", dependencies: ["Vocabulary"]),
@@ -92,7 +92,7 @@ let package = Package(
         .testTarget(name: "UCITests", dependencies: ["UCI"]),
         .testTarget(name: "GatewayTests", dependencies: ["Vocabulary", "Gateway", "DeviceLink", "Commands", "OfflineTools", "EventLoop", "Proximity", "UCI", "Simulator", "YAMLCoding", "Recording", "MQTTClient", "TestSupport"]),
         .testTarget(name: "DeviceSessionTests", dependencies: ["DeviceLink", "UCI"]),
-        .testTarget(name: "SpoolTests", dependencies: ["MQTTClient"]),
+        .testTarget(name: "SpoolTests", dependencies: ["MQTTClient", "Vocabulary"]),
         .testTarget(name: "DeviceLinkTests", dependencies: ["DeviceLink", "UCI", "CPty"]),
         .testTarget(name: "YAMLCodingTests", dependencies: ["YAMLCoding"]),
         .testTarget(name: "SimulatorTests", dependencies: ["Simulator", "UCI", "Vocabulary"]),
@@ -100,12 +100,12 @@ let package = Package(
         .testTarget(name: "MQTTClientTests", dependencies: ["MQTTClient", "EventLoop", "TestSupport"]),
         .testTarget(name: "EventLoopTests", dependencies: ["EventLoop"]),
         .testTarget(name: "AgentTests", dependencies: ["TestSupport", "MQTTClient", "EventLoop"]),
-        .testTarget(name: "RecordingTests", dependencies: ["Recording", "Gateway", "OfflineTools", "UCI"]),
-        .testTarget(name: "SiteFusionTests", dependencies: ["Vocabulary", "SiteFusion"]),
+        .testTarget(name: "RecordingTests", dependencies: ["Vocabulary", "Recording", "Gateway", "OfflineTools", "UCI"]),
+        .testTarget(name: "SiteFusionTests", dependencies: ["Vocabulary", "SiteFusion", "TestSupport"]),
         .testTarget(name: "OperationsTests", dependencies: ["Gateway", "Commands", "TestSupport", "DeviceLink", "MQTTClient", "Simulator"]),
         .testTarget(name: "VocabularyTests", dependencies: ["Vocabulary"]),
         .testTarget(name: "WatchTests", dependencies: ["Watch"]),
-        .testTarget(name: "ProximityTests", dependencies: ["Proximity", "UCI", "YAMLCoding", "Vocabulary"]),
+        .testTarget(name: "ProximityTests", dependencies: ["Proximity", "UCI", "YAMLCoding", "Vocabulary", "TestSupport"]),
         .testTarget(name: "FaultTests", dependencies: ["TestSupport", "EventLoop", "MQTTClient", "DeviceLink", "Gateway", "Simulator", "UCI", "Vocabulary"]),
     ],
     swiftLanguageModes: [.v6]

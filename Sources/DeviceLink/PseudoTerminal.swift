@@ -12,12 +12,13 @@ import Synchronization
 /// is a new `PseudoTerminal` (with a new path; `link(at:)` keeps a fixed name pointing at it).
 ///
 /// The master is itself a `ByteTransport`, so the simulator reads commands and writes responses
-/// through the same bounded-wait funnel as the agent.
-public final class PseudoTerminal: ByteTransport {
+/// through the same bounded-wait funnel as the agent: what it writes arrives at the slave as if
+/// sent by the device, and it reads what a client wrote to the slave.
+public final class PseudoTerminal: DescriptorChannelTransport {
     /// The slave's device path, `/dev/pts/N`.
     public let slavePath: String
     public var description: String { "pty master for \(slavePath)" }
-    private let channel: DescriptorChannel
+    let channel: DescriptorChannel
     /// A slave descriptor held open for the terminal's lifetime: without it the master sees a
     /// hangup (POLLHUP, EIO) whenever no client has the slave open, e.g. between agent restarts,
     /// and the raw settings could be lost. Also keeps the slave raw for each new client.
@@ -61,24 +62,8 @@ public final class PseudoTerminal: ByteTransport {
     /// The master's descriptor, or -1 after `close()`.
     public var masterFD: Int32 { channel.fileDescriptor }
 
-    /// Writes to the master: the bytes arrive at the slave as if sent by the device.
-    public func write(_ bytes: [UInt8]) throws(TransportError) {
-        try channel.write(bytes)
-    }
-
-    /// Reads from the master what a client wrote to the slave.
-    public func read(maximum: Int, timeout: Duration) throws(TransportError) -> [UInt8] {
-        try channel.read(maximum: maximum, timeout: timeout)
-    }
-
     /// Closes the master: every client of the slave sees a hangup, like a USB unplug. Links made
     /// by `link(at:)` that still point at this slave are removed, as udev removes its links.
-    public var fileDescriptor: Int32 { channel.fileDescriptor }
-
-    public func readAvailable(into buffer: UnsafeMutableRawBufferPointer, revents: Int16) throws(TransportError) -> Int {
-        try channel.readAvailable(into: buffer, revents: revents)
-    }
-
     public func close() {
         channel.close()
         let made = links.withLock { made in

@@ -10,13 +10,13 @@ import CLibSerialPort
 /// descriptor with `poll()`, because 0.1.1's blocking reads cannot tell a USB unplug from silence
 /// (after a hangup `sp_blocking_read_next` spins the CPU and returns 0), whereas `poll()` reports
 /// POLLHUP and `read()` returns 0 at once.
-public final class SerialPortTransport: ByteTransport {
+public final class SerialPortTransport: DescriptorChannelTransport {
     public let description: String
     /// The path as configured (may be a `/dev/serial/by-id/…` link).
     public let path: String
     /// The device node libserialport opened (`/dev/ttyACM0`).
     public let resolvedPath: String
-    private let channel: DescriptorChannel
+    let channel: DescriptorChannel
 
     /// Opens `path` (following symlinks) at `options.baudRate`, 8N1, no flow control, and takes it
     /// exclusively (TIOCEXCL, which 0.1.1 does not set) so a second agent cannot split the bytes.
@@ -58,24 +58,6 @@ public final class SerialPortTransport: ByteTransport {
         channel = try DescriptorChannel(fd: fd, label: path, kind: .terminal, writeTimeout: options.writeTimeout) { _ in
             handle.closeAndFree()
         }
-    }
-
-    public func write(_ bytes: [UInt8]) throws(TransportError) {
-        try channel.write(bytes)
-    }
-
-    public func read(maximum: Int, timeout: Duration) throws(TransportError) -> [UInt8] {
-        try channel.read(maximum: maximum, timeout: timeout)
-    }
-
-    public var fileDescriptor: Int32 { channel.fileDescriptor }
-
-    public func readAvailable(into buffer: UnsafeMutableRawBufferPointer, revents: Int16) throws(TransportError) -> Int {
-        try channel.readAvailable(into: buffer, revents: revents)
-    }
-
-    public func close() {
-        channel.close()
     }
 
     private static func configure(_ port: OpaquePointer, baudRate: Int32, path: String) throws(TransportError) {

@@ -5,10 +5,10 @@
 /// A UCI byte stream over TCP (`device.port: tcp://host:port`), for a DWM3001C served by another
 /// machine (`ser2net`, `socat`) or a simulator elsewhere. The peer closing is `.disconnected`,
 /// just as an unplug is for a serial port, so the session recovers the same way.
-public final class TCPTransport: ByteTransport {
+public final class TCPTransport: DescriptorChannelTransport {
     public let description: String
     public let address: TCPAddress
-    private let channel: DescriptorChannel
+    let channel: DescriptorChannel
 
     /// Resolves the host and connects, trying each address in turn, within `options.connectTimeout`
     /// overall. Name resolution itself is the system resolver's and is not bounded by the timeout.
@@ -34,24 +34,6 @@ public final class TCPTransport: ByteTransport {
     /// Parses `tcp://host:port` and connects.
     public convenience init(url: String, options: TransportOptions = TransportOptions()) throws(TransportError) {
         try self.init(address: TCPAddress(parsing: url), options: options)
-    }
-
-    public func write(_ bytes: [UInt8]) throws(TransportError) {
-        try channel.write(bytes)
-    }
-
-    public func read(maximum: Int, timeout: Duration) throws(TransportError) -> [UInt8] {
-        try channel.read(maximum: maximum, timeout: timeout)
-    }
-
-    public var fileDescriptor: Int32 { channel.fileDescriptor }
-
-    public func readAvailable(into buffer: UnsafeMutableRawBufferPointer, revents: Int16) throws(TransportError) -> Int {
-        try channel.readAvailable(into: buffer, revents: revents)
-    }
-
-    public func close() {
-        channel.close()
     }
 
     /// A connected, non-blocking, close-on-exec socket.

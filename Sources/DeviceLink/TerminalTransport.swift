@@ -5,13 +5,13 @@
 /// A terminal device opened with plain POSIX termios: used for pseudo-terminals (the simulator,
 /// `socat`-made links, tests), which libserialport 0.1.1 refuses to open (no sysfs entry, and its
 /// unconditional TIOCMGET fails on a pty). Raw mode, 8N1, no flow control, `CLOCAL`.
-public final class TerminalTransport: ByteTransport {
+public final class TerminalTransport: DescriptorChannelTransport {
     public let description: String
     /// The path as configured (may be a symlink).
     public let path: String
     /// The device node the path resolves to (`/dev/pts/3`).
     public let resolvedPath: String
-    private let channel: DescriptorChannel
+    let channel: DescriptorChannel
 
     /// Opens `path` (following symlinks) as a raw terminal at `options.baudRate`.
     public init(path: String, options: TransportOptions = TransportOptions()) throws(TransportError) {
@@ -27,28 +27,10 @@ public final class TerminalTransport: ByteTransport {
         }
         self.path = path
         self.resolvedPath = resolved
-        self.description = resolved.hasPrefix("/dev/pts/") ? "pty \(resolved)" : resolved
+        self.description = isPseudoTerminalSlave(resolved) ? "pty \(resolved)" : resolved
         channel = try DescriptorChannel(fd: fd, label: path, kind: .terminal, writeTimeout: options.writeTimeout) { fd in
             _ = Glibc.close(fd)
         }
-    }
-
-    public func write(_ bytes: [UInt8]) throws(TransportError) {
-        try channel.write(bytes)
-    }
-
-    public func read(maximum: Int, timeout: Duration) throws(TransportError) -> [UInt8] {
-        try channel.read(maximum: maximum, timeout: timeout)
-    }
-
-    public var fileDescriptor: Int32 { channel.fileDescriptor }
-
-    public func readAvailable(into buffer: UnsafeMutableRawBufferPointer, revents: Int16) throws(TransportError) -> Int {
-        try channel.readAvailable(into: buffer, revents: revents)
-    }
-
-    public func close() {
-        channel.close()
     }
 }
 

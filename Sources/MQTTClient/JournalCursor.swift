@@ -1,6 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import Vocabulary
 
 /// The journal's read pointer: the sequence number of the first record not yet delivered, in the
 /// file `cursor` (`"UWBC"(4) sequence(8) crc32(4)`, little-endian), overwritten in place.

@@ -1,3 +1,5 @@
+import Vocabulary
+
 /// One record of a journal segment (see `Spool` for the layout):
 ///
 ///     magic "UWBJ"(4)  body_length(4)  body  crc32(4)

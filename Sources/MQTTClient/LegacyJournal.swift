@@ -1,6 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import Vocabulary
 
 /// The single-file journal of earlier versions, `<spool_dir>/journal`: records
 /// `length(4) qos(1) retain(1) topic_length(2) topic payload crc32(4)` (little-endian, the

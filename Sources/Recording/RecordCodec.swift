@@ -1,3 +1,5 @@
+import Vocabulary
+
 /// Encodes one record and decodes the record at an offset (RecordingFormat, "record").
 enum RecordCodec {
     /// The record's bytes for `packet` received at `receiveTime` in a file started at `startTime`.

@@ -1,3 +1,5 @@
+import Vocabulary
+
 /// The header at the start of every recording file (RecordingFormat).
 public struct RecordingHeader: Hashable, Sendable {
     public var version: UInt16

@@ -14,4 +14,13 @@ public struct Q9_7Angle: Hashable, Sendable, CustomStringConvertible {
     }
     public var degrees: Double { Double(raw) / 128 }
     public var description: String { "\(degrees)°" }
+
+    /// Reads the two little-endian bytes of a signed Q9.7 field.
+    init(_ reader: inout ByteReader, _ field: StaticString) throws(UCIDecodingError) {
+        raw = try reader.i16(field)
+    }
+
+    func encode(into bytes: inout [UInt8]) {
+        bytes.append16(UInt16(bitPattern: raw))
+    }
 }

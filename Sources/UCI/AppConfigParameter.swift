@@ -44,12 +44,10 @@ public enum AppConfigParameter: Hashable, Sendable {
         case let .multiNodeMode(v): byte(.multiNodeMode, v.rawValue)
         case let .channelNumber(v): byte(.channelNumber, v)
         case let .numberOfControlees(v): byte(.numberOfControlees, v)
-        case let .deviceMacAddress(address):
-            { var out: [UInt8] = []; address.encode(into: &out); return ConfigTLV(id: AppConfigID.deviceMacAddress.rawValue, value: out) }()
-        case let .dstMacAddresses(addresses):
-            { var out: [UInt8] = []; for a in addresses { a.encode(into: &out) }; return ConfigTLV(id: AppConfigID.dstMacAddress.rawValue, value: out) }()
-        case let .slotDuration(v): { var out: [UInt8] = []; out.append16(v); return ConfigTLV(id: AppConfigID.slotDuration.rawValue, value: out) }()
-        case let .rangingDuration(v): { var out: [UInt8] = []; out.append32(v); return ConfigTLV(id: AppConfigID.rangingDuration.rawValue, value: out) }()
+        case let .deviceMacAddress(address): written(.deviceMacAddress) { address.encode(into: &$0) }
+        case let .dstMacAddresses(addresses): written(.dstMacAddress) { out in for a in addresses { a.encode(into: &out) } }
+        case let .slotDuration(v): written(.slotDuration) { $0.append16(v) }
+        case let .rangingDuration(v): written(.rangingDuration) { $0.append32(v) }
         case let .aoaResultRequest(v): byte(.aoaResultReq, v.rawValue)
         case let .deviceRole(v): byte(.deviceRole, v.rawValue)
         case let .rframeConfig(v): byte(.rframeConfig, v.rawValue)
@@ -60,7 +58,7 @@ public enum AppConfigParameter: Hashable, Sendable {
         case let .prfMode(v): byte(.prfMode, v.rawValue)
         case let .scheduleMode(v): byte(.scheduleMode, v.rawValue)
         case let .macAddressMode(v): byte(.macAddressMode, v.rawValue)
-        case let .vendorID(v): { var out: [UInt8] = []; out.append16(v); return ConfigTLV(id: AppConfigID.vendorID.rawValue, value: out) }()
+        case let .vendorID(v): written(.vendorID) { $0.append16(v) }
         case let .staticSTSIV(v): ConfigTLV(id: AppConfigID.staticSTSIV.rawValue, value: v)
         case let .stsLength(v): byte(.stsLength, v.rawValue)
         case let .resultReportConfig(v): byte(.resultReportConfig, v)
@@ -72,6 +70,13 @@ public enum AppConfigParameter: Hashable, Sendable {
     }
 
     private func byte(_ id: AppConfigID, _ value: UInt8) -> ConfigTLV { ConfigTLV(id: id.rawValue, value: [value]) }
+
+    /// A TLV whose value `write` appends.
+    private func written(_ id: AppConfigID, _ write: (inout [UInt8]) -> Void) -> ConfigTLV {
+        var value: [UInt8] = []
+        write(&value)
+        return ConfigTLV(id: id.rawValue, value: value)
+    }
 
     /// Decodes a TLV, assuming short MAC addresses (the only mode QM33 supports) unless
     /// `macAddressMode` says otherwise.

@@ -33,9 +33,9 @@ public struct OneWayAoAMeasurement: Hashable, Sendable {
         nlosRaw = try reader.u8("measurement nlos")
         frameSequenceNumber = try reader.u8("frame_sequence_number")
         blockIndex = try reader.u16("block_index")
-        aoaAzimuth = Q9_7Angle(raw: try reader.i16("aoa_azimuth"))
+        aoaAzimuth = try Q9_7Angle(&reader, "aoa_azimuth")
         aoaAzimuthFOM = try reader.u8("aoa_azimuth_fom")
-        aoaElevation = Q9_7Angle(raw: try reader.i16("aoa_elevation"))
+        aoaElevation = try Q9_7Angle(&reader, "aoa_elevation")
         aoaElevationFOM = try reader.u8("aoa_elevation_fom")
     }
 
@@ -45,9 +45,9 @@ public struct OneWayAoAMeasurement: Hashable, Sendable {
         bytes.append(nlosRaw)
         bytes.append(frameSequenceNumber)
         bytes.append16(blockIndex)
-        bytes.append16(UInt16(bitPattern: aoaAzimuth.raw))
+        aoaAzimuth.encode(into: &bytes)
         bytes.append(aoaAzimuthFOM)
-        bytes.append16(UInt16(bitPattern: aoaElevation.raw))
+        aoaElevation.encode(into: &bytes)
         bytes.append(aoaElevationFOM)
     }
 }

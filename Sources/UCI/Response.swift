@@ -24,43 +24,37 @@ public enum UCIResponse: Hashable, Sendable {
     case unknown(gid: UInt8, oid: UInt8, payload: [UInt8])
 
     /// Every known response starts with a status; an unknown one reports its first byte, if any.
-    public var status: Status? {
-        switch self {
-        case let .coreDeviceReset(s), let .coreGetDeviceInfo(s, _), let .coreGetCapsInfo(s, _), let .coreSetConfig(s, _),
-             let .coreGetConfig(s, _), let .coreQueryUWBSTimestamp(s, _), let .sessionInit(s, _), let .sessionDeinit(s),
-             let .sessionSetAppConfig(s, _), let .sessionGetAppConfig(s, _), let .sessionGetCount(s, _),
-             let .sessionGetState(s, _), let .sessionUpdateControllerMulticastList(s, _), let .sessionStart(s),
-             let .sessionStop(s), let .sessionGetRangingCount(s, _):
-            s
-        case let .unknown(_, _, payload): payload.first.map(Status.init(rawValue:))
-        }
-    }
+    public var status: Status? { header.status }
 
-    public var opcode: Opcode {
+    /// The GID/OID pair, which is its command's.
+    public var opcode: Opcode { header.opcode }
+
+    /// The one list of the cases for the two fields every response has in its header.
+    private var header: (opcode: Opcode, status: Status?) {
         switch self {
-        case .coreDeviceReset: .coreDeviceReset
-        case .coreGetDeviceInfo: .coreGetDeviceInfo
-        case .coreGetCapsInfo: .coreGetCapsInfo
-        case .coreSetConfig: .coreSetConfig
-        case .coreGetConfig: .coreGetConfig
-        case .coreQueryUWBSTimestamp: .coreQueryUWBSTimestamp
-        case .sessionInit: .sessionInit
-        case .sessionDeinit: .sessionDeinit
-        case .sessionSetAppConfig: .sessionSetAppConfig
-        case .sessionGetAppConfig: .sessionGetAppConfig
-        case .sessionGetCount: .sessionGetCount
-        case .sessionGetState: .sessionGetState
-        case .sessionUpdateControllerMulticastList: .sessionUpdateControllerMulticastList
-        case .sessionStart: .sessionStart
-        case .sessionStop: .sessionStop
-        case .sessionGetRangingCount: .sessionGetRangingCount
-        case let .unknown(gid, oid, _): Opcode(gid: gid, oid: oid)
+        case let .coreDeviceReset(s): (.coreDeviceReset, s)
+        case let .coreGetDeviceInfo(s, _): (.coreGetDeviceInfo, s)
+        case let .coreGetCapsInfo(s, _): (.coreGetCapsInfo, s)
+        case let .coreSetConfig(s, _): (.coreSetConfig, s)
+        case let .coreGetConfig(s, _): (.coreGetConfig, s)
+        case let .coreQueryUWBSTimestamp(s, _): (.coreQueryUWBSTimestamp, s)
+        case let .sessionInit(s, _): (.sessionInit, s)
+        case let .sessionDeinit(s): (.sessionDeinit, s)
+        case let .sessionSetAppConfig(s, _): (.sessionSetAppConfig, s)
+        case let .sessionGetAppConfig(s, _): (.sessionGetAppConfig, s)
+        case let .sessionGetCount(s, _): (.sessionGetCount, s)
+        case let .sessionGetState(s, _): (.sessionGetState, s)
+        case let .sessionUpdateControllerMulticastList(s, _): (.sessionUpdateControllerMulticastList, s)
+        case let .sessionStart(s): (.sessionStart, s)
+        case let .sessionStop(s): (.sessionStop, s)
+        case let .sessionGetRangingCount(s, _): (.sessionGetRangingCount, s)
+        case let .unknown(gid, oid, payload): (Opcode(gid: gid, oid: oid), payload.first.map(Status.init(rawValue:)))
         }
     }
 
     public var raw: RawMessage {
         var p: [UInt8] = []
-        if let status, !isUnknown { p.append(status.rawValue) }
+        if let status { p.append(status.rawValue) }  // an unknown response's payload replaces it below
         switch self {
         case .coreDeviceReset, .sessionDeinit, .sessionStart, .sessionStop: break
         case let .coreGetDeviceInfo(_, info):
@@ -89,8 +83,6 @@ public enum UCIResponse: Hashable, Sendable {
         let opcode = self.opcode
         return RawMessage(messageType: .response, gid: opcode.gid, oid: opcode.oid, payload: p)
     }
-
-    private var isUnknown: Bool { if case .unknown = self { true } else { false } }
 
     init(decoding raw: RawMessage) throws(UCIDecodingError) {
         let p = raw.payload

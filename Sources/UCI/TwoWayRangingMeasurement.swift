@@ -87,13 +87,13 @@ public struct TwoWayRangingMeasurement: Hashable, Sendable {
         status = Status(rawValue: try reader.u8("measurement status"))
         nlosRaw = try reader.u8("measurement nlos")
         distanceRaw = try reader.u16("measurement distance")
-        aoaAzimuth = Q9_7Angle(raw: try reader.i16("aoa_azimuth"))
+        aoaAzimuth = try Q9_7Angle(&reader, "aoa_azimuth")
         aoaAzimuthFOM = try reader.u8("aoa_azimuth_fom")
-        aoaElevation = Q9_7Angle(raw: try reader.i16("aoa_elevation"))
+        aoaElevation = try Q9_7Angle(&reader, "aoa_elevation")
         aoaElevationFOM = try reader.u8("aoa_elevation_fom")
-        aoaDestinationAzimuth = Q9_7Angle(raw: try reader.i16("aoa_destination_azimuth"))
+        aoaDestinationAzimuth = try Q9_7Angle(&reader, "aoa_destination_azimuth")
         aoaDestinationAzimuthFOM = try reader.u8("aoa_destination_azimuth_fom")
-        aoaDestinationElevation = Q9_7Angle(raw: try reader.i16("aoa_destination_elevation"))
+        aoaDestinationElevation = try Q9_7Angle(&reader, "aoa_destination_elevation")
         aoaDestinationElevationFOM = try reader.u8("aoa_destination_elevation_fom")
         slotIndex = try reader.u8("slot_index")
         rssiRaw = try reader.u8("rssi")
@@ -108,7 +108,7 @@ public struct TwoWayRangingMeasurement: Hashable, Sendable {
         for (angle, fom) in [(aoaAzimuth, aoaAzimuthFOM), (aoaElevation, aoaElevationFOM),
                              (aoaDestinationAzimuth, aoaDestinationAzimuthFOM),
                              (aoaDestinationElevation, aoaDestinationElevationFOM)] {
-            bytes.append16(UInt16(bitPattern: angle.raw))
+            angle.encode(into: &bytes)
             bytes.append(fom)
         }
         bytes.append(slotIndex)

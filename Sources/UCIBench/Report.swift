@@ -1,6 +1,7 @@
 #if canImport(Glibc)
 @preconcurrency import Glibc
 #endif
+import Vocabulary
 
 /// Everything one run measured, as a table for people and as JSON for machines.
 struct BenchReport: Sendable {
@@ -204,26 +205,26 @@ struct BenchReport: Sendable {
     }
 
     func json() -> String {
-        var fields: [(String, String)] = []
-        func decode(_ f: DecodeFigure?) -> String {
-            guard let f else { return "null" }
+        var fields: [(String, JSONValue)] = []
+        func decode(_ f: DecodeFigure?) -> JSONValue {
+            guard let f else { return .null }
             return obj([("ns_per_notification", num(f.nanoseconds)), ("notifications_per_s", num(f.perSecond))])
         }
         fields.append(("uci_decode", obj([("one_measurement", decode(decode1)), ("eight_measurements", decode(decode8)),
                                           ("stream_reassembly_one_measurement", decode(stream)), ("core_round_eight_measurements", decode(core))])))
-        fields.append(("site_solver", "[" + solver.map { f in
+        fields.append(("site_solver", .list(solver.map { f in
             obj([("gateways", num(Double(f.gateways))), ("us_per_fix", num(f.microsecondsPerFix))])
-        }.joined(separator: ", ") + "]"))
+        })))
         fields.append(("settings", obj([("window_s", num(settings.window)), ("latency_rate_per_s", num(Double(settings.latencyRate))),
                                         ("memory_measurements", num(Double(settings.memoryMeasurements))),
                                         ("memory_rate_per_s", num(Double(settings.memoryRate))), ("peers", num(Double(benchPeers.count))),
-                                        ("rates_per_s", "[" + settings.rates.map { num(Double($0)) }.joined(separator: ", ") + "]"),
+                                        ("rates_per_s", .list(settings.rates.map { num(Double($0)) })),
                                         ("deployment_rate_per_s", num(Double(settings.deploymentRate)))])))
         fields.append(("uwb2mqtt", gateway(swift)))
         fields.append(("python", gateway(python)))
-        fields.append(("python_skipped", pythonSkipped.map(str) ?? "null"))
-        fields.append(("pipeline_error", pipelineError.map(str) ?? "null"))
-        fields.append(("mallocs_skipped", mallocSkipped.map(str) ?? "null"))
+        fields.append(("python_skipped", pythonSkipped.map(JSONValue.string) ?? .null))
+        fields.append(("pipeline_error", pipelineError.map(JSONValue.string) ?? .null))
+        fields.append(("mallocs_skipped", mallocSkipped.map(JSONValue.string) ?? .null))
         fields.append(("journal", journal.map { j in
             obj([("maximum_bytes", num(Double(j.maximumBytes))), ("record_bytes", num(Double(j.recordBytes))),
                  ("fill_messages", num(Double(j.fill.messages))), ("fill_per_s", num(j.fill.perSecond)),
@@ -235,63 +236,49 @@ struct BenchReport: Sendable {
                  ("drain_journal_bytes_per_record", num(j.drainJournalBytesPerRecord)),
                  ("drain_disk_bytes_per_record", num(j.drainDiskBytesPerRecord)),
                  ("rss_kib_open", num(Double(j.residentKiBOpen))), ("hwm_kib_after_drain", num(Double(j.peakKiB)))])
-        } ?? "null"))
-        fields.append(("journal_error", journalError.map(str) ?? "null"))
-        return obj(fields)
+        } ?? .null))
+        fields.append(("journal_error", journalError.map(JSONValue.string) ?? .null))
+        return obj(fields).json
     }
 
-    private func gateway(_ g: GatewayResult?) -> String {
-        guard let g else { return "null" }
+    private func gateway(_ g: GatewayResult?) -> JSONValue {
+        guard let g else { return .null }
         let phases = g.phases.map { p in
-            obj([("offered_target_per_s", num(Double(p.targetRate))), ("label", settings.label(rate: p.targetRate).map(str) ?? "null"),
+            obj([("offered_target_per_s", num(Double(p.targetRate))), ("label", settings.label(rate: p.targetRate).map(JSONValue.string) ?? .null),
                  ("window_s", num(p.seconds)),
                  ("written_per_s", num(p.offeredRate)), ("delivered_per_s", num(p.deliveredRate)), ("delivered", num(Double(p.delivered))),
                  ("cpu_s_sched", num(p.cpuSched)), ("cpu_s_ticks", num(p.cpuTicks)),
                  ("cpu_us_per_measurement", num(p.cpuPerMeasurementMicroseconds)),
                  ("cpu_us_per_measurement_ticks", num(p.cpuPerMeasurementTicksMicroseconds)),
                  ("core_share", num(p.coreShare)),
-                 ("notifications", num(Double(p.notifications))), ("threads", p.threads.map { num(Double($0)) } ?? "null"),
+                 ("notifications", num(Double(p.notifications))), ("threads", p.threads.map { num(Double($0)) } ?? .null),
                  ("context_switches", p.contextSwitches.map { c in
                      obj([("voluntary", num(Double(c.voluntary))), ("nonvoluntary", num(Double(c.nonvoluntary))),
-                          ("per_notification", num(p.contextSwitchesPerNotification))]) } ?? "null"),
+                          ("per_notification", num(p.contextSwitchesPerNotification))]) } ?? .null),
                  ("latency_ms", p.latency.map { l in obj([("p50", num(l.p50)), ("p99", num(l.p99)), ("max", num(l.max)),
-                                                          ("samples", num(Double(l.samples))), ("expected", num(Double(l.expected)))]) } ?? "null")])
+                                                          ("samples", num(Double(l.samples))), ("expected", num(Double(l.expected)))]) } ?? .null)])
         }
         let memory = g.memory.map { m in
-            obj([("rss_kib_start", num(Double(m.startKiB))), ("rss_kib_after_100k", m.after100kKiB.map { num(Double($0)) } ?? "null"),
-                 ("rss_kib_end", num(Double(m.endKiB))), ("hwm_kib_end", m.peakKiB.map { num(Double($0)) } ?? "null"),
+            obj([("rss_kib_start", num(Double(m.startKiB))), ("rss_kib_after_100k", m.after100kKiB.map { num(Double($0)) } ?? .null),
+                 ("rss_kib_end", num(Double(m.endKiB))), ("hwm_kib_end", m.peakKiB.map { num(Double($0)) } ?? .null),
                  ("measurements", num(Double(m.measurements))), ("seconds", num(m.seconds)),
-                 ("reached_target", m.reachedTarget ? "true" : "false")])
-        } ?? "null"
+                 ("reached_target", .bool(m.reachedTarget))])
+        } ?? .null
         let mallocs = g.mallocs.map { a in
             obj([("rate_per_s", num(Double(a.rate))), ("mallocs", num(Double(a.mallocs))), ("measurements", num(Double(a.measurements))),
                  ("per_measurement", num(a.perMeasurement))])
-        } ?? "null"
-        return obj([("phases", "[" + phases.joined(separator: ", ") + "]"), ("memory", memory), ("mallocs", mallocs),
-                    ("write_failures", num(Double(g.writeFailures))), ("notes", "[" + g.notes.map(str).joined(separator: ", ") + "]")])
+        } ?? .null
+        return obj([("phases", .list(phases)), ("memory", memory), ("mallocs", mallocs),
+                    ("write_failures", num(Double(g.writeFailures))), ("notes", .list(g.notes.map(JSONValue.string)))])
     }
 
-    private func obj(_ fields: [(String, String)]) -> String {
-        "{" + fields.map { str($0.0) + ": " + $0.1 }.joined(separator: ", ") + "}"
+    private func obj(_ fields: [(String, JSONValue)]) -> JSONValue {
+        .object(fields.map { JSONMember($0.0, $0.1) })
     }
 
-    private func num(_ v: Double) -> String {
-        guard v.isFinite else { return "null" }
-        if v == v.rounded() && abs(v) < 1e15 { return String(Int64(v)) }
-        return String(v)
-    }
-
-    private func str(_ s: String) -> String {
-        var out = "\""
-        for scalar in s.unicodeScalars {
-            switch scalar {
-            case "\"": out += "\\\""
-            case "\\": out += "\\\\"
-            case "\n": out += "\\n"
-            default:
-                if scalar.value < 0x20 { out += "\\u00" + (scalar.value < 16 ? "0" : "") + String(scalar.value, radix: 16) } else { out.unicodeScalars.append(scalar) }
-            }
-        }
-        return out + "\""
+    /// A whole number as a JSON integer (`100`, not `100.0`), anything else as a double.
+    private func num(_ v: Double) -> JSONValue {
+        if v.isFinite && v == v.rounded() && abs(v) < 1e15 { return .int(Int64(v)) }
+        return .double(v)
     }
 }

@@ -23,11 +23,8 @@ func deviceStates(_ subscriber: MQTTTestSubscriber) -> [String] {
 /// mosquitto on a loopback port, and an independent subscriber (mosquitto_sub).
 @Suite(.serialized, .timeLimit(.minutes(3))) struct AgentTests {
     @Test func retainedStatusAndLastWillWhenKilled() async throws {
-        let broker = try await MosquittoBroker.start()
-        defer { broker.stop() }
-        let dir = try TemporaryDirectory(prefix: "agent-will")
-        let subscriber = try await MQTTTestSubscriber.start(broker: broker, topics: ["uwb2mqtt/#"])
-        defer { subscriber.stop() }
+        let (broker, dir, subscriber) = try await startBrokerAndSubscriber(prefix: "agent-will", topics: ["uwb2mqtt/#"])
+        defer { subscriber.stop(); broker.stop() }
         let agent = try AgentProcess(config: testConfig(url: broker.url, spool: dir.file("spool")), directory: dir)
         defer { agent.stop() }
 
@@ -50,11 +47,8 @@ func deviceStates(_ subscriber: MQTTTestSubscriber) -> [String] {
     }
 
     @Test func cleanShutdownPublishesOfflineWithTimestamp() async throws {
-        let broker = try await MosquittoBroker.start()
-        defer { broker.stop() }
-        let dir = try TemporaryDirectory(prefix: "agent-clean")
-        let subscriber = try await MQTTTestSubscriber.start(broker: broker, topics: ["uwb2mqtt/gw/status"])
-        defer { subscriber.stop() }
+        let (broker, dir, subscriber) = try await startBrokerAndSubscriber(prefix: "agent-clean", topics: ["uwb2mqtt/gw/status"])
+        defer { subscriber.stop(); broker.stop() }
         let agent = try AgentProcess(config: testConfig(url: broker.url, spool: dir.file("spool")), directory: dir)
         defer { agent.stop() }
         try await subscriber.waitForMessage(topic: "uwb2mqtt/gw/status", where: { $0.payload.contains("online") })
@@ -67,11 +61,8 @@ func deviceStates(_ subscriber: MQTTTestSubscriber) -> [String] {
     }
 
     @Test func theV1TopicTree() async throws {
-        let broker = try await MosquittoBroker.start()
-        defer { broker.stop() }
-        let dir = try TemporaryDirectory(prefix: "agent-tree")
-        let subscriber = try await MQTTTestSubscriber.start(broker: broker, topics: ["#"])
-        defer { subscriber.stop() }
+        let (broker, dir, subscriber) = try await startBrokerAndSubscriber(prefix: "agent-tree", topics: ["#"])
+        defer { subscriber.stop(); broker.stop() }
         let agent = try AgentProcess(config: testConfig(url: broker.url, spool: dir.file("spool")), directory: dir)
         defer { agent.stop() }
 
@@ -107,11 +98,8 @@ func deviceStates(_ subscriber: MQTTTestSubscriber) -> [String] {
     }
 
     @Test func requestsAndResponses() async throws {
-        let broker = try await MosquittoBroker.start()
-        defer { broker.stop() }
-        let dir = try TemporaryDirectory(prefix: "agent-requests")
-        let subscriber = try await MQTTTestSubscriber.start(broker: broker, topics: ["uwb2mqtt/gw/response/#", "uwb2mqtt/gw/device"])
-        defer { subscriber.stop() }
+        let (broker, dir, subscriber) = try await startBrokerAndSubscriber(prefix: "agent-requests", topics: ["uwb2mqtt/gw/response/#", "uwb2mqtt/gw/device"])
+        defer { subscriber.stop(); broker.stop() }
         let agent = try AgentProcess(config: testConfig(url: broker.url, spool: dir.file("spool")), directory: dir)
         defer { agent.stop() }
         try await subscriber.waitForMessage(topic: "uwb2mqtt/gw/device", where: { $0.payload.contains("\"ranging\"") })
@@ -147,13 +135,10 @@ func deviceStates(_ subscriber: MQTTTestSubscriber) -> [String] {
     }
 
     @Test func aBrokerOutageLosesNoRetainedStateAndKeepsItsOrder() async throws {
-        let broker = try await MosquittoBroker.start()
-        defer { broker.stop() }
+        let (broker, dir, subscriber) = try await startBrokerAndSubscriber(prefix: "agent-outage", topics: ["uwb2mqtt/gw/#"])
+        defer { subscriber.stop(); broker.stop() }
         let proxy = try TCPOutageProxy(to: broker.port)
         defer { proxy.stop() }
-        let dir = try TemporaryDirectory(prefix: "agent-outage")
-        let subscriber = try await MQTTTestSubscriber.start(broker: broker, topics: ["uwb2mqtt/gw/#"])
-        defer { subscriber.stop() }
         // The device resets itself 5 s in: while the broker is unreachable, the device state goes
         // ranging → initializing → ranging, and the agent must journal those changes.
         let scenario = """
@@ -253,11 +238,8 @@ func deviceStates(_ subscriber: MQTTTestSubscriber) -> [String] {
     }
 
     @Test func topicSegmentsFromUserDataAreSanitized() async throws {
-        let broker = try await MosquittoBroker.start()
-        defer { broker.stop() }
-        let dir = try TemporaryDirectory(prefix: "agent-safety")
-        let subscriber = try await MQTTTestSubscriber.start(broker: broker, topics: ["#"])
-        defer { subscriber.stop() }
+        let (broker, dir, subscriber) = try await startBrokerAndSubscriber(prefix: "agent-safety", topics: ["#"])
+        defer { subscriber.stop(); broker.stop() }
         let config = """
         gateway: {id: "Lobby/+#"}
         device:
@@ -280,11 +262,8 @@ func deviceStates(_ subscriber: MQTTTestSubscriber) -> [String] {
     }
 
     @Test func peersAddedToTheConfigOnSIGHUPRangeWithoutARestart() async throws {
-        let broker = try await MosquittoBroker.start()
-        defer { broker.stop() }
-        let dir = try TemporaryDirectory(prefix: "agent-peers")
-        let subscriber = try await MQTTTestSubscriber.start(broker: broker, topics: ["uwb2mqtt/gw/peer/+/range"])
-        defer { subscriber.stop() }
+        let (broker, dir, subscriber) = try await startBrokerAndSubscriber(prefix: "agent-peers", topics: ["uwb2mqtt/gw/peer/+/range"])
+        defer { subscriber.stop(); broker.stop() }
         let scenario = """
         device: {ranging_interval: 0.1}
         peers:
@@ -308,11 +287,8 @@ func deviceStates(_ subscriber: MQTTTestSubscriber) -> [String] {
     /// A peer removed by a reload leaves nothing retained: a client that subscribes afterwards gets
     /// neither its `state` nor its Home Assistant entity, while the remaining peer's are there.
     @Test func aPeerRemovedOnSIGHUPLeavesNoRetainedStateOrEntity() async throws {
-        let broker = try await MosquittoBroker.start()
-        defer { broker.stop() }
-        let dir = try TemporaryDirectory(prefix: "agent-removed")
-        let subscriber = try await MQTTTestSubscriber.start(broker: broker, topics: ["uwb2mqtt/gw/peer/+/state", "homeassistant/#"])
-        defer { subscriber.stop() }
+        let (broker, dir, subscriber) = try await startBrokerAndSubscriber(prefix: "agent-removed", topics: ["uwb2mqtt/gw/peer/+/state", "homeassistant/#"])
+        defer { subscriber.stop(); broker.stop() }
         let config = testConfig(url: broker.url, spool: dir.file("spool"), mqttExtra: "  home_assistant: true")
         let agent = try AgentProcess(config: config, directory: dir)
         defer { agent.stop() }

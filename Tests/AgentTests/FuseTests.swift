@@ -12,23 +12,8 @@ import Glibc
 @Suite(.serialized, .timeLimit(.minutes(2))) struct FuseTests {
     static let gateways: [(String, Double, Double)] = [("gw-a", 0, 0), ("gw-b", 6, 0), ("gw-c", 6, 6), ("gw-d", 0, 6)]
 
-    static func config(url: String) -> String {
-        """
-        site: lobby
-        mqtt: {url: "\(url)", base_topic: uwb2mqtt}
-        ranging_interval: 100ms     # the agents' device.ranging_interval; the window follows it
-        tag_height: 1.0
-        position_lost_after: 2s
-        zones:
-          - name: checkout
-            polygon: [[0, 0], [2, 0], [2, 1.5], [0, 1.5]]
-            hysteresis: 0.1
-            dwell: 200ms
-        """
-    }
-
     func startFuse(_ broker: MosquittoBroker, _ dir: TemporaryDirectory, name: String) throws -> ChildProcess {
-        let path = try dir.write("\(name).yaml", Self.config(url: broker.url))
+        let path = try dir.write("\(name).yaml", fuseConfig(url: broker.url, checkoutPolygon: "[[0, 0], [2, 0], [2, 1.5], [0, 1.5]]"))
         return try ChildProcess(executable: AgentProcess.executable, arguments: ["fuse", "--config", path],
                                 stdoutPath: dir.file("\(name).out"), stderrPath: dir.file("\(name).err"))
     }
@@ -76,11 +61,8 @@ import Glibc
     }
 
     @Test func positionsZonesAndLoss() async throws {
-        let broker = try await MosquittoBroker.start()
-        defer { broker.stop() }
-        let dir = try TemporaryDirectory(prefix: "fuse")
-        let subscriber = try await MQTTTestSubscriber.start(broker: broker, topics: ["uwb2mqtt/site/#"])
-        defer { subscriber.stop() }
+        let (broker, dir, subscriber) = try await startBrokerAndSubscriber(prefix: "fuse", topics: ["uwb2mqtt/site/#"])
+        defer { subscriber.stop(); broker.stop() }
         let fuse = try startFuse(broker, dir, name: "fuse")
         defer { fuse.terminate() }
         try await subscriber.waitForMessage(topic: "uwb2mqtt/site/lobby/status", where: { $0.payload.contains("online") })
@@ -119,11 +101,8 @@ import Glibc
     }
 
     @Test func aStandbyInstanceTakesOverWhenTheActiveOneDies() async throws {
-        let broker = try await MosquittoBroker.start()
-        defer { broker.stop() }
-        let dir = try TemporaryDirectory(prefix: "fuse-standby")
-        let subscriber = try await MQTTTestSubscriber.start(broker: broker, topics: ["uwb2mqtt/site/lobby/status"])
-        defer { subscriber.stop() }
+        let (broker, dir, subscriber) = try await startBrokerAndSubscriber(prefix: "fuse-standby", topics: ["uwb2mqtt/site/lobby/status"])
+        defer { subscriber.stop(); broker.stop() }
         let first = try startFuse(broker, dir, name: "first")
         defer { first.terminate() }
         let online = try await subscriber.waitForMessage(topic: "uwb2mqtt/site/lobby/status", where: { $0.payload.contains("online") })

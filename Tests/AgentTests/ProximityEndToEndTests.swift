@@ -49,11 +49,8 @@ import TestSupport
     }
 
     @Test func aWalkUpAndAwayGivesTheExpectedEvents() async throws {
-        let broker = try await MosquittoBroker.start()
-        defer { broker.stop() }
-        let dir = try TemporaryDirectory(prefix: "agent-walkby")
-        let subscriber = try await MQTTTestSubscriber.start(broker: broker, topics: ["uwb2mqtt/gw/#"])
-        defer { subscriber.stop() }
+        let (broker, dir, subscriber) = try await startBrokerAndSubscriber(prefix: "agent-walkby", topics: ["uwb2mqtt/gw/#"])
+        defer { subscriber.stop(); broker.stop() }
         let agent = try AgentProcess(config: testConfig(url: broker.url, spool: dir.file("spool"), extra: "rules: \(AgentFixtures.exampleRulesPath)"),
                                      scenario: AgentFixtures.walkBy, directory: dir)
         defer { agent.stop() }

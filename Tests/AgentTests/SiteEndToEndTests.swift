@@ -42,21 +42,6 @@ import Glibc
           - {t: 20, x: 1, y: 4, z: 1}
     """
 
-    static func fuseConfig(url: String) -> String {
-        """
-        site: lobby
-        mqtt: {url: "\(url)", base_topic: uwb2mqtt}
-        ranging_interval: 100ms     # the agents' device.ranging_interval; the window follows it
-        tag_height: 1.0
-        position_lost_after: 2s
-        zones:
-          - name: checkout
-            polygon: [[0, 0], [2.5, 0], [2.5, 2], [0, 2]]
-            hysteresis: 0.1
-            dwell: 200ms
-        """
-    }
-
     func agentConfig(_ id: String, _ x: Double, _ y: Double, url: String, spool: String) -> String {
         """
         gateway: {id: \(id), position: {x: \(x), y: \(y), z: 2.5}, heading_deg: 0}
@@ -79,7 +64,7 @@ import Glibc
             agents.append(try AgentProcess(config: agentConfig(id, x, y, url: urls[index % urls.count], spool: dir.file("spool-\(id)")),
                                            scenario: Self.scenario, directory: dir, name: id))
         }
-        let fusePath = try dir.write("fuse.yaml", Self.fuseConfig(url: fuseURL))
+        let fusePath = try dir.write("fuse.yaml", fuseConfig(url: fuseURL, checkoutPolygon: "[[0, 0], [2.5, 0], [2.5, 2], [0, 2]]"))
         let fuse = try ChildProcess(executable: AgentProcess.executable, arguments: ["fuse", "--config", fusePath],
                                     stdoutPath: dir.file("fuse.out"), stderrPath: dir.file("fuse.err"))
         defer { fuse.terminate() }

@@ -177,7 +177,7 @@ import TestSupport
             agents.append(try AgentProcess(config: SiteEndToEndTests().agentConfig(id, x, y, url: broker.url, spool: dir.file("spool-\(id)")),
                                            scenario: SiteEndToEndTests.scenario, directory: dir, name: id))
         }
-        let fusePath = try dir.write("fuse.yaml", SiteEndToEndTests.fuseConfig(url: broker.url))
+        let fusePath = try dir.write("fuse.yaml", fuseConfig(url: broker.url, checkoutPolygon: "[[0, 0], [2.5, 0], [2.5, 2], [0, 2]]"))
         let fuse = try ChildProcess(executable: AgentProcess.executable, arguments: ["fuse", "--config", fusePath],
                                     stdoutPath: dir.file("fuse.out"), stderrPath: dir.file("fuse.err"))
         defer { fuse.terminate() }

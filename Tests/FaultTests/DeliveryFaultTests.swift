@@ -73,13 +73,10 @@ import Glibc
     /// Agent cut off from the broker while events happen, SIGKILLed with them in its journal; a new
     /// agent on the same spool_dir delivers them, ids carrying the first run's boot id.
     @Test func eventsJournaledByASIGKILLedAgentAreDeliveredByTheNextRun() async throws {
-        let broker = try await MosquittoBroker.start()
-        defer { broker.stop() }
+        let (broker, dir, subscriber) = try await startBrokerAndSubscriber(prefix: "fault-agentkill", topics: ["uwb2mqtt/gw/peer/+/event", "uwb2mqtt/gw/device"])
+        defer { subscriber.stop(); broker.stop() }
         let proxy = try TCPOutageProxy(to: broker.port)
         defer { proxy.stop() }
-        let dir = try TemporaryDirectory(prefix: "fault-agentkill")
-        let subscriber = try await MQTTTestSubscriber.start(broker: broker, topics: ["uwb2mqtt/gw/peer/+/event", "uwb2mqtt/gw/device"])
-        defer { subscriber.stop() }
         let config = testConfig(url: proxy.url, spool: dir.file("spool"), extra: "rules: \(exampleRulesPath)\nlog_level: debug")
         let first = try AgentProcess(config: config, scenario: AgentFixtures.walkBy, directory: dir, name: "first")
         defer { first.stop() }

@@ -23,11 +23,8 @@ import TestSupport
     }
 
     @Test func anOversizedBodyOrIDIsRefusedWithoutAStall() async throws {
-        let broker = try await MosquittoBroker.start()
-        defer { broker.stop() }
-        let dir = try TemporaryDirectory(prefix: "request-size")
-        let subscriber = try await MQTTTestSubscriber.start(broker: broker, topics: ["uwb2mqtt/gw/response/ping", "uwb2mqtt/gw/peer/tool-cart/range"])
-        defer { subscriber.stop() }
+        let (broker, dir, subscriber) = try await startBrokerAndSubscriber(prefix: "request-size", topics: ["uwb2mqtt/gw/response/ping", "uwb2mqtt/gw/peer/tool-cart/range"])
+        defer { subscriber.stop(); broker.stop() }
         let agent = try AgentProcess(config: testConfig(url: broker.url, spool: dir.file("spool")), directory: dir)
         defer { agent.stop() }
         _ = try await subscriber.waitForMessages(topic: "uwb2mqtt/gw/peer/tool-cart/range", count: 5, timeout: .seconds(20))
@@ -133,12 +130,9 @@ import TestSupport
 /// within 2 s and ranges flow within 10 s; the agent wrote at most 50 MB and stayed within 64 MiB.
 @Suite(.serialized, .timeLimit(.minutes(3))) struct JournalingFloodTests {
     @Test func twentyThousandJournalingRequestsLeaveTheAgentResponsive() async throws {
-        let broker = try await MosquittoBroker.start()
-        defer { broker.stop() }
-        let dir = try TemporaryDirectory(prefix: "journaling-flood")
-        let subscriber = try await MQTTTestSubscriber.start(broker: broker, topics: ["uwb2mqtt/gw/response/ping", "uwb2mqtt/gw/peer/tool-cart/range",
+        let (broker, dir, subscriber) = try await startBrokerAndSubscriber(prefix: "journaling-flood", topics: ["uwb2mqtt/gw/response/ping", "uwb2mqtt/gw/peer/tool-cart/range",
                                                                                     "uwb2mqtt/gw/metrics"])
-        defer { subscriber.stop() }
+        defer { subscriber.stop(); broker.stop() }
         let agent = try AgentProcess(config: testConfig(url: broker.url, spool: dir.file("spool"),
                                                         extra: "rules: \(exampleRulesPath)", mqttExtra: "  home_assistant: true"),
                                      directory: dir)

@@ -79,11 +79,8 @@ import Glibc
     /// `make soak`): the agent answers a ping within 1 s afterwards, keeps ranging, and its
     /// memory does not grow.
     @Test func aFloodOfMalformedRequestsLeavesTheAgentResponsive() async throws {
-        let broker = try await MosquittoBroker.start()
-        defer { broker.stop() }
-        let dir = try TemporaryDirectory(prefix: "fault-flood")
-        let subscriber = try await MQTTTestSubscriber.start(broker: broker, topics: ["uwb2mqtt/gw/response/ping", "uwb2mqtt/gw/peer/tool-cart/range", "uwb2mqtt/gw/metrics"])
-        defer { subscriber.stop() }
+        let (broker, dir, subscriber) = try await startBrokerAndSubscriber(prefix: "fault-flood", topics: ["uwb2mqtt/gw/response/ping", "uwb2mqtt/gw/peer/tool-cart/range", "uwb2mqtt/gw/metrics"])
+        defer { subscriber.stop(); broker.stop() }
         let agent = try AgentProcess(config: testConfig(url: broker.url, spool: dir.file("spool")), directory: dir)
         defer { agent.stop() }
         _ = try await subscriber.waitForMessages(topic: "uwb2mqtt/gw/peer/tool-cart/range", count: 10)

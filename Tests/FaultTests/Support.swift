@@ -22,11 +22,7 @@ let exampleRulesPath = AgentFixtures.exampleRulesPath
 /// Polls `condition` until it holds or `timeout` passes (then records an issue with `what`).
 @discardableResult
 func eventually(_ what: String, timeout: Double = 15, _ condition: () -> Bool) async -> Bool {
-    let deadline = Date().addingTimeInterval(timeout)
-    while Date() < deadline {
-        if condition() { return true }
-        try? await Task.sleep(for: .milliseconds(20))
-    }
+    if await waitUntil(timeout: timeout, condition) { return true }
     Issue.record("timed out waiting for \(what)")
     return false
 }

@@ -70,11 +70,8 @@ import TestSupport
     }
 
     @Test func everyUnplugIsRecoveredWithoutDescriptorOrMemoryGrowth() async throws {
-        let broker = try await MosquittoBroker.start()
-        defer { broker.stop() }
-        let dir = try TemporaryDirectory(prefix: "fault-unplug")
-        let subscriber = try await MQTTTestSubscriber.start(broker: broker, topics: ["uwb2mqtt/gw/peer/tool-cart/range", "uwb2mqtt/gw/metrics"])
-        defer { subscriber.stop() }
+        let (broker, dir, subscriber) = try await startBrokerAndSubscriber(prefix: "fault-unplug", topics: ["uwb2mqtt/gw/peer/tool-cart/range", "uwb2mqtt/gw/metrics"])
+        defer { subscriber.stop(); broker.stop() }
         let agent = try AgentProcess(config: testConfig(url: broker.url, spool: dir.file("spool")), scenario: Self.scenario,
                                      directory: dir, environment: ["GLIBC_TUNABLES": "glibc.malloc.arena_max=1"])
         defer { agent.stop() }

@@ -1,6 +1,7 @@
 import Foundation
 import Proximity
 import Testing
+import TestSupport
 
 /// Filters against synthetic tracks with deterministic noise: Gaussian σ = 8 cm at 5 Hz, plus 4 %
 /// outliers of +1.5…4 m (NLOS reflections), on a walk-up 12 m → 0.5 m at 1.2 m/s, a 5 s hold and a
@@ -20,7 +21,7 @@ import Testing
         var t = 0.0
         while t <= 2 * inTime + hold {
             let d = t < inTime ? 12 - speed * t : t < inTime + hold ? 0.5 : 0.5 + speed * (t - inTime - hold)
-            var z = d + noise.gaussian(0.08)
+            var z = d + noise.gaussian(sigma: 0.08)
             if noise.uniform() < outliers { z += 1.5 + 2.5 * noise.uniform() }
             track.times.append(1_800_000_000 + t)
             track.truth.append(d)

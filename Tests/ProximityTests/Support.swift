@@ -21,26 +21,6 @@ let cart = PeerIdentity(address: .short(1), name: "tool-cart")
 let anna = PeerIdentity(address: .short(2), name: "phone-anna")
 let bob = PeerIdentity(address: .short(3), name: "phone-bob")
 
-/// Deterministic noise: SplitMix64 and Box–Muller, so that every run sees the same track.
-struct SeededNoise {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E3779B97F4A7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58476D1CE4E5B9
-        z = (z ^ (z >> 27)) &* 0x94D049BB133111EB
-        return z ^ (z >> 31)
-    }
-    /// Uniform in [0, 1).
-    mutating func uniform() -> Double { Double(next() >> 11) / Double(1 << 53) }
-    /// Normal with standard deviation `sigma`.
-    mutating func gaussian(_ sigma: Double) -> Double {
-        let u1 = max(uniform(), 1e-12), u2 = uniform()
-        return sigma * (-2 * log(u1)).squareRoot() * cos(2 * .pi * u2)
-    }
-}
-
 /// Drives an engine with distances and collects its outputs.
 struct Drive {
     var engine: ProximityEngine

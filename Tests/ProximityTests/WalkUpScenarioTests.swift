@@ -1,5 +1,6 @@
 import Proximity
 import Testing
+import TestSupport
 
 /// The rules.md example end to end: phone-anna walks up from 12 m to 8 cm, holds, walks away to 12 m
 /// (at 8 m the example's bands still say `point`, so the walk-away continues past 10.2 m), and then
@@ -14,7 +15,7 @@ import Testing
         func walk(_ from: Double, _ to: Double, speed: Double) {
             let steps = max(1, Int(abs(to - from) / speed / 0.2))
             for i in 0...steps {
-                drive.measure(anna, from + (to - from) * Double(i) / Double(steps) + noise.gaussian(0.05), at: t)
+                drive.measure(anna, from + (to - from) * Double(i) / Double(steps) + noise.gaussian(sigma: 0.05), at: t)
                 t += 0.2
             }
         }

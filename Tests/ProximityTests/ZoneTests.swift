@@ -1,5 +1,6 @@
 import Proximity
 import Testing
+import TestSupport
 
 @Suite struct ZoneTests {
     static let zoneRules = "zones: [{name: desk, enter_within: 1.0, exit_beyond: 1.3}]\n"
@@ -66,7 +67,7 @@ import Testing
             let steps = Int(seconds / 0.2)
             for i in 0..<steps {
                 let d = from + (to - from) * Double(i) / Double(steps)
-                drive.measure(cart, d + noise.gaussian(0.08), at: t)
+                drive.measure(cart, d + noise.gaussian(sigma: 0.08), at: t)
                 t += 0.2
             }
         }

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import Recording
+import Vocabulary
 
 /// Writer and reader agree, damage costs only the damaged record, rotation keeps order and bounds.
 @Suite struct RecordingRoundTripTests {

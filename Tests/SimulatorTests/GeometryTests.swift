@@ -126,14 +126,7 @@ struct GeometryTests {
           ])
     func decoding(keyframes: String, message: String) {
         let json = #"{"peers": [{"address": 1, "path": [\#(keyframes)]}]}"#
-        do {
-            _ = try JSONDecoder().decode(Scenario.self, from: Data(json.utf8))
-            Issue.record("decoded \(json)")
-        } catch let DecodingError.dataCorrupted(context) {
-            #expect(context.debugDescription.contains(message), "\(context.debugDescription)")
-        } catch {
-            Issue.record("unexpected \(error)")
-        }
+        expectScenarioRejected(json, saying: message)
     }
 
     @Test("a site keyframe decodes to the model, z defaulting to 1 m")

@@ -72,14 +72,7 @@ struct ScenarioTests {
             (#"{"device": {"status_delay_ms": 5000}}"#, "device.status_delay_ms"),
           ])
     func decodingErrors(json: String, message: String) {
-        do {
-            _ = try JSONDecoder().decode(Scenario.self, from: Data(json.utf8))
-            Issue.record("decoded \(json)")
-        } catch let DecodingError.dataCorrupted(context) {
-            #expect(context.debugDescription.contains(message), "\(context.debugDescription)")
-        } catch {
-            Issue.record("unexpected \(error)")
-        }
+        expectScenarioRejected(json, saying: message)
     }
 
     @Test("validation errors are typed")

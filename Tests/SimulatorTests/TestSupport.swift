@@ -1,3 +1,4 @@
+import Foundation
 import Testing
 import UCI
 @testable import Simulator
@@ -24,6 +25,18 @@ func messages(_ outputs: [DeviceOutput], sourceLocation: SourceLocation = #_sour
     }
     #expect(!reassembler.hasPartialPacket, "device left a partial packet", sourceLocation: sourceLocation)
     return result
+}
+
+/// Expects `json` to be refused as a scenario with a message that contains `message`.
+func expectScenarioRejected(_ json: String, saying message: String, sourceLocation: SourceLocation = #_sourceLocation) {
+    do {
+        _ = try JSONDecoder().decode(Scenario.self, from: Data(json.utf8))
+        Issue.record("decoded \(json)", sourceLocation: sourceLocation)
+    } catch let DecodingError.dataCorrupted(context) {
+        #expect(context.debugDescription.contains(message), "\(context.debugDescription)", sourceLocation: sourceLocation)
+    } catch {
+        Issue.record("unexpected \(error)", sourceLocation: sourceLocation)
+    }
 }
 
 func responses(_ list: [UCIMessage]) -> [UCIResponse] { list.compactMap { if case let .response(r) = $0 { r } else { nil } } }

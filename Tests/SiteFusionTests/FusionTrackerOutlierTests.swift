@@ -1,6 +1,7 @@
 import Vocabulary
 import SiteFusion
 import Testing
+import TestSupport
 
 /// The run, through the tracker with default settings: four gateways in the 8 m × 6 m
 /// hall, each ranging every 200 ms (the agent's default) on its own phase with a few milliseconds

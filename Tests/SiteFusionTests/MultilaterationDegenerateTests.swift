@@ -1,6 +1,7 @@
 import Vocabulary
 import SiteFusion
 import Testing
+import TestSupport
 
 /// Geometry that cannot determine a position gives no fix; geometry that determines it poorly gives
 /// a large accuracy; never a fix from fewer gateways than the geometry needs.

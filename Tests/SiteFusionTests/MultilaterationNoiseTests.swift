@@ -1,6 +1,7 @@
 import Vocabulary
 import SiteFusion
 import Testing
+import TestSupport
 
 /// Ranges with 5 cm Gaussian noise over many random tag positions inside the hull: the error stays
 /// small, and the reported accuracy is calibrated — the true error is below `accuracy_m` in a

@@ -1,6 +1,7 @@
 import Vocabulary
 import SiteFusion
 import Testing
+import TestSupport
 
 /// The data: an 8 m × 6 m hall with gateways at 2.2–2.6 m, 5 cm range noise, and ranges
 /// that read 0.5–1.5 m long without the NLoS flag (a blocked direct path the firmware cannot tell

@@ -1,6 +1,7 @@
 import Vocabulary
 import SiteFusion
 import Testing
+import TestSupport
 
 /// Outlying and NLoS ranges must not drag the fix: a +2 m outlier among 5 gateways is rejected, a
 /// NLoS-flagged long range is down-weighted.

@@ -1,5 +1,6 @@
 import Vocabulary
 import SiteFusion
+import TestSupport
 
 /// Drives a ``FusionTracker`` the way the service will: four gateways ranging one tag at 5 Hz each,
 /// staggered by 50 ms (so a window of 150 ms holds one range per gateway), ticks every 100 ms.

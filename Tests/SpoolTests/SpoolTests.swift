@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import MQTTClient
+import Vocabulary
 
 /// The journal keeps events and retained state across restarts, in order, within its bound; a
 /// damaged record costs that record; a second owner is refused.

@@ -1,3 +1,4 @@
+import Vocabulary
 import UCI
 import YAMLCoding
 
@@ -59,33 +60,9 @@ public struct PeerPattern: Hashable, Sendable, CustomStringConvertible {
         case .name(let n): return peer.name == n
         case .address(let a): return peer.address == a
         case .glob(let g):
-            if let name = peer.name, Self.glob(Array(g), matches: Array(name)) { return true }
-            return Self.glob(Array(g.lowercased()), matches: Array(peer.address.description.lowercased()))
+            if let name = peer.name, Glob.matches(g, name) { return true }
+            return Glob.matches(g.lowercased(), peer.address.description.lowercased())
         }
-    }
-
-    /// Iterative glob matching with backtracking to the last `*`: linear in practice, never exponential.
-    static func glob(_ p: [Character], matches s: [Character]) -> Bool {
-        var pi = 0, si = 0
-        var star: Int? = nil, mark = 0
-        while si < s.count {
-            if pi < p.count, p[pi] == "?" || p[pi] == s[si] {
-                pi += 1
-                si += 1
-            } else if pi < p.count, p[pi] == "*" {
-                star = pi
-                mark = si
-                pi += 1
-            } else if let st = star {
-                pi = st + 1
-                mark += 1
-                si = mark
-            } else {
-                return false
-            }
-        }
-        while pi < p.count, p[pi] == "*" { pi += 1 }
-        return pi == p.count
     }
 }
 

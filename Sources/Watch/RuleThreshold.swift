@@ -1,3 +1,5 @@
+import Vocabulary
+
 /// A distance at which a gateway's rules decide, from its retained `rules` (`thresholds`): a
 /// zone's `enter` or `exit`, a stage band's lower bound (`stage`), an approach's `start`,
 /// `confirm` or `cancel`. Marked on the bars of the peers it applies to.
@@ -25,30 +27,7 @@ public struct RuleThreshold: Sendable, Equatable {
             if pattern.lowercased().hasPrefix("0x"), !pattern.contains("*"), !pattern.contains("?") {
                 return mac.map { $0.lowercased() == pattern.lowercased() } ?? false
             }
-            return Self.glob(Array(pattern), Array(name)) || mac.map { Self.glob(Array(pattern.lowercased()), Array($0.lowercased())) } ?? false
+            return Glob.matches(pattern, name) || mac.map { Glob.matches(pattern.lowercased(), $0.lowercased()) } ?? false
         }
-    }
-
-    /// `*` any run of characters, `?` one, anything else itself.
-    static func glob(_ pattern: [Character], _ text: [Character]) -> Bool {
-        var p = 0, t = 0, star: Int?, resume = 0
-        while t < text.count {
-            if p < pattern.count, pattern[p] == "?" || pattern[p] == text[t] {
-                p += 1
-                t += 1
-            } else if p < pattern.count, pattern[p] == "*" {
-                star = p
-                resume = t
-                p += 1
-            } else if let star {
-                p = star + 1
-                resume += 1
-                t = resume
-            } else {
-                return false
-            }
-        }
-        while p < pattern.count, pattern[p] == "*" { p += 1 }
-        return p == pattern.count
     }
 }

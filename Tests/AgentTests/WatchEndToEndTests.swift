@@ -57,6 +57,29 @@ import TestSupport
         #expect(watch.terminate() == .exited(0))
     }
 
+    /// Wrong credentials from the config's `mqtt` section: one line that says so (never the
+    /// password), and watch keeps trying.
+    @Test func wrongCredentialsAreOneLineAndWatchKeepsTrying() async throws {
+        let auth = try TemporaryDirectory(prefix: "watch-badauth")
+        let passwords = try await MosquittoPasswordFile.create(in: auth, username: "viewer", password: "right")
+        let broker = try await MosquittoBroker.start(.init(passwordFile: passwords))
+        defer { broker.stop() }
+        let dir = try TemporaryDirectory(prefix: "watch-badpass")
+        let passwordPath = try dir.write("password", "wrong-secret")
+        let config = try dir.write("config.yaml", """
+            device: {peers: [{address: 0x0001, name: tag}]}
+            mqtt: {url: \(broker.url), username: viewer, password_file: \(passwordPath)}
+            """)
+        let watch = try startWatch(["--config", config, "--plain"], in: dir)
+        defer { _ = watch.terminate() }
+        await eventually("the refused credentials") { lines(watch).contains { $0.contains("broker \(broker.url):") && $0.contains("refused the credentials") } }
+        let output = lines(watch) + [(try? String(contentsOfFile: watch.stderrPath, encoding: .utf8)) ?? ""]
+        #expect(!output.contains { $0.contains("wrong-secret") })
+        #expect(lines(watch).filter { $0.contains("refused the credentials") }.count == 1, "said once, not per retry: \(lines(watch))")
+        #expect(watch.isRunning)
+        #expect(watch.terminate() == .exited(0))
+    }
+
     @Test func aMalformedPayloadIsALineNamingItsTopic() async throws {
         let broker = try await MosquittoBroker.start()
         defer { broker.stop() }

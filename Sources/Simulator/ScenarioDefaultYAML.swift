@@ -20,6 +20,7 @@ extension Scenario {
       # ranging_interval: 0.1   # seconds; overrides the RANGING_DURATION the host sets
       # status_delay_ms: [3, 20] # status notifications come this late after their response
       # status_reorder: true    # … and in any order, some before their response
+      # max_sessions: 1         # sessions the firmware holds at once (default 5)
 
     noise:
       sigma: 0.05               # Gaussian distance noise (m)

@@ -15,13 +15,17 @@ public struct ScenarioDevice: Hashable, Sendable, Decodable {
     public var statusDelay: ClosedRange<Double>?
     /// Status notifications caused by a command come in any order, some before its response.
     public var statusReorder: Bool
+    /// Sessions the firmware holds at once; one more gets ERROR_MAX_SESSIONS_EXCEEDED. Five by
+    /// default; 1 is a firmware that cannot run a phone's session beside the tags'.
+    public var maxSessions: Int
 
     public init(hasAoA: Bool = false, rangingInterval: Double? = nil, statusDelay: ClosedRange<Double>? = nil,
-                statusReorder: Bool = false) {
+                statusReorder: Bool = false, maxSessions: Int = 5) {
         self.hasAoA = hasAoA
         self.rangingInterval = rangingInterval
         self.statusDelay = statusDelay
         self.statusReorder = statusReorder
+        self.maxSessions = maxSessions
     }
 
     /// True when status notifications are not simply written right after their response.
@@ -32,6 +36,7 @@ public struct ScenarioDevice: Hashable, Sendable, Decodable {
         case rangingInterval = "ranging_interval"
         case statusDelay = "status_delay_ms"
         case statusReorder = "status_reorder"
+        case maxSessions = "max_sessions"
     }
 
     public init(from decoder: any Decoder) throws {
@@ -40,6 +45,7 @@ public struct ScenarioDevice: Hashable, Sendable, Decodable {
         hasAoA = try c.decodeIfPresent(Bool.self, forKey: .hasAoA) ?? false
         rangingInterval = try c.decodeIfPresent(Double.self, forKey: .rangingInterval)
         statusReorder = try c.decodeIfPresent(Bool.self, forKey: .statusReorder) ?? false
+        maxSessions = try c.decodeIfPresent(Int.self, forKey: .maxSessions) ?? 5
         // One number (a fixed delay) or [least, most], in milliseconds.
         if let fixed = try? c.decodeIfPresent(Double.self, forKey: .statusDelay) {
             statusDelay = fixed / 1000...fixed / 1000
@@ -55,6 +61,9 @@ public struct ScenarioDevice: Hashable, Sendable, Decodable {
     }
 
     func validate() throws(ScenarioError) {
+        guard (1...16).contains(maxSessions) else {
+            throw .outOfRange(field: "device.max_sessions", value: Double(maxSessions), expected: "1…16")
+        }
         if let interval = rangingInterval {
             guard interval.isFinite else { throw .notFinite(field: "device.ranging_interval") }
             guard interval >= 0.001 else {

@@ -114,7 +114,7 @@ extension SimulatedDevice {
     private mutating func sessionInit(_ id: UInt32, _ type: SessionType, into out: inout [DeviceOutput]) {
         let status: Status? = if type != .firaRangingSession { .invalidParam }
             else if sessions.contains(where: { $0.sessionID == id }) { Status(rawValue: 0x12) }  // ERROR_SESSION_DUPLICATE
-            else if sessions.count >= Self.maximumSessions { .maxSessionsExceeded }
+            else if sessions.count >= scenario.device.maxSessions { .maxSessionsExceeded }
             else { nil }
         if let status { return send(UCIResponse.sessionInit(status: status, sessionHandle: nil).raw, into: &out) }
         let session = SimulatedSession(sessionID: id, handle: nextHandle)

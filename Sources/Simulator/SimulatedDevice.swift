@@ -59,8 +59,6 @@ public struct SimulatedDevice: Sendable {
     public static let partialPacketTimeout = 0.1
     /// Events this close after the target time are treated as due (seconds).
     static let timeTolerance = 1e-9
-    /// Sessions the simulated firmware holds at once; one more gets ERROR_MAX_SESSIONS_EXCEEDED.
-    public static let maximumSessions = 5
     static let defaultDeviceConfig: [UInt8: [UInt8]] = [0x01: [1]]  // LOW_POWER_MODE on (QM33 default)
 
     /// A powered, READY module. Throws if the scenario is not valid, or if it places peers in

@@ -46,12 +46,12 @@ import UCI
         let agent: AgentProcess
         let simulatorLog = SimulatorLog()
 
-        init() async throws {
+        init(scenario: Scenario = PhoneSessionEndToEndTests.scenario) async throws {
             broker = try await MosquittoBroker.start()
             dir = try TemporaryDirectory(prefix: "phone-session")
             let link = dir.file("dwm3001c")
             let log = simulatorLog
-            host = try SimulatorHost(scenario: PhoneSessionEndToEndTests.scenario, linkPath: link) { line in log.lines.withLock { $0.append(line) } }
+            host = try SimulatorHost(scenario: scenario, linkPath: link) { line in log.lines.withLock { $0.append(line) } }
             subscriber = try await MQTTTestSubscriber.start(broker: broker, topics: ["uwb2mqtt/gw/#"])
             let config = """
                 gateway: {id: gw}
@@ -244,5 +244,21 @@ import UCI
         }
         #expect(world.host.commandsSeen.contains(.sessionUpdateControllerMulticastList(
             sessionHandle: 2, action: .add, controlees: [Controlee(shortAddress: Self.second.shortAddress)])))
+    }
+
+    /// A firmware that holds one session at a time: the tags' session is never stopped for a
+    /// phone, and the answer says why there is no phone session.
+    @Test func aDeviceWithOneSessionSaysSoAndKeepsTheTags() async throws {
+        var scenario = Self.scenario
+        scenario.device.maxSessions = 1
+        let world = try await World(scenario: scenario)
+        defer { world.stop() }
+        _ = try await world.subscriber.waitForMessages(topic: "uwb2mqtt/gw/peer/tool-cart/range", count: 3, timeout: .seconds(20))
+        let answer = try await world.ask(#"{"id": "one", "name": "phone-ida", "phone_role": "controlee", "config_id": 1, "phone_address": "AB:CD"}"#)
+        #expect(answer["ok"] as? Bool == false)
+        #expect((answer["error"] as? String)?.contains("ERROR_MAX_SESSIONS_EXCEEDED") == true, "\(answer)")
+        let cart = world.phoneRanges("tool-cart").count
+        _ = try await world.subscriber.waitForMessages(topic: "uwb2mqtt/gw/peer/tool-cart/range", count: cart + 3, timeout: .seconds(10))
+        #expect(!world.host.commandsSeen.contains(.sessionStop(sessionHandle: 1)), "the tags' session ranged on")
     }
 }

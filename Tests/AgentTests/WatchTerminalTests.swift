@@ -72,7 +72,19 @@ import TestSupport
         defer { agent.stop() }
         // A peer row with a distance and its bar, with the example rules' distances marked on it.
         let peerRow = #/^  phone-anna   ranging     +\d+\.\d\d m  [█▏▎▍▌▋▊▉▓]+[ │]* +\d/#
-        await tmux.screen(until: "phone-anna's row with a distance", timeout: 60) { $0.contains { $0.contains(peerRow) } }
+        let far = await tmux.screen(until: "phone-anna's row with a distance", timeout: 60) { $0.contains { $0.contains(peerRow) } }
+        // Her bar shortens as she walks in (the scale is the farthest peer's distance, at least 5 m).
+        func distance(_ screen: [String]) -> Double? {
+            screen.first { $0.hasPrefix("  phone-anna ") }.flatMap { $0.firstMatch(of: #/(\d+\.\d\d) m /#) }.flatMap { Double($0.1) }
+        }
+        func filled(_ screen: [String]) -> Int {
+            screen.first { $0.hasPrefix("  phone-anna ") }.map { $0.filter { "█▓".contains($0) }.count } ?? 0
+        }
+        _ = try #require(distance(far))
+        // Inside the 5 m floor of the scale her bar is her own distance's: at 1.5 m it is shorter than at 4.5 m.
+        let nearer = await tmux.screen(until: "phone-anna within 4.5 m", timeout: 60) { distance($0).map { $0 < 4.5 } ?? false }
+        let nearest = await tmux.screen(until: "phone-anna within 1.5 m", timeout: 60) { distance($0).map { $0 < 1.5 } ?? false }
+        #expect(filled(nearest) < filled(nearer), "the bar moved with the distance:\n\(nearer.joined(separator: "\n"))\n\(nearest.joined(separator: "\n"))")
         let screen = await tmux.screen(until: "an event", timeout: 60) { $0.contains { $0.contains(#/^\d\d:\d\d:\d\d gw  \S+  \S+/#) } }
         let shown = screen.joined(separator: "\n")
         #expect(screen.count >= 24, "\(shown)")

@@ -201,7 +201,11 @@ struct PhoneSessions {
     /// What the device made of a session: answers to the requests that wait for it.
     mutating func news(sessionID: UInt32, _ news: RequestedSessionNews, now: Double) -> Output {
         var out = Output()
-        guard var session = sessions[sessionID] else { return out }
+        guard var session = sessions[sessionID] else {
+            // Nobody waits for it any more (its phone was let go while the device opened it).
+            if news == .ranging { out.deviceEvents.append(.closeSession(sessionID: sessionID, reason: "no phone waits for it")) }
+            return out
+        }
         switch news {
         case .ranging:
             session.ranging = true
@@ -266,9 +270,11 @@ struct PhoneSessions {
         }
     }
 
-    /// When `expire` next has something to do.
+    /// When `expire` next has something to do: the phones of sessions that range (a phone still
+    /// waiting for the device is answered by the device's news, whenever it comes).
     var nextDeadline: Double? {
-        phones.values.map { ($0.lastRound ?? $0.since) + settings.noRangingTimeout.seconds }.min()
+        phones.values.filter { sessions[$0.sessionID]?.ranging == true }
+            .map { ($0.lastRound ?? $0.since) + settings.noRangingTimeout.seconds }.min()
     }
 
     /// Phones without a successful round for `noRangingTimeout` are let go: the phone itself

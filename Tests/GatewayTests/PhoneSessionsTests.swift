@@ -259,3 +259,16 @@ extension PhoneSessionsTests {
         #expect(Set(out.left) == [0x000B, 0x000C] && p.isEmpty)
     }
 }
+
+extension PhoneSessionsTests {
+    /// A phone waiting for a slow device sets no deadline (no timer that fires at once, again and
+    /// again); a session its phone no longer waits for is closed when it opens after all.
+    @Test func aSlowDeviceSetsNoDeadlineAndALateSessionIsClosed() throws {
+        var p = phones()
+        _ = p.request(try request(Self.anna), id: "a", now: 0, sessionID: 77, key: Self.key)
+        #expect(p.nextDeadline == nil)
+        #expect(p.expire(now: 60).deviceEvents.isEmpty)
+        _ = p.stop(name: "phone-anna", id: "s", now: 61)
+        #expect(p.news(sessionID: 77, .ranging, now: 62).deviceEvents == [.closeSession(sessionID: 77, reason: "no phone waits for it")])
+    }
+}

@@ -11,8 +11,9 @@
 /// so that a key acts at once and does not print over the view; signals stay on (ISIG), so
 /// Ctrl-C is still SIGINT. `leave` puts back the settings found, on every way out that runs it
 /// (Ctrl-C, SIGTERM, `q`). Keys come from stdin, not `/dev/tty`: a script that starts `watch`
-/// in the background (`make demo`) gives it /dev/null as stdin and keeps running after `watch`
-/// ends, so there `q` would leave the script running with nothing on screen.
+/// in the background gives it /dev/null as stdin unless it hands over its own (`make demo`
+/// does, and ends with `watch`), and one that keeps running after `watch` ends would be left
+/// with nothing on screen if `q` worked there.
 final class TerminalScreen {
     private(set) var entered = false
     /// stdin's settings before `enter`; nil when stdin is no terminal (no keys then).

@@ -24,7 +24,7 @@ final class PhonesComponent: AgentComponent {
 
     /// `phone_session`: answered once the device ranges (or failed to), not before: the app
     /// starts its side with what the answer says, and the phone gives up 10 s after that.
-    func request(_ request: Request) {
+    func phoneSession(_ request: Request) {
         switch PhoneSessionRequest.parse(request.body) {
         case let .failure(problem):
             publish(PhoneSessions.Answer(request: request.rawName, id: request.id, result: .failure(problem)))
@@ -36,7 +36,7 @@ final class PhonesComponent: AgentComponent {
     }
 
     /// `phone_session_stop`: `{"name": …}`.
-    func stop(_ request: Request) {
+    func phoneSessionStop(_ request: Request) {
         guard case let .string(name)? = request.body["name"] else {
             return publish(PhoneSessions.Answer(request: request.rawName, id: request.id,
                                                 result: .failure(PhoneRequestError("name is required: the phone's name from its phone_session request"))))

@@ -93,10 +93,10 @@ final class RequestsComponent: AgentComponent {
             return ok([JSONMember("sha256", .string(agent.core.engine.rules.sha256)), JSONMember("source", .string(agent.configuration.rules))])
         case .phoneSession:
             guard deviceReachable else { return failure("no device (\(deviceState))") }
-            agent.phones.request(request)
+            agent.phones.phoneSession(request)
             return nil
         case .phoneSessionStop:
-            agent.phones.stop(request)
+            agent.phones.phoneSessionStop(request)
             return nil
         }
     }

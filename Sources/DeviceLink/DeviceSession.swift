@@ -610,21 +610,28 @@ public struct DeviceSession: Sendable {
             actions.append(.log(.debug, "late \(notification.raw.name) (\(lateStatusDetail(notification))) ignored"))
             return
         }
-        switch notification {
-        case .coreDeviceStatus(.error):
+        switch DeviceNews(notification, ranging: state == .ranging) {
+        case .deviceError?:
             actions.append(.log(.warning, "the device reports DEVICE_STATE_ERROR; resetting it"))
             if state == .ranging { actions.append(.sessionStopped(reason: 0xFF)) }
             // Its sessions are lost and it accepts nothing but a reset: nothing to wind down.
             if isOpen { beginInitialization(now: now, &actions) }
-        case .coreDeviceStatus(.ready) where state == .ranging:
-            // READY while ranging, unasked: the device reset itself and the session is gone.
+            return
+        case .selfReset?:
             actions.append(.log(.warning, "the device reset itself; initialising it again"))
             actions.append(.sessionStopped(reason: 0xFF))
             beginInitialization(now: now, &actions)
-        case let .sessionStatus(handle, sessionState, reason) where handle == sessionHandle:
-            sessionStatus(handle, sessionState, reason, now: now, &actions)
-        case let .sessionStatus(handle, sessionState, reason) where requestedID(of: handle) != nil:
-            requestedStatus(requestedID(of: handle)!, sessionState, reason, &actions)
+            return
+        case let .sessionEnded(handle, sessionState, reason)? where handle == sessionHandle:
+            return sessionStatus(handle, sessionState, reason, now: now, &actions)
+        case let .sessionEnded(handle, sessionState, reason)? where requestedID(of: handle) != nil:
+            return requestedStatus(requestedID(of: handle)!, sessionState, reason, &actions)
+        case .sessionEnded?, nil:
+            break
+        }
+        switch notification {
+        case let .sessionStatus(_, sessionState, reason):
+            actions.append(.log(.debug, "stale SESSION_STATUS_NTF(\(sessionState), \(reason)) ignored"))
         case let .coreGenericError(status):
             // A device can send these once per packet: throttled, with counts.
             for line in genericErrors.lines(for: "device reports CORE_GENERIC_ERROR \(status)", at: now) { actions.append(.log(.warning, line)) }
@@ -642,13 +649,9 @@ public struct DeviceSession: Sendable {
         }
     }
 
-    /// A SESSION_STATUS_NTF for our session that no command of ours explains.
+    /// An IDLE or DEINIT of our session that no command of ours explains.
     private mutating func sessionStatus(_ handle: UInt32, _ sessionState: SessionState, _ reason: ReasonCode, now: Double,
                                         _ actions: inout [Action]) {
-        guard sessionState == .idle || sessionState == .deinitialized else {
-            actions.append(.log(.debug, "stale SESSION_STATUS_NTF(\(sessionState), \(reason)) ignored"))
-            return
-        }
         if sessionState == .deinitialized {
             sessionHandle = nil
         }
@@ -884,9 +887,9 @@ extension DeviceSession {
         rest(now: now, &actions)
     }
 
-    /// A SESSION_STATUS_NTF for a requested session that no command of ours explains.
+    /// An IDLE or DEINIT of a requested session that no command of ours explains.
     private mutating func requestedStatus(_ id: UInt32, _ sessionState: SessionState, _ reason: ReasonCode, _ actions: inout [Action]) {
-        guard sessionState == .idle || sessionState == .deinitialized, let session = requested[id], session.ranging else { return }
+        guard let session = requested[id], session.ranging else { return }
         actions.append(.log(.warning, "the device stopped session \(id): \(reason)"))
         requested[id]?.ranging = false
         requested[id]?.mayBeActive = false

@@ -56,7 +56,7 @@ let package = Package(
         .target(name: "Fuse", dependencies: ["Vocabulary", "Gateway", "SiteFusion", "MQTTClient", "EventLoop", "YAMLCoding", "DeviceLink"]),
 
         // The offline tools: replay (through the agent's core), its SVG plots, the JSON Schemas.
-        .target(name: "OfflineTools", dependencies: ["Vocabulary", "Gateway", "Proximity", "Recording", "UCI"]),
+        .target(name: "OfflineTools", dependencies: ["Vocabulary", "Gateway", "DeviceLink", "Proximity", "Recording", "UCI"]),
 
         // Pure core of `uwb2mqtt watch`: what the v1 tree says about each gateway and peer, and
         // its plain-text lines. Vocabulary only.

@@ -62,6 +62,7 @@ public struct Replay {
         core.setDeviceHasAoA(deviceHasAoA)
         core.keepsEvents = true
         var reassembler = Reassembler()
+        var session = RecordedSession()
         var events: [String] = []
         var messages: [(time: Double, message: AgentCore.Message)] = []
         var typed: [ProximityEvent] = []
@@ -138,8 +139,8 @@ public struct Replay {
                         problems.append("malformed \(raw.name): \(error)")
                         continue
                     }
-                    switch message {
-                    case let .notification(.sessionInfo(info)):
+                    switch session.read(message) {
+                    case let .rounds(info):
                         core.ranging(info, at: time)
                         collect(at: time)
                         for m in info.twoWayMeasurements {
@@ -153,10 +154,10 @@ public struct Replay {
                             }
                             series[m.macAddress] = peer
                         }
-                    case let .notification(.sessionStatus(_, state, reason)) where state == .idle && reason.rawValue != 0:
+                    case .stopped:
                         core.linkLost(.sessionStopped, at: time)
                         collect(at: time)
-                    default:
+                    case .nothing:
                         break
                     }
                 }

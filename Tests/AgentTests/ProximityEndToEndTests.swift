@@ -24,7 +24,8 @@ import TestSupport
     /// recorded — a replay ends at the recording's last packet; then `replay` of its recording with
     /// `replayArguments`. Hands the subscriber and the replay's output lines to `compare`, inside
     /// the broker's lifetime.
-    func recordThenReplay(topics: [String], until what: String, _ condition: @escaping @Sendable (MQTTTestSubscriber) -> Bool,
+    func recordThenReplay(topics: [String], scenario: String = AgentFixtures.walkBy, until what: String,
+                          _ condition: @escaping @Sendable (MQTTTestSubscriber) -> Bool,
                           replayArguments: [String], compare: (MQTTTestSubscriber, [String]) throws -> Void) async throws {
         let broker = try await MosquittoBroker.start()
         defer { broker.stop() }
@@ -32,7 +33,7 @@ import TestSupport
         let subscriber = try await MQTTTestSubscriber.start(broker: broker, topics: topics)
         defer { subscriber.stop() }
         let config = testConfig(url: broker.url, spool: dir.file("spool"), extra: "rules: \(AgentFixtures.exampleRulesPath)\nrecord: \(dir.file("walk.uwbrec"))")
-        let agent = try AgentProcess(config: config, scenario: AgentFixtures.walkBy, directory: dir)
+        let agent = try AgentProcess(config: config, scenario: scenario, directory: dir)
         defer { agent.stop() }
         await eventually(what, timeout: 60) { condition(subscriber) }
         let decided = subscriber.messages.compactMap { json($0.payload)["ts"] as? String }.max() ?? ""
@@ -131,6 +132,33 @@ import TestSupport
             let live = comparable(events(subscriber))
             #expect(live.count >= 8)
             #expect(comparable(replayed) == live)
+        }
+    }
+
+    /// The device goes into ERROR while both peers range: the live agent loses their links
+    /// (`session_stopped`), resets the device and ranges again; a replay of its recording reads the
+    /// same from what the device sent (`DeviceNews`, as `DeviceSession` reads it) and gives the
+    /// same events.
+    @Test func aReplayReadsADeviceErrorAsTheLiveAgentDid() async throws {
+        let scenario = AgentFixtures.walkBy + "\nfaults: [{at: 5, kind: device_error}]"
+        try await recordThenReplay(topics: ["uwb2mqtt/gw/peer/+/event", "uwb2mqtt/gw/peer/+/range"], scenario: scenario,
+                                   until: "phone-anna ranging again after the error", { subscriber in
+            events(subscriber).contains { $0["type"] as? String == "signal_regained" && $0["peer"] as? String == "phone-anna" }
+        }, replayArguments: []) { subscriber, lines in
+            func comparable(_ events: [[String: Any]]) -> [String] {
+                let anna = events.filter { $0["peer"] as? String == "phone-anna" }
+                let end = anna.firstIndex { $0["type"] as? String == "signal_regained" }.map { $0 + 1 } ?? anna.count
+                return anna.prefix(end).map { event in
+                    var e = event
+                    e["id"] = nil
+                    e["ts"] = nil
+                    if var reason = e["reason"] as? [String: Any] { reason["last_seen"] = nil; e["reason"] = reason }
+                    return String(decoding: try! JSONSerialization.data(withJSONObject: e, options: [.sortedKeys]), as: UTF8.self)
+                }
+            }
+            let live = comparable(events(subscriber))
+            #expect(live.contains { $0.contains(#""cause":"session_stopped""#) }, "\(live)")
+            #expect(comparable(lines.map { json($0) }) == live)
         }
     }
 

@@ -1,0 +1,52 @@
+import DeviceLink
+import UCI
+
+/// The configured session as a recording shows it: which rounds are its own and when it
+/// stopped, read as `DeviceSession` reads the device (`DeviceNews`) with what a recording lacks
+/// taken into account — it holds what the device sent, not the host's commands.
+///
+/// The configured session is the first SESSION_INIT after a reset (the agent opens it before any
+/// session a phone asks for); a recording without the bring-up adopts the first session that
+/// ranges. Rounds of other sessions are not the configured peers' (a phone's session is named
+/// by its request, which the recording does not hold). An IDLE or DEINIT of the session is a stop
+/// by the device only with a reason: the host's own STOP and DEINIT carry none.
+struct RecordedSession {
+    private(set) var handle: UInt32?
+    private(set) var ranging = false
+    private var expectingInit = false
+
+    enum Reading: Equatable {
+        /// A round of the configured session.
+        case rounds(SessionInfo)
+        /// It stopped ranging without the host asking: its peers' links are lost.
+        case stopped
+        case nothing
+    }
+
+    mutating func read(_ message: UCIMessage) -> Reading {
+        switch message {
+        case .response(.coreDeviceReset):
+            expectingInit = true
+            ranging = false
+        case let .response(.sessionInit(status, sessionHandle)) where expectingInit && status == .ok:
+            expectingInit = false
+            handle = sessionHandle
+        case let .notification(.sessionInfo(info)):
+            if handle == nil { handle = info.sessionHandle }
+            guard info.sessionHandle == handle else { return .nothing }
+            ranging = true
+            return .rounds(info)
+        case let .notification(notification):
+            guard let news = DeviceNews(notification, ranging: ranging), news.endsSession(handle) else { return .nothing }
+            if case let .sessionEnded(_, _, reason) = news, reason == .stateChangeWithSessionManagementCommands {
+                ranging = false
+                return .nothing
+            }
+            defer { ranging = false }
+            return ranging ? .stopped : .nothing
+        default:
+            break
+        }
+        return .nothing
+    }
+}

@@ -36,7 +36,6 @@ public final class SimulatorHost: Sendable {
 
     private enum Request: Sendable {
         case startPhone(PhoneRangingParameters)
-        case stopPhone(UWBAddress)
         case unplug(seconds: Double)
     }
     private let stopping = Atomic<Bool>(false)
@@ -79,17 +78,10 @@ public final class SimulatorHost: Sendable {
         _ = finished.wait(timeout: .now() + 5)
     }
 
-    /// Forgets the commands seen so far (tests that assert on what comes after an event).
-    public func clearCommandsSeen() { seen.withLock { $0.removeAll() } }
-
     /// Starts a simulated phone with what its app learned from the gateway (a new exchange):
     /// what a test does with a `phone_session` answer. A refusal is logged.
     public func startPhone(_ parameters: PhoneRangingParameters) {
         requests.withLock { $0.append(.startPhone(parameters)) }
-    }
-
-    public func stopPhone(address: UWBAddress) {
-        requests.withLock { $0.append(.stopPhone(address)) }
     }
 
     /// Unplugs the simulated device for `seconds`, now rather than at a scene time.
@@ -133,8 +125,6 @@ public final class SimulatorHost: Sendable {
                     switch request {
                     case let .startPhone(parameters):
                         do { outputs += try device.startPhone(parameters, at: Clocks.monotonic()) } catch { host.log("simulated phone: \(error)") }
-                    case let .stopPhone(address):
-                        outputs += device.stopPhone(address: address, at: Clocks.monotonic())
                     case let .unplug(seconds):
                         outputs += device.unplug(for: seconds, at: Clocks.monotonic())
                     }

@@ -300,13 +300,12 @@ public final class Agent {
 
     /// Publishes what the core decided, each message with its delivery class, and empties its outbox.
     private func deliver() {
-        for index in core.outbox.indices {
-            let message = core.outbox[index]
-            switch message.delivery {
+        core.outbox.forEach { topic, payload, delivery in
+            switch delivery {
             case let .live(qos):
-                publisher.live(topic: message.topic, payload: message.payload, qos: qos)
+                publisher.live(topic: topic, payload: payload, qos: qos)
             case let .durable(retain):
-                if let problem = publisher.durable(topic: message.topic, payload: message.payload, retain: retain) { logger.warning(problem) }
+                if let problem = publisher.durable(topic: topic, payload: payload, retain: retain) { logger.warning(problem) }
             }
         }
         core.clearOutbox()
@@ -388,12 +387,12 @@ public final class Agent {
     }
 
     func publishDurable(_ topic: String, payload: [UInt8], retain: Bool) {
-        if let problem = publisher.durable(topic: topic, payload: payload, retain: retain) { logger.warning(problem) }
+        if let problem = publisher.durable(topic: topic, payload: payload[...], retain: retain) { logger.warning(problem) }
     }
 
     /// Publishes live data (the newest per topic waits while the broker is away).
     func publishLive(_ topic: String, _ payload: [UInt8], qos: Int) {
-        publisher.live(topic: topic, payload: payload, qos: qos)
+        publisher.live(topic: topic, payload: payload[...], qos: qos)
     }
 
     /// Publishes the answer to a request.

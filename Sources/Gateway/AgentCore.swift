@@ -10,19 +10,6 @@ import UCI
 /// or does I/O, so `run` (through `Agent`), `replay` and the bench drive the same decisions and a
 /// recording replays into the payloads the live agent published (ids and `ts` aside).
 public struct AgentCore {
-    /// How a message is to be delivered (mqtt-api.md): live data keeps only the newest per topic
-    /// while the broker is away; durable messages (events, retained state) are journaled.
-    public enum Delivery: Equatable, Sendable {
-        case live(qos: Int)
-        case durable(retain: Bool)
-    }
-
-    public struct Message: Equatable, Sendable {
-        public let topic: String
-        public let payload: [UInt8]
-        public let delivery: Delivery
-    }
-
     /// What does not change between two inputs.
     public struct Settings: Sendable {
         public var topics: TopicTree
@@ -62,11 +49,15 @@ public struct AgentCore {
     private var lastStateAt: [MacAddress: Double] = [:]
     /// The `ts` text of the last measurement: shared by the payloads of one notification.
     private var timestamps = TimestampMemo()
+    /// `ranking/<rule>` topics of the current rules: a ranking can change with every measurement.
+    private var rankingTopics: [String: String] = [:]
     public private(set) var measurements = 0
     public private(set) var events = 0
 
-    /// The messages of the last input, oldest first. `take` hands them over and keeps the storage.
-    public private(set) var outbox: [Message] = []
+    /// The messages of the last input, oldest first.
+    public private(set) var outbox = Outbox()
+    /// The proximity engine's outputs of one measurement: storage kept from one to the next.
+    private var outputs: [ProximityOutput] = []
     /// The proximity events of the last input, for observers that need them typed (replay's
     /// comparison and plot); kept only while `keepsEvents` is set.
     public private(set) var eventLog: [ProximityEvent] = []
@@ -93,15 +84,15 @@ public struct AgentCore {
                   peers: configuration.device.peers, identities: RulesLoading.identities(configuration), gateway: pose)
     }
 
-    /// Hands over the outbox; the caller publishes the messages in order.
-    public mutating func take() -> [Message] {
-        defer { outbox.removeAll(keepingCapacity: true) }
-        return outbox
+    /// Hands over the outbox's messages as values and empties it.
+    public mutating func take() -> [Outbox.Message] {
+        defer { outbox.removeAll() }
+        return outbox.messages
     }
 
-    /// Empties the outbox after the caller published it in place (no copy of the list).
+    /// Empties the outbox after the caller published it in place (`outbox.forEach`).
     public mutating func clearOutbox() {
-        outbox.removeAll(keepingCapacity: true)
+        outbox.removeAll()
     }
 
     /// Empties the typed event log.
@@ -154,6 +145,9 @@ public struct AgentCore {
 
     /// New rules took effect (at start, SIGHUP, a request or a file change).
     public mutating func replaceRules(_ rules: Rules, at time: Double) {
+        // The old rules' too: a ranking that went is published once more, empty.
+        rankingTopics.removeAll()
+        for rule in engine.rules.rankings + rules.rankings { rankingTopics[rule.name] = settings.topics.ranking(rule.name) }
         publish(engine.replaceRules(rules, at: advance(to: time)))
     }
 
@@ -181,7 +175,7 @@ public struct AgentCore {
         for address in known {
             let before = old.route(for: address), after = self.peers.route(for: address)
             if before.state != after.state {
-                outbox.append(Message(topic: before.state, payload: [], delivery: .durable(retain: true)))
+                outbox.append(topic: before.state, delivery: .durable(retain: true), payload: [])
                 lastStateAt[address] = nil
             }
             if before.state != after.state || before.identity != after.identity { forgotten.append(address) }
@@ -227,15 +221,17 @@ public struct AgentCore {
     private mutating func range(_ m: TwoWayRangingMeasurement, sequence: UInt32, at ts: Double) {
         measurements += 1
         let route = peers.route(for: m.macAddress)
-        let outputs = engine.ingest(peer: route.identity, measurement: m, at: ts)
-        let azimuth = m.azimuthDegrees(deviceHasAoA: engine.deviceHasAoA)
-        let elevation = m.elevationDegrees(deviceHasAoA: engine.deviceHasAoA)
-        let distance = m.validDistanceMeters
-        let payload = Payloads.range(ts: ts, peer: route.name, measurement: m, session: phoneSessions.isEmpty ? settings.sessionID : phoneSessions[m.macAddress] ?? settings.sessionID,
-                                     sequence: sequence, filteredDistance: distance.map { engine.filteredDistance(of: route.identity) ?? $0 },
-                                     angles: (azimuth, elevation), mac: route.mac, timestamps: &timestamps)
-        outbox.append(Message(topic: route.range, payload: payload, delivery: .live(qos: settings.qosRanges)))
+        engine.ingest(peer: route.identity, measurement: m, at: ts, into: &outputs)
+        let angles = (m.azimuthDegrees(deviceHasAoA: engine.deviceHasAoA), m.elevationDegrees(deviceHasAoA: engine.deviceHasAoA))
+        let filtered = m.validDistanceMeters.map { engine.filteredDistance(of: route.identity) ?? $0 }
+        let session = phoneSessions.isEmpty ? settings.sessionID : phoneSessions[m.macAddress] ?? settings.sessionID
+        let text = timestamps.rfc3339(ts)
+        outbox.append(topic: route.range, delivery: .live(qos: settings.qosRanges)) { json in
+            Payloads.range(into: &json, ts: text, peer: route.name, measurement: m, session: session, sequence: sequence,
+                           filteredDistance: filtered, angles: angles, mac: route.mac)
+        }
         publish(outputs)
+        outputs.removeAll(keepingCapacity: true)
         // `state` goes out on every discrete change (above) and otherwise at most every state_interval.
         // The full state is built only when it is due; publishing `outputs` does not change the engine.
         if ts - (lastStateAt[m.macAddress] ?? -.infinity) >= settings.stateIntervalSeconds,
@@ -244,7 +240,8 @@ public struct AgentCore {
         }
     }
 
-    /// What the proximity engine produced, each on its topic with its delivery class.
+    /// What the proximity engine produced, each on its topic with its delivery class. The payloads
+    /// of every measurement (feedback, position, ranking) are written straight into the outbox.
     private mutating func publish(_ outputs: [ProximityOutput]) {
         for output in outputs {
             switch output {
@@ -252,12 +249,15 @@ public struct AgentCore {
                 lastStateAt[state.peer.address] = state.ts
                 durable(peers.route(for: state.peer.address).state, ProximityPayloads.state(state), retain: true)
             case let .feedback(feedback):
-                outbox.append(Message(topic: peers.route(for: feedback.peer.address).feedback,
-                                      payload: Payloads.render(ProximityPayloads.feedback(feedback, timestamps: &timestamps)),
-                                      delivery: .live(qos: 0)))
+                let text = timestamps.rfc3339(feedback.ts)
+                outbox.append(topic: peers.route(for: feedback.peer.address).feedback, delivery: .live(qos: 0)) { json in
+                    ProximityPayloads.feedback(feedback, ts: text, into: &json)
+                }
             case let .position(position):
-                outbox.append(Message(topic: peers.route(for: position.peer.address).position,
-                                      payload: Payloads.render(ProximityPayloads.position(position)), delivery: .live(qos: 0)))
+                let text = timestamps.rfc3339(position.ts)
+                outbox.append(topic: peers.route(for: position.peer.address).position, delivery: .live(qos: 0)) { json in
+                    ProximityPayloads.position(position, ts: text, into: &json)
+                }
             case let .event(event):
                 eventCounter += 1
                 events += 1
@@ -265,12 +265,15 @@ public struct AgentCore {
                 durable(peers.route(for: event.peer.address).event,
                         ProximityPayloads.event(event, id: "\(settings.eventIDPrefix):\(eventCounter)"), retain: false)
             case let .ranking(ranking):
-                durable(settings.topics.ranking(ranking.rule), ProximityPayloads.ranking(ranking), retain: true)
+                let text = timestamps.rfc3339(ranking.ts)
+                outbox.append(topic: rankingTopics[ranking.rule] ?? settings.topics.ranking(ranking.rule), delivery: .durable(retain: true)) { json in
+                    ProximityPayloads.ranking(ranking, ts: text, into: &json)
+                }
             }
         }
     }
 
     private mutating func durable(_ topic: String, _ fields: [JSONMember], retain: Bool) {
-        outbox.append(Message(topic: topic, payload: Payloads.render(fields), delivery: .durable(retain: retain)))
+        outbox.append(topic: topic, delivery: .durable(retain: retain)) { $0.appendObject(fields) }
     }
 }

@@ -43,17 +43,16 @@ public enum Payloads {
 
     /// `range`: one ranging measurement of one peer. Angles are null unless the device gave a
     /// valid one (FOM above zero); distances null when the measurement failed. `mac` is the
-    /// measurement's address notation when the caller has it at hand (the agent keeps it per peer).
-    /// `timestamps` renders `ts`: the measurements of one notification share it.
-    /// `range`, once per measurement: written member by member straight into its bytes (no `JSONMember`
-    /// list to build and walk), with the same bytes `render` gives for the same fields.
-    static func range(ts: Double, peer: String, measurement m: TwoWayRangingMeasurement, session: UInt32,
-                      sequence: UInt32, filteredDistance: Double?, angles: (azimuth: Double?, elevation: Double?),
-                      mac: String? = nil, timestamps: inout TimestampMemo) -> [UInt8] {
+    /// measurement's address notation when the caller has it at hand (the agent keeps it per peer);
+    /// `ts` the RFC 3339 text of the measurement's time (shared by the measurements of one
+    /// notification). Once per measurement, so written member by member into `json` (no member
+    /// list to build and walk), with the bytes `render` gives for the same fields.
+    static func range(into json: inout JSONBytes, ts: String, peer: String, measurement m: TwoWayRangingMeasurement,
+                      session: UInt32, sequence: UInt32, filteredDistance: Double?,
+                      angles: (azimuth: Double?, elevation: Double?), mac: String? = nil) {
         let raw = m.validDistanceMeters
-        var json = JSONBytes(capacity: 368)
         json.beginObject()
-        json.member("ts"); json.appendString(timestamps.rfc3339(ts))
+        json.member("ts"); json.appendString(ts)
         json.member("peer"); json.appendString(peer)
         json.member("mac"); json.appendString(mac ?? m.macAddress.description)
         json.member("session"); json.appendNumber(Int64(session))
@@ -68,7 +67,6 @@ public enum Payloads {
         json.member("elevation_fom"); json.appendNumber(angles.elevation == nil ? nil : Int64(m.aoaElevationFOM))
         json.member("rssi_dbm"); json.appendNumber(m.rssiDBm)
         json.endObject()
-        return json.bytes
     }
 
     /// `response/<name>`: echoes the request's `id`, says `ok`, and carries `data` or `error`.

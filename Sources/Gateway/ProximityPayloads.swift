@@ -24,16 +24,32 @@ enum ProximityPayloads {
          JSONMember("facing", s.facing.map(JSONValue.bool) ?? .null)]
     }
 
-    /// `timestamps` renders `f.ts`: sent with every measurement, it shares the time of the `range` before it.
-    static func feedback(_ f: Feedback, timestamps: inout TimestampMemo) -> [JSONMember] {
-        [JSONMember("ts", .string(timestamps.rfc3339(f.ts))), JSONMember("peer", .string(f.peer.displayName)), JSONMember("stage", f.stage.map(JSONValue.string) ?? .null),
-         JSONMember("attributes", f.attributes), JSONMember("progress", .double(f.progress)),
-         JSONMember("facing", f.facing.map(JSONValue.bool) ?? .null), JSONMember("cue", f.cue ?? .null)]
+    /// `feedback`, with every measurement in a stage: written member by member into `json`.
+    /// `ts` is the text of `f.ts` (the time of the `range` before it).
+    static func feedback(_ f: Feedback, ts: String, into json: inout JSONBytes) {
+        json.beginObject()
+        json.member("ts"); json.appendString(ts)
+        json.member("peer"); json.appendString(f.peer.displayName)
+        json.member("stage"); json.appendString(f.stage)
+        json.member("attributes"); json.append(f.attributes)
+        json.member("progress"); json.appendNumber(f.progress)
+        json.member("facing"); json.appendBool(f.facing)
+        json.member("cue"); json.append(f.cue ?? .null)
+        json.endObject()
     }
 
-    static func position(_ p: Position) -> [JSONMember] {
-        [JSONMember("ts", ts(p.ts)), JSONMember("peer", .string(p.peer.displayName)), JSONMember("frame", .string(p.frame.rawValue)),
-         JSONMember("x", number(p.x)), JSONMember("y", number(p.y)), JSONMember("z", number(p.z)), JSONMember("accuracy_m", number(p.accuracyM))]
+    /// `position`, with every measurement that has an angle on a gateway with a position: written
+    /// member by member; `ts` is the text of `p.ts`.
+    static func position(_ p: Position, ts: String, into json: inout JSONBytes) {
+        json.beginObject()
+        json.member("ts"); json.appendString(ts)
+        json.member("peer"); json.appendString(p.peer.displayName)
+        json.member("frame"); json.appendString(p.frame.rawValue)
+        json.member("x"); json.appendNumber(millimetres(p.x))
+        json.member("y"); json.appendNumber(millimetres(p.y))
+        json.member("z"); json.appendNumber(millimetres(p.z))
+        json.member("accuracy_m"); json.appendNumber(millimetres(p.accuracyM))
+        json.endObject()
     }
 
     static func event(_ e: ProximityEvent, id: String) -> [JSONMember] {
@@ -44,11 +60,23 @@ enum ProximityPayloads {
          JSONMember("cue", e.cue ?? .null)]
     }
 
-    static func ranking(_ r: Ranking) -> [JSONMember] {
-        [JSONMember("ts", ts(r.ts)), JSONMember("rule", .string(r.rule)),
-         JSONMember("peers", .list(r.peers.map {
-             .object([JSONMember("peer", .string($0.peer.displayName)), JSONMember("score", .double($0.score)),
-                      JSONMember("distance_m", number($0.distanceM)), JSONMember("facing", $0.facing.map(JSONValue.bool) ?? .null)])
-         }))]
+    /// `ranking/<rule>`: after every measurement that changes an order, so written member by member;
+    /// `ts` is the text of `r.ts`.
+    static func ranking(_ r: Ranking, ts: String, into json: inout JSONBytes) {
+        json.beginObject()
+        json.member("ts"); json.appendString(ts)
+        json.member("rule"); json.appendString(r.rule)
+        json.member("peers"); json.beginList()
+        for entry in r.peers {
+            json.listItem()
+            json.beginObject()
+            json.member("peer"); json.appendString(entry.peer.displayName)
+            json.member("score"); json.appendNumber(entry.score)
+            json.member("distance_m"); json.appendNumber(millimetres(entry.distanceM))
+            json.member("facing"); json.appendBool(entry.facing)
+            json.endObject()
+        }
+        json.endList()
+        json.endObject()
     }
 }

@@ -49,7 +49,7 @@ struct Publisher {
 
     /// Publishes an event or a piece of retained state (QoS 1): now if the broker has it and
     /// nothing journaled is ahead of it, otherwise into the journal. Returns a problem to log.
-    mutating func durable(topic: String, payload: [UInt8], retain: Bool) -> String? {
+    mutating func durable(topic: String, payload: ArraySlice<UInt8>, retain: Bool) -> String? {
         if connected && spool.isEmpty && batch == nil {
             do {
                 try client.publish(topic: topic, payload: payload, qos: .atLeastOnce, retain: retain)
@@ -62,7 +62,7 @@ struct Publisher {
         }
         var problems: [String] = []
         do {
-            try spool.append(SpooledMessage(topic: topic, payload: payload, qos: 1, retain: retain))
+            try spool.append(SpooledMessage(topic: topic, payload: Array(payload), qos: 1, retain: retain))
             if spool.isPersisted, let problem = journalWritable() { problems.append(problem) }
         } catch {
             switch error {
@@ -101,7 +101,7 @@ struct Publisher {
     }
 
     /// Publishes live data: now if connected, else keeps the newest per topic.
-    mutating func live(topic: String, payload: [UInt8], qos: Int) {
+    mutating func live(topic: String, payload: ArraySlice<UInt8>, qos: Int) {
         if connected && (qos == 0 || client.outstandingMessageCount < answerWindow) {
             do {
                 try client.publish(topic: topic, payload: payload, qos: qos == 0 ? .atMostOnce : .atLeastOnce)
@@ -110,7 +110,7 @@ struct Publisher {
                 // fall through: keep it for later
             }
         }
-        hold(SpooledMessage(topic: topic, payload: payload, qos: qos, retain: false))
+        hold(SpooledMessage(topic: topic, payload: Array(payload), qos: qos, retain: false))
     }
 
     /// Publishes the answer to a request (QoS 1): now if the broker can take it, else the newest

@@ -321,6 +321,12 @@ public final class MQTTClient {
     /// - Returns: the message id; `.published(messageID:)` reports the acknowledgement of QoS ≥ 1.
     @discardableResult
     public func publish(topic: String, payload: [UInt8], qos: MQTTQoS = .atMostOnce, retain: Bool = false) throws(MQTTError) -> Int {
+        try publish(topic: topic, payload: payload[...], qos: qos, retain: retain)
+    }
+
+    /// The same, for a payload that is part of a larger buffer (the agent's outbox).
+    @discardableResult
+    public func publish(topic: String, payload: ArraySlice<UInt8>, qos: MQTTQoS = .atMostOnce, retain: Bool = false) throws(MQTTError) -> Int {
         try MQTTTopic.validateForPublish(topic)
         guard payload.count <= 268_435_455 else { throw .payloadTooLarge(bytes: payload.count) }
         guard let mosq, !stopping else { throw .closed }

@@ -18,7 +18,7 @@ public struct Replay {
         public var events: [String]
         /// Every message the agent would have published, in order, with the recorded time of the
         /// input that produced it; only when `keepsMessages`.
-        public var messages: [(time: Double, message: AgentCore.Message)]
+        public var messages: [(time: Double, message: Outbox.Message)]
         /// Every event with the peer segment it belongs to (for `--compare`).
         public var typedEvents: [ProximityEvent]
         public var plot: PlotData
@@ -64,7 +64,7 @@ public struct Replay {
         var reassembler = Reassembler()
         var session = RecordedSession()
         var events: [String] = []
-        var messages: [(time: Double, message: AgentCore.Message)] = []
+        var messages: [(time: Double, message: Outbox.Message)] = []
         var typed: [ProximityEvent] = []
         var problems: [String] = []
         var series: [MacAddress: PlotData.Peer] = [:]

@@ -13,7 +13,7 @@ import UCI
 /// var engine = ProximityEngine(rules: try RulesFile.load(text: yaml, file: "rules.yaml"),
 ///                              peers: [PeerIdentity(address: .short(1), name: "tool-cart")],
 ///                              gateway: nil, deviceHasAoA: true)
-/// for output in engine.ingest(peer: cart, measurement: m, at: now) { publish(output) }
+/// for output in engine.ingest(peer: cart, sample: RangingSample(m, deviceHasAoA: true), at: now) { publish(output) }
 /// ```
 public struct ProximityEngine: Sendable {
     public private(set) var rules: Rules
@@ -25,7 +25,7 @@ public struct ProximityEngine: Sendable {
     private var order: [MacAddress] = []
     /// The last published membership and order of each ranking rule.
     private var published: [String: [PeerIdentity]] = [:]
-    /// Reused storage for ranking the candidates after every measurement (see ``rankingChanges(at:)``).
+    /// Reused storage for ranking the candidates after every measurement (see ``rankingChanges(at:into:)``).
     private var rankingScratch: [Ranking.Entry] = []
 
     public init(rules: Rules, peers: [PeerIdentity], gateway: GatewayPose? = nil, deviceHasAoA: Bool) {
@@ -40,14 +40,24 @@ public struct ProximityEngine: Sendable {
 
     // MARK: - Inputs
 
-    /// Feeds one UCI ranging result of `peer`.
-    public mutating func ingest(peer: PeerIdentity, measurement: TwoWayRangingMeasurement, at time: Double) -> [ProximityOutput] {
-        ingest(peer: peer, sample: RangingSample(measurement, deviceHasAoA: deviceHasAoA), at: time)
+    /// Feeds one UCI ranging result of `peer`; its outputs are appended to `outputs`.
+    public mutating func ingest(peer: PeerIdentity, measurement: TwoWayRangingMeasurement, at time: Double,
+                                into outputs: inout [ProximityOutput]) {
+        ingest(peer: peer, sample: RangingSample(measurement, deviceHasAoA: deviceHasAoA), at: time, into: &outputs)
+    }
+
+    /// Feeds one measurement of `peer` and returns its outputs.
+    public mutating func ingest(peer: PeerIdentity, sample: RangingSample, at time: Double) -> [ProximityOutput] {
+        var outputs: [ProximityOutput] = []
+        ingest(peer: peer, sample: sample, at: time, into: &outputs)
+        return outputs
     }
 
     /// Feeds one measurement of `peer`. A failed one moves only the link timer (and may lose the link
-    /// with cause `measurement_errors`); a valid one is filtered and runs every rule.
-    public mutating func ingest(peer: PeerIdentity, sample: RangingSample, at time: Double) -> [ProximityOutput] {
+    /// with cause `measurement_errors`); a valid one is filtered and runs every rule. The outputs are
+    /// appended to `outputs`: the agent passes the same storage every time, so that the usual
+    /// outputs of a measurement (its feedback) need no array of their own.
+    public mutating func ingest(peer: PeerIdentity, sample: RangingSample, at time: Double, into outputs: inout [ProximityOutput]) {
         var tracker = takeTracker(for: peer)
         var events: [ProximityEvent] = []
         var guidance: Feedback?
@@ -76,16 +86,12 @@ public struct ProximityEngine: Sendable {
             guidance = feedback(of: tracker, at: time)
             estimate = position(of: tracker, at: time)
         }
-        // One allocation for the usual few outputs (feedback, maybe state or a ranking).
-        var outputs: [ProximityOutput] = []
-        outputs.reserveCapacity(events.count + 3 + rules.rankings.count)
         for event in events { outputs.append(.event(event)) }
         if let state = stateChange(of: &tracker, at: time) { outputs.append(.state(state)) }
         if let guidance { outputs.append(.feedback(guidance)) }
         if let estimate { outputs.append(.position(estimate)) }
         trackers[tracker.identity.address] = tracker
-        outputs.appendIfAny(rankingChanges(at: time))
-        return outputs
+        rankingChanges(at: time, into: &outputs)
     }
 
     /// Whether `tick` can change anything: only a ranging peer has timeouts, dwell times and
@@ -100,7 +106,9 @@ public struct ProximityEngine: Sendable {
     public mutating func tick(at time: Double) -> [ProximityOutput] {
         var outputs: [ProximityOutput] = []
         for address in order {
-            guard var tracker = trackers[address] else { continue }
+            // Taken out rather than copied, so that the tracker's arrays are not shared with the
+            // dictionary's copy and change in place (a copy of each, every tick, otherwise).
+            guard var tracker = trackers.removeValue(forKey: address) else { continue }
             var events: [ProximityEvent] = []
             if tracker.link == .ranging, let last = tracker.lastValid, let silent = tracker.silentSince {
                 if time - silent >= rules.signalLostAfter - PeerTracker.timeSlack {
@@ -117,7 +125,7 @@ public struct ProximityEngine: Sendable {
             if let state = stateChange(of: &tracker, at: time) { outputs.append(.state(state)) }
             trackers[address] = tracker
         }
-        outputs.appendIfAny(rankingChanges(at: time))
+        rankingChanges(at: time, into: &outputs)
         return outputs
     }
 
@@ -140,7 +148,8 @@ public struct ProximityEngine: Sendable {
             if let state = stateChange(of: &tracker, at: time) { outputs.append(.state(state)) }
             trackers[address] = tracker
         }
-        return outputs + rankingChanges(at: time)
+        rankingChanges(at: time, into: &outputs)
+        return outputs
     }
 
     /// Peers that left the configuration, or are named anew: their trackers go, with no event (the
@@ -150,7 +159,9 @@ public struct ProximityEngine: Sendable {
         guard !addresses.isEmpty else { return [] }
         for address in addresses { trackers[address] = nil }
         order.removeAll { addresses.contains($0) }
-        return rankingChanges(at: time)
+        var outputs: [ProximityOutput] = []
+        rankingChanges(at: time, into: &outputs)
+        return outputs
     }
 
     /// Every peer the engine tracks (configured, or seen on air), in output order.
@@ -223,7 +234,8 @@ public struct ProximityEngine: Sendable {
                 outputs.append(.ranking(Ranking(ts: time, rule: rule.name, peers: [])))
             }
         }
-        return outputs + rankingChanges(at: time)
+        rankingChanges(at: time, into: &outputs)
+        return outputs
     }
 
     // MARK: - Snapshots
@@ -330,21 +342,19 @@ public struct ProximityEngine: Sendable {
     /// The rankings whose membership or order changed since last published. Runs after every
     /// measurement and nearly always finds no change: the entries are ranked in ``rankingScratch``,
     /// whose buffer is reused, and a `Ranking` (with its own copy) is made only for a change.
-    private mutating func rankingChanges(at time: Double) -> [ProximityOutput] {
-        var outputs: [ProximityOutput] = []
+    private mutating func rankingChanges(at time: Double, into outputs: inout [ProximityOutput]) {
         var entries = rankingScratch
         rankingScratch = []
         for index in rules.rankings.indices {
             rank(index, into: &entries)
             let rule = rules.rankings[index].name
             if !entries.elementsEqual(published[rule] ?? [], by: { $0.peer == $1 }) {
-                let ranking = Ranking(ts: time, rule: rule, peers: entries)
-                published[rule] = ranking.order
-                outputs.append(.ranking(ranking))
+                outputs.append(.ranking(Ranking(ts: time, rule: rule, peers: entries)))
+                // Rewritten in place: the order changes with many measurements while peers move.
+                published[rule, default: []].removeAll(keepingCapacity: true)
+                published[rule, default: []].append(contentsOf: entries.lazy.map(\.peer))
             }
         }
         rankingScratch = entries
-        return outputs
     }
 }
-

@@ -11,7 +11,4 @@ public struct Ranking: Hashable, Sendable {
         public var distanceM: Double
         public var facing: Bool?
     }
-
-    /// Membership and order: what decides whether a new ranking is published.
-    var order: [PeerIdentity] { peers.map(\.peer) }
 }

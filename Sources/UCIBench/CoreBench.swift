@@ -29,7 +29,7 @@ func benchCore() -> DecodeFigure {
         for round in 0..<count {
             time += 0.02
             core.ranging(rounds[round & 63], at: time)
-            for message in core.outbox { checksum &+= UInt64(message.payload.count) }
+            core.outbox.forEach { _, payload, _ in checksum &+= UInt64(payload.count) }
             core.clearOutbox()
         }
         return checksum

@@ -12,6 +12,17 @@ public struct JSONBytes {
     /// `capacity`: a guess at the size, so that a typical payload needs a single allocation.
     public init(capacity: Int) { bytes.reserveCapacity(capacity) }
 
+    /// A writer that appends to `bytes` (a buffer reused for many payloads).
+    public init(appendingTo bytes: [UInt8]) { self.bytes = bytes }
+
+    /// Hands the bytes over, leaving the writer empty, so that no second reference to the storage
+    /// remains and the next append to it needs no copy.
+    public mutating func takeBytes() -> [UInt8] {
+        var taken: [UInt8] = []
+        swap(&taken, &bytes)
+        return taken
+    }
+
     public mutating func appendObject(_ fields: [JSONMember]) {
         bytes.append(UInt8(ascii: "{"))
         var first = true
@@ -29,7 +40,7 @@ public struct JSONBytes {
         switch value {
         case let .int(v): appendInteger(v)
         case let .double(v):
-            if v.isFinite { appendASCII(v.description) } else { appendNull() }
+            appendNumber(v)
         case let .string(s): appendString(s)
         case let .bool(b): appendASCII(b ? "true" : "false")
         case .null: appendNull()
@@ -50,6 +61,13 @@ public struct JSONBytes {
 
     public mutating func beginObject() { bytes.append(UInt8(ascii: "{")) }
     public mutating func endObject() { bytes.append(UInt8(ascii: "}")) }
+    public mutating func beginList() { bytes.append(UInt8(ascii: "[")) }
+    public mutating func endList() { bytes.append(UInt8(ascii: "]")) }
+
+    /// Before each item of a list begun with `beginList`: the separator after the first.
+    public mutating func listItem() {
+        if bytes.last != UInt8(ascii: "[") { appendSeparator(UInt8(ascii: ",")) }
+    }
 
     /// `"key": ` after `{`, else `, "key": `: the separators `appendObject` writes. Keys are
     /// literals of the payload schema and never need escaping.
@@ -61,8 +79,11 @@ public struct JSONBytes {
         appendSeparator(UInt8(ascii: ":"))
     }
 
+    /// A double as its shortest round-trip text (`description`), written by `Double.write(to:)`
+    /// through `_writeASCII` below: `description` builds a `String`, which needs heap storage
+    /// beyond 15 bytes (`0.30000000000000004`), an allocation per such number of every payload.
     public mutating func appendNumber(_ value: Double?) {
-        if let value, value.isFinite { appendASCII(value.description) } else { appendNull() }
+        if let value, value.isFinite { value.write(to: &self) } else { appendNull() }
     }
 
     public mutating func appendNumber(_ value: Int64?) {
@@ -71,6 +92,10 @@ public struct JSONBytes {
 
     public mutating func appendBool(_ value: Bool?) {
         if let value { appendASCII(value ? "true" : "false") } else { appendNull() }
+    }
+
+    public mutating func appendString(_ value: String?) {
+        if let value { appendString(value) } else { appendNull() }
     }
 
     /// A JSON string. Strings without anything to escape (nearly all of them) are copied in one go.
@@ -139,9 +164,17 @@ public struct JSONBytes {
         }
     }
 
-    /// Short ASCII texts (literals, a double's description) are small strings: no allocation.
+    /// Literals and other short texts: small strings, no allocation. Any text is copied as UTF-8.
     private mutating func appendASCII(_ text: String) {
         var text = text
         text.withUTF8 { bytes.append(contentsOf: $0) }
     }
+}
+
+/// `Double.write(to:)` hands its digits to `_writeASCII` as a buffer on the stack; `write` is the
+/// general path (any text, appended as UTF-8).
+extension JSONBytes: TextOutputStream {
+    public mutating func write(_ string: String) { appendASCII(string) }
+
+    public mutating func _writeASCII(_ buffer: UnsafeBufferPointer<UInt8>) { bytes.append(contentsOf: buffer) }
 }

@@ -2,6 +2,7 @@ import Testing
 @testable import Gateway
 import Proximity
 import UCI
+import Vocabulary
 
 /// The exact bytes of the payloads the agent publishes for every measurement (`range`, and
 /// `feedback` while a peer is in a stage): subscribers parse them, and the hot path that renders
@@ -44,14 +45,21 @@ import UCI
 
     /// Shared by the payloads of a test, as the agent shares one: its memo must never leak a stale time.
     private var timestamps = TimestampMemo()
+    /// One writer for every payload of a test, as the agent's outbox writes every payload of a
+    /// round into one buffer: a payload must not depend on what was written before it.
+    private var json = JSONBytes(appendingTo: Array("{\"earlier\": [1, 2]}".utf8))
 
     private mutating func rangePayload(_ m: TwoWayRangingMeasurement, filtered: Double?, angles: (Double?, Double?),
                               sequence: UInt32 = 0) -> [UInt8] {
-        Payloads.range(ts: Self.ts, peer: "tool-cart", measurement: m, session: UInt32.max, sequence: sequence,
-                       filteredDistance: filtered, angles: angles, mac: "0A:01", timestamps: &timestamps)
+        let start = json.bytes.count
+        Payloads.range(into: &json, ts: timestamps.rfc3339(Self.ts), peer: "tool-cart", measurement: m, session: UInt32.max,
+                       sequence: sequence, filteredDistance: filtered, angles: angles, mac: "0A:01")
+        return Array(json.bytes[start...])
     }
 
     private mutating func feedbackPayload(_ f: Feedback) -> [UInt8] {
-        Payloads.render(ProximityPayloads.feedback(f, timestamps: &timestamps))
+        let start = json.bytes.count
+        ProximityPayloads.feedback(f, ts: timestamps.rfc3339(f.ts), into: &json)
+        return Array(json.bytes[start...])
     }
 }

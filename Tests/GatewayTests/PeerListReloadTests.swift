@@ -24,7 +24,7 @@ import UCI
     }
 
     /// A string field of a message's JSON payload.
-    func field(_ key: String, of message: AgentCore.Message?) -> String? {
+    func field(_ key: String, of message: Outbox.Message?) -> String? {
         guard let message else { return nil }
         return ((try? JSONSerialization.jsonObject(with: Data(message.payload))) as? [String: Any])?[key] as? String
     }
@@ -36,7 +36,7 @@ import UCI
         #expect(before.contains { $0.topic == "uwb2mqtt/gw/peer/tool-cart/state" && $0.delivery == .durable(retain: true) })
 
         core.setPeers([Self.anna], sessionID: 42, at: 1000.5)
-        #expect(core.take() == [AgentCore.Message(topic: "uwb2mqtt/gw/peer/tool-cart/state", payload: [], delivery: .durable(retain: true))])
+        #expect(core.take() == [Outbox.Message(topic: "uwb2mqtt/gw/peer/tool-cart/state", payload: [], delivery: .durable(retain: true))])
 
         // The device ranges the cart for a few rounds more, until it takes the new list.
         core.ranging(round([1, 2], 1), at: 1000.6)
@@ -62,7 +62,7 @@ import UCI
         core.ranging(round([1, 2], 0), at: 1000)
         _ = core.take()
         core.setPeers([Self.anna, AgentConfiguration.Peer(address: 2, name: "trolley")], sessionID: 42, at: 1000.5)
-        #expect(core.take() == [AgentCore.Message(topic: "uwb2mqtt/gw/peer/tool-cart/state", payload: [], delivery: .durable(retain: true))])
+        #expect(core.take() == [Outbox.Message(topic: "uwb2mqtt/gw/peer/tool-cart/state", payload: [], delivery: .durable(retain: true))])
         core.ranging(round([1, 2], 1), at: 1000.6)
         let messages = core.take()
         #expect(!messages.contains { $0.topic.contains("tool-cart") })
@@ -75,7 +75,7 @@ import UCI
         core.ranging(round([3], 0), at: 1000)
         #expect(core.take().contains { $0.topic == "uwb2mqtt/gw/peer/0x0003/state" })
         core.setPeers([Self.anna, Self.cart, AgentConfiguration.Peer(address: 3, name: "badge")], sessionID: 42, at: 1000.5)
-        #expect(core.take() == [AgentCore.Message(topic: "uwb2mqtt/gw/peer/0x0003/state", payload: [], delivery: .durable(retain: true))])
+        #expect(core.take() == [Outbox.Message(topic: "uwb2mqtt/gw/peer/0x0003/state", payload: [], delivery: .durable(retain: true))])
         core.ranging(round([3], 1), at: 1000.6)
         #expect(core.take().contains { $0.topic == "uwb2mqtt/gw/peer/badge/state" })
     }

@@ -71,16 +71,16 @@ import TestSupport
         // Offline: every event goes to the journal.
         harness.thread.run { _ in
             for n in 0..<events {
-                #expect(harness.publisher.durable(topic: "d/event", payload: Array("e\(n)".utf8), retain: false) == nil)
+                #expect(harness.publisher.durable(topic: "d/event", payload: Array("e\(n)".utf8)[...], retain: false) == nil)
             }
             #expect(harness.publisher.spooled == events)
         }
         try await harness.connect { publisher in
             #expect(publisher.spooled == events, "the journal is still being delivered")
-            publisher.live(topic: "d/range", payload: Array("range".utf8), qos: 0)
+            publisher.live(topic: "d/range", payload: Array("range".utf8)[...], qos: 0)
             publisher.response(topic: "d/response/ping", payload: Array("pong".utf8))
             // An event produced now goes behind the journal: order is kept.
-            _ = publisher.durable(topic: "d/event", payload: Array("e\(events)".utf8), retain: false)
+            _ = publisher.durable(topic: "d/event", payload: Array("e\(events)".utf8)[...], retain: false)
         }
         #expect(await harness.drained())
         try await subscriber.waitForMessage(topic: "d/event") { $0.payload == "e\(events)" }
@@ -101,10 +101,10 @@ import TestSupport
         let harness = try Harness(broker: broker, name: "publisher-refused")
         defer { harness.stop() }
         harness.thread.run { _ in
-            _ = harness.publisher.durable(topic: "r/event", payload: Array("before".utf8), retain: false)
+            _ = harness.publisher.durable(topic: "r/event", payload: Array("before".utf8)[...], retain: false)
             // The journal takes it, the client never will (a wildcard in a topic to publish to).
-            _ = harness.publisher.durable(topic: "r/+/event", payload: Array("bad".utf8), retain: false)
-            _ = harness.publisher.durable(topic: "r/event", payload: Array("after".utf8), retain: false)
+            _ = harness.publisher.durable(topic: "r/+/event", payload: Array("bad".utf8)[...], retain: false)
+            _ = harness.publisher.durable(topic: "r/event", payload: Array("after".utf8)[...], retain: false)
             // Longer than MQTT allows: refused by the journal at once, with a reason.
             let problem = harness.publisher.durable(topic: "r/" + String(repeating: "x", count: 70_000), payload: [1], retain: true)
             #expect(problem?.contains("(70002 bytes): a topic of 70002 bytes is longer than MQTT allows") == true, "\(problem ?? "")")

@@ -49,11 +49,11 @@ import TestSupport
         broker.kill(SIGSTOP)
         let spooled = thread.run { _ in
             var refused = 0
-            for index in 0..<4 where state.publisher!.durable(topic: "w/state", payload: Array("s\(index)".utf8), retain: false) != nil { refused += 1 }
+            for index in 0..<4 where state.publisher!.durable(topic: "w/state", payload: Array("s\(index)".utf8)[...], retain: false) != nil { refused += 1 }
             #expect(refused == 0)
-            _ = state.publisher!.durable(topic: "w/event", payload: Array("journaled".utf8), retain: false)
+            _ = state.publisher!.durable(topic: "w/event", payload: Array("journaled".utf8)[...], retain: false)
             let spooled = state.publisher!.spooled
-            state.publisher!.live(topic: "w/range", payload: Array("held".utf8), qos: 0)
+            state.publisher!.live(topic: "w/range", payload: Array("held".utf8)[...], qos: 0)
             return spooled
         }
         #expect(spooled == 1, "the fifth found the window full and went to the journal")

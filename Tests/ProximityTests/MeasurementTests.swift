@@ -22,11 +22,15 @@ import UCI
     @Test func engineTakesUCIMeasurements() throws {
         var engine = ProximityEngine(rules: try unfiltered("zones: [{name: desk, enter_within: 1, exit_beyond: 2}]\n"),
                                      peers: [anna], gateway: nil, deviceHasAoA: true)
-        let failed = engine.ingest(peer: anna, measurement: TwoWayRangingMeasurement(macAddress: .short(2), status: .rangingRxTimeout,
-                                                                                     distanceRaw: 50), at: 1)
+        var failed: [ProximityOutput] = []
+        engine.ingest(peer: anna, measurement: TwoWayRangingMeasurement(macAddress: .short(2), status: .rangingRxTimeout, distanceRaw: 50),
+                      at: 1, into: &failed)
         #expect(failed.count == 1 && engine.state(of: anna, at: 1)?.link == .connecting)  // the initial state only
-        let negative = engine.ingest(peer: anna, measurement: TwoWayRangingMeasurement(macAddress: .short(2), status: .okNegativeDistanceReport,
-                                                                                       distanceRaw: 4), at: 2)
+        // Appended to what the buffer holds.
+        var negative = failed
+        engine.ingest(peer: anna, measurement: TwoWayRangingMeasurement(macAddress: .short(2), status: .okNegativeDistanceReport, distanceRaw: 4),
+                      at: 2, into: &negative)
+        #expect(negative.count > failed.count && negative.first.map { "\($0)" } == failed.first.map { "\($0)" })
         #expect(negative.contains { if case .event(let e) = $0 { e.type == .zoneEnter && e.distanceM == 0 } else { false } })
         // A peer that is not configured is tracked by its address.
         let stranger = PeerIdentity(address: .short(0x00AB))

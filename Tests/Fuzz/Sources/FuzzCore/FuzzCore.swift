@@ -31,7 +31,7 @@ public func fuzzCore(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
     return 0
 }
 
-private func check(_ messages: [AgentCore.Message], _ configuration: AgentConfiguration) {
+private func check(_ messages: [Outbox.Message], _ configuration: AgentConfiguration) {
     let root = configuration.topics.base + "/" + configuration.topics.gateway + "/"
     for message in messages {
         guard message.topic.hasPrefix(root) else { fatalError("outside the gateway's tree: \(message.topic)") }

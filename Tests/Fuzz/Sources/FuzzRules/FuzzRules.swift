@@ -16,7 +16,8 @@ public func fuzzRules(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
         let m = TwoWayRangingMeasurement(macAddress: .short(1), status: cm == 65535 ? .rangingRxTimeout : .ok, distanceRaw: UInt16(cm),
                                          aoaAzimuth: Q9_7Angle(degrees: Double(index * 10 - 30)), aoaAzimuthFOM: 80,
                                          aoaElevation: Q9_7Angle(degrees: 5), aoaElevationFOM: 80)
-        _ = engine.ingest(peer: peer, measurement: m, at: t)
+        var outputs: [ProximityOutput] = []
+        engine.ingest(peer: peer, measurement: m, at: t, into: &outputs)
         t += 0.2
         _ = engine.tick(at: t)
     }

@@ -1,0 +1,84 @@
+import Vocabulary
+
+/// The messages the core decided on for one input, in publishing order, their payloads written
+/// one after another into one buffer that the next input reuses.
+///
+/// A payload of its own per message would be a heap allocation per message, two per measurement
+/// (`range` and `feedback`); here the buffer grows to the largest input once and then stays.
+/// `forEach` lends each payload as a slice of that buffer for the time of the call; `messages`
+/// copies them out as values, for callers that keep them (replay, tests).
+public struct Outbox: Sendable {
+    /// How a message is to be delivered (mqtt-api.md): live data keeps only the newest per topic
+    /// while the broker is away; durable messages (events, retained state) are journaled.
+    public enum Delivery: Equatable, Sendable {
+        case live(qos: Int)
+        case durable(retain: Bool)
+    }
+
+    /// A message as a value, with a payload of its own.
+    public struct Message: Equatable, Sendable {
+        public let topic: String
+        public let payload: [UInt8]
+        public let delivery: Delivery
+
+        public init(topic: String, payload: [UInt8], delivery: Delivery) {
+            self.topic = topic
+            self.payload = payload
+            self.delivery = delivery
+        }
+    }
+
+    private struct Entry: Sendable {
+        let topic: String
+        let payload: Range<Int>
+        let delivery: Delivery
+    }
+
+    private var entries: [Entry] = []
+    private var bytes: [UInt8] = []
+
+    public init() {}
+
+    public var isEmpty: Bool { entries.isEmpty }
+    public var count: Int { entries.count }
+
+    /// Appends a message whose payload `write` renders into the shared buffer.
+    mutating func append(topic: String, delivery: Delivery, write: (inout JSONBytes) -> Void) {
+        let start = bytes.count
+        var json = JSONBytes(appendingTo: Self.take(&bytes))
+        write(&json)
+        bytes = json.takeBytes()
+        entries.append(Entry(topic: topic, payload: start..<bytes.count, delivery: delivery))
+    }
+
+    /// Appends a message with `payload` (already rendered, or empty to clear a retained topic).
+    mutating func append(topic: String, delivery: Delivery, payload: [UInt8]) {
+        let start = bytes.count
+        bytes.append(contentsOf: payload)
+        entries.append(Entry(topic: topic, payload: start..<bytes.count, delivery: delivery))
+    }
+
+    /// Calls `body` with each message in order; `payload` is valid only during the call.
+    public func forEach(_ body: (_ topic: String, _ payload: ArraySlice<UInt8>, _ delivery: Delivery) throws -> Void) rethrows {
+        for entry in entries { try body(entry.topic, bytes[entry.payload], entry.delivery) }
+    }
+
+    /// The messages as values.
+    public var messages: [Message] {
+        entries.map { Message(topic: $0.topic, payload: Array(bytes[$0.payload]), delivery: $0.delivery) }
+    }
+
+    /// Empties the outbox and keeps its storage for the next input.
+    public mutating func removeAll() {
+        entries.removeAll(keepingCapacity: true)
+        bytes.removeAll(keepingCapacity: true)
+    }
+
+    /// `value`'s storage, leaving an empty array behind: the writer then holds the only reference
+    /// and appends in place.
+    private static func take(_ value: inout [UInt8]) -> [UInt8] {
+        var taken: [UInt8] = []
+        swap(&taken, &value)
+        return taken
+    }
+}

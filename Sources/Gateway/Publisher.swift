@@ -106,6 +106,11 @@ struct Publisher {
             do {
                 try client.publish(topic: topic, payload: payload, qos: qos == 0 ? .atMostOnce : .atLeastOnce)
                 return
+            } catch .backlog {
+                // Connected, but the broker does not read: held data would go out after newer
+                // data once it reads again. Dropped; the next measurement follows.
+                liveDropped += 1
+                return
             } catch {
                 // fall through: keep it for later
             }

@@ -13,8 +13,9 @@ import FoundationEssentials
 ///   socket is one of the loop's descriptors and libmosquitto's `mosquitto_loop_read`,
 ///   `_write` and `_misc` are called from there. Publishing only queues a packet (threaded mode,
 ///   so libmosquitto does not write at once); everything queued during one wake-up of the loop
-///   leaves in one write under TCP_CORK just before the loop waits again. So a UWB notification's
-///   ranges, feedback and events cost one flush, and no thread is woken to send them.
+///   leaves under TCP_CORK just before the loop waits again. So a UWB notification's ranges,
+///   feedback and events cost one flush, and no thread is woken to send them. QoS 0 packets on
+///   a plain TCP connection the client encodes and writes itself, in one `send` (`LiveWrites`).
 /// * **Blocking work off the loop.** `mosquitto_connect` resolves the host name and connects TCP
 ///   synchronously, which may take seconds; it runs on a short-lived helper thread whose only
 ///   output is its result, posted back to the loop. The TLS handshake and CONNECT/CONNACK then
@@ -55,6 +56,8 @@ public final class MQTTClient {
     public private(set) var isConnected = false
     /// QoS ≥ 1 message ids accepted by `publish` and not yet acknowledged.
     private var outstanding: Set<Int32> = []
+    /// QoS 0 packets written by the client itself (plain TCP only), ahead of libmosquitto's queue.
+    private var liveWrites = LiveWrites()
     /// Remembered subscriptions, re-sent after every CONNACK.
     private var subscriptions: [(filter: String, qos: MQTTQoS)] = []
     /// SUBSCRIBE message id → filter, to name the filter in `.subscribed`.
@@ -256,19 +259,29 @@ public final class MQTTClient {
         if revents & Int16(POLLOUT) != 0 { flush() }
     }
 
-    /// Writes everything queued, under one TCP cork (one segment where it fits). Called before
-    /// every wait of the loop; waits for POLLOUT only while the socket is full.
+    /// Writes everything queued: the client's own QoS 0 packets in one `send`, then libmosquitto's
+    /// packets (one `send` each) under one TCP cork, so that they leave as one segment where it
+    /// fits. Called before every wait of the loop; waits for POLLOUT only while the socket is full.
+    /// libmosquitto's packets wait while the client's are not all written: they came after them.
     private func flush() {
         guard case let .serving(socket, watch) = phase, let mosq else { return }
-        guard mosquitto_want_write(mosq) else { return }
-        Self.setCork(socket, true)
-        let rc = mosquitto_loop_write(mosq, 1)
-        let code = errno
-        let same = mosquitto_socket(mosq) == socket
-        if same { Self.setCork(socket, false) }
-        takeCallbacks()
-        if rc != MosquittoCode.success || !same { return endConnection(rc, errno: code) }
-        loop.setEvents(watch, Int16(POLLIN) | (mosquitto_want_write(mosq) ? Int16(POLLOUT) : 0))
+        let libraryWrites = mosquitto_want_write(mosq)
+        guard libraryWrites || !liveWrites.isEmpty else { return }
+        if libraryWrites { Self.setCork(socket, true) }
+        if let code = liveWrites.write(to: socket) {
+            return endConnection(MosquittoCode.errno, errno: code)
+        }
+        if libraryWrites {
+            var rc = MosquittoCode.success
+            if liveWrites.isEmpty { rc = mosquitto_loop_write(mosq, 1) }
+            let code = errno
+            let same = mosquitto_socket(mosq) == socket
+            if same { Self.setCork(socket, false) }
+            takeCallbacks()
+            if rc != MosquittoCode.success || !same { return endConnection(rc, errno: code) }
+        }
+        let more = !liveWrites.isEmpty || mosquitto_want_write(mosq)
+        loop.setEvents(watch, Int16(POLLIN) | (more ? Int16(POLLOUT) : 0))
     }
 
     /// Keepalive: PINGREQ when due, and a connection whose PINGRESP never came is closed.
@@ -289,6 +302,7 @@ public final class MQTTClient {
     /// The connection ended (lost, refused, or closed after our DISCONNECT).
     private func endConnection(_ rc: Int32, errno code: Int32) {
         guard case let .serving(_, watch) = phase else { return }
+        liveWrites.reset()
         loop.unwatch(watch)
         if let keepaliveTimer { loop.cancel(keepaliveTimer) }
         keepaliveTimer = nil
@@ -314,7 +328,9 @@ public final class MQTTClient {
 
     /// Publishes `payload` to `topic`; it is written before the loop next waits.
     ///
-    /// - QoS 0 while offline throws `.notConnected` (nothing is kept).
+    /// - QoS 0 while offline throws `.notConnected` (nothing is kept). On a plain TCP connection
+    ///   the client writes QoS 0 packets itself (`LiveWrites`) and throws `.backlog` while a
+    ///   broker that does not read leaves a mebibyte of them unwritten.
     /// - QoS ≥ 1 is accepted while offline and sent after the reconnect (libmosquitto queues it),
     ///   until `maxQueuedMessages` are unacknowledged; then it throws `.queueFull` and the message
     ///   is NOT queued.
@@ -331,6 +347,12 @@ public final class MQTTClient {
         guard payload.count <= 268_435_455 else { throw .payloadTooLarge(bytes: payload.count) }
         guard let mosq, !stopping else { throw .closed }
         if qos == .atMostOnce && !isConnected { throw .notConnected }
+        if qos == .atMostOnce, !retain, case .serving = phase, !configuration.broker.useTLS, !mosquitto_want_write(mosq) {
+            guard liveWrites.pendingBytes < LiveWrites.limit else { throw .backlog(bytes: liveWrites.pendingBytes) }
+            try MQTTTopic.validateCharacters(topic)
+            liveWrites.append(topic: topic, payload: payload, retain: retain, version: configuration.protocolVersion)
+            return 0
+        }
         let limit = configuration.maxQueuedMessages
         if qos != .atMostOnce && outstanding.count >= limit { throw .queueFull(limit: limit) }
         var messageID: Int32 = 0
@@ -475,6 +497,8 @@ public final class MQTTClient {
         case let .disconnect(code, threadErrno):
             attemptReportedDisconnect = true
             isConnected = false
+            // Half a packet must not start the next connection.
+            liveWrites.reset()
             let reason: MQTTDisconnectReason = stopping && code == MosquittoCode.success
                 ? .requested
                 : .failed(refusal ?? reasons.disconnect(code: code, errno: threadErrno, lastLogLine: openSSLLine ?? lastLogLine))

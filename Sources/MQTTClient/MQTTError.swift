@@ -16,6 +16,9 @@ public enum MQTTError: Error, Sendable, Equatable, CustomStringConvertible {
     case payloadTooLarge(bytes: Int)
     /// QoS 0 while offline: the message was not sent and is not kept.
     case notConnected
+    /// QoS 0 while the broker's socket is backed up (`bytes` wait to be written): the message was
+    /// not sent and is not kept, as live data whose newer value will follow.
+    case backlog(bytes: Int)
     /// `maxQueuedMessages` QoS ≥ 1 messages are already waiting for their acknowledgement; the
     /// message was not accepted, so the caller's spool keeps it.
     case queueFull(limit: Int)
@@ -48,6 +51,8 @@ public enum MQTTError: Error, Sendable, Equatable, CustomStringConvertible {
             return "MQTT payload of \(bytes) bytes is too large"
         case .notConnected:
             return "not connected to the MQTT broker (QoS 0 message dropped)"
+        case let .backlog(bytes):
+            return "the MQTT broker is not reading (\(bytes) bytes wait to be written; QoS 0 message dropped)"
         case let .queueFull(limit):
             return "MQTT publish queue full (\(limit) messages waiting for acknowledgement)"
         case .alreadyStarted:

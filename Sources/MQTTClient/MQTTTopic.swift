@@ -21,6 +21,22 @@ enum MQTTTopic {
         }
     }
 
+    /// What libmosquitto's `mosquitto_validate_utf8` refuses beyond invalid UTF-8 (which a Swift
+    /// string never is): control characters (U+0000–U+001F, U+007F–U+009F) and non-characters
+    /// (U+FDD0–U+FDEF, U+xFFFE, U+xFFFF). For the packets the client writes itself.
+    static func validateCharacters(_ topic: String) throws(MQTTError) {
+        let printable = topic.utf8.withContiguousStorageIfAvailable { bytes in
+            !bytes.contains { $0 < 0x20 || $0 >= 0x7F }
+        }
+        if printable == true { return }
+        for scalar in topic.unicodeScalars {
+            let v = scalar.value
+            if v <= 0x1F || (0x7F...0x9F).contains(v) || (0xFDD0...0xFDEF).contains(v) || v & 0xFFFE == 0xFFFE {
+                throw .invalidTopic(topic: topic, reason: "it is not valid UTF-8")
+            }
+        }
+    }
+
     /// A subscription filter: like a topic, but `+` may stand for a whole level and `#` for the rest.
     static func validateFilter(_ filter: String) throws(MQTTError) {
         try validateCommon(filter)

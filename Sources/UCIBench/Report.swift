@@ -19,6 +19,9 @@ struct BenchReport: Sendable {
     var mallocSkipped: String?
     var journal: JournalFigure?
     var journalError: String?
+    /// `cat` reading the same pty: the cost of waking up for each notification (WakeFloor.swift).
+    var wakeFloor: [WakeFloor] = []
+    var wakeFloorError: String?
     var settings = PipelineSettings()
 
     // MARK: table
@@ -60,7 +63,17 @@ struct BenchReport: Sendable {
                 out.append(phaseRow(String(repeating: " ", count: 11), "python", other,
                                     ratio: other.cpuPerMeasurementMicroseconds / phase.cpuPerMeasurementMicroseconds))
             }
+            if let floor = wakeFloor.first(where: { $0.rate == phase.targetRate }) {
+                out.append(pad("", 12) + pad("cat", 9) + lpad(grouped(Double(floor.rate)), 12) + lpad("—", 13)
+                           + lpad(format(floor.microsecondsPerMeasurement, 1), 14)
+                           + lpad(format(floor.microsecondsPerMeasurement * Double(floor.rate) / 1e4, 1), 13))
+            }
         }
+        if !wakeFloor.isEmpty {
+            out.append("  cat: `cat` reading the same pty into /dev/null (no decoding, no broker): the cost of waking up for each")
+            out.append("  notification, below which no gateway gets on this machine")
+        }
+        if let wakeFloorError { out.append("  cat: not measured: \(wakeFloorError)") }
         out.append("")
         let s = swift.phases.first { $0.latency != nil }?.latency
         let p = py?.phases.first { $0.latency != nil }?.latency
@@ -238,6 +251,9 @@ struct BenchReport: Sendable {
                  ("rss_kib_open", num(Double(j.residentKiBOpen))), ("hwm_kib_after_drain", num(Double(j.peakKiB)))])
         } ?? .null))
         fields.append(("journal_error", journalError.map(JSONValue.string) ?? .null))
+        fields.append(("wake_floor_cat", .list(wakeFloor.map { f in
+            obj([("offered_target_per_s", num(Double(f.rate))), ("cpu_us_per_measurement", num(f.microsecondsPerMeasurement))])
+        })))
         return obj(fields).json
     }
 

@@ -18,7 +18,7 @@
 //    process (Subscriber.swift); CPU and VmRSS from /proc/<pid>; heap allocations per measurement
 //    with a perf uprobe on glibc malloc (MallocCounter.swift; needs perf and root, else skipped).
 //    Then the same workload through Tests/Bench/python_gateway.py (pyserial + paho-mqtt) as the
-//    baseline.
+//    baseline, and `cat` on the same pty as the floor (WakeFloor.swift).
 // 3. The journal (JournalBench.swift): a 64 MiB spool filled, appended to at its bound, opened,
 //    drained through the same mosquitto; bytes written per appended and per delivered record.
 #if canImport(Glibc)
@@ -140,6 +140,11 @@ if !decodeOnly {
             } catch {
                 report.pythonSkipped = "the Python gateway failed: \(error)"
             }
+        }
+        do {
+            report.wakeFloor = try measureWakeFloor(settings: settings)
+        } catch {
+            report.wakeFloorError = "\(error)"
         }
         do {
             report.journal = try benchJournal(maximumBytes: journalMiB << 20, broker: broker)

@@ -49,6 +49,8 @@ struct MemoryResult: Sendable {
     var endKiB: Int
     /// VmHWM at the end: the peak resident set over the gateway's whole life.
     var peakKiB: Int?
+    /// RssAnon at the end: of the resident set, what is not the executable's and libraries' pages.
+    var anonymousKiB: Int?
     var measurements: Int
     var seconds: Double
     var reachedTarget: Bool
@@ -231,8 +233,9 @@ func runGateway(_ kind: GatewayKind, broker: BenchBroker, settings: PipelineSett
     let measurements = subscriber.count
     let rssEnd = ProcFS.rssKiB(pid) ?? 0
     let peak = ProcFS.peakRSSKiB(pid)
+    let anonymous = ProcFS.anonymousRSSKiB(pid)
     let seconds = Double(monotonicNanoseconds() - start) / 1e9
-    result.memory = MemoryResult(startKiB: rssStart, after100kKiB: after100k, endKiB: rssEnd, peakKiB: peak,
+    result.memory = MemoryResult(startKiB: rssStart, after100kKiB: after100k, endKiB: rssEnd, peakKiB: peak, anonymousKiB: anonymous,
                                  measurements: measurements, seconds: seconds, reachedTarget: reached)
     log("\(kind.name) VmRSS \(rssStart) KiB at start, \(after100k ?? -1) KiB after 100k, \(rssEnd) KiB after \(measurements) measurements, "
         + "VmHWM \(peak ?? -1) KiB")

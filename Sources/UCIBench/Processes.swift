@@ -83,6 +83,12 @@ enum ProcFS {
         read("/proc/\(pid)/status").flatMap { statusValue($0, "VmHWM") }
     }
 
+    /// RssAnon in KiB: the resident pages that are the process's own (heap, stacks), without the
+    /// executable's and libraries' pages, which are clean page cache shared with every other user.
+    static func anonymousRSSKiB(_ pid: pid_t) -> Int? {
+        read("/proc/\(pid)/status").flatMap { statusValue($0, "RssAnon") }
+    }
+
     /// The number after `key:` in a status file (`VmRSS:\t  1234 kB`, `voluntary_ctxt_switches:\t56`).
     static func statusValue(_ text: String, _ key: String) -> Int? {
         let prefix = key + ":"

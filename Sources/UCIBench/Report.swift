@@ -103,6 +103,8 @@ struct BenchReport: Sendable {
                    + lpad(ratio(pm.map { Double($0.endKiB) }, sm.map { Double($0.endKiB) }), 18))
         out.append(pad("  VmHWM at the end", 20) + lpad(kib(sm?.peakKiB), 14) + lpad(kib(pm?.peakKiB), 13)
                    + lpad(ratio(pm?.peakKiB.map(Double.init), sm?.peakKiB.map(Double.init)), 18))
+        out.append(pad("  RssAnon at the end", 20) + lpad(kib(sm?.anonymousKiB), 14) + lpad(kib(pm?.anonymousKiB), 13)
+                   + lpad(ratio(pm?.anonymousKiB.map(Double.init), sm?.anonymousKiB.map(Double.init)), 18))
         out.append(pad("    measurements", 20) + lpad(sm.map { grouped(Double($0.measurements)) } ?? "—", 14)
                    + lpad(pm.map { grouped(Double($0.measurements)) } ?? "—", 13))
         out.append(pad("    reached in", 20) + lpad(sm.map { format($0.seconds, 0) + " s" } ?? "—", 14)
@@ -121,7 +123,9 @@ struct BenchReport: Sendable {
         if let pythonSkipped { notes.append("Python baseline skipped: \(pythonSkipped)") }
         notes.append("threads: entries of /proc/PID/task at the end of the window; context switches: voluntary + "
                      + "nonvoluntary over /proc/PID/task/*/status (live threads), per notification written (\(benchPeers.count) "
-                     + "measurements each); VmHWM: peak resident set over the gateway's life, read after the memory run")
+                     + "measurements each); VmHWM: peak resident set over the gateway's life, read after the memory run; "
+                     + "RssAnon: the part of the resident set that is the gateway's own (heap, stacks), not pages of its executable "
+                     + "and libraries, which are page cache shared with every process that maps them")
         if let mallocSkipped {
             notes.append("mallocs not counted: \(mallocSkipped)")
         } else {
@@ -277,6 +281,7 @@ struct BenchReport: Sendable {
         let memory = g.memory.map { m in
             obj([("rss_kib_start", num(Double(m.startKiB))), ("rss_kib_after_100k", m.after100kKiB.map { num(Double($0)) } ?? .null),
                  ("rss_kib_end", num(Double(m.endKiB))), ("hwm_kib_end", m.peakKiB.map { num(Double($0)) } ?? .null),
+                 ("rss_anon_kib_end", m.anonymousKiB.map { num(Double($0)) } ?? .null),
                  ("measurements", num(Double(m.measurements))), ("seconds", num(m.seconds)),
                  ("reached_target", .bool(m.reachedTarget))])
         } ?? .null

@@ -23,8 +23,9 @@ public struct ProximityEngine: Sendable {
     private var trackers: [MacAddress: PeerTracker] = [:]
     /// Peers in configuration order, then in order of first measurement: the order of outputs.
     private var order: [MacAddress] = []
-    /// The last published membership and order of each ranking rule.
-    private var published: [String: [PeerIdentity]] = [:]
+    /// The last published membership and order of each ranking rule, by its index in
+    /// `rules.rankings` (nil: never published): looked at after every measurement.
+    private var published: [[PeerIdentity]?] = []
     /// Reused storage for ranking the candidates after every measurement (see ``rankingChanges(at:into:)``).
     private var rankingScratch: [Ranking.Entry] = []
 
@@ -32,6 +33,7 @@ public struct ProximityEngine: Sendable {
         self.rules = rules
         self.gateway = gateway
         self.deviceHasAoA = deviceHasAoA
+        published = Array(repeating: nil, count: rules.rankings.count)
         for peer in peers where trackers[peer.address] == nil {
             trackers[peer.address] = PeerTracker(identity: peer, rules: rules)
             order.append(peer.address)
@@ -229,8 +231,11 @@ public struct ProximityEngine: Sendable {
             if let state = stateChange(of: &tracker, at: time) { outputs.append(.state(state)) }
             trackers[address] = tracker
         }
-        for rule in old.rankings where !new.rankings.contains(where: { $0.name == rule.name }) {
-            if published.removeValue(forKey: rule.name) != nil {
+        // Rankings carry over by name; one that went is published once, empty.
+        let before = published
+        published = new.rankings.map { rule in old.rankings.firstIndex { $0.name == rule.name }.flatMap { before[$0] } }
+        for (index, rule) in old.rankings.enumerated() where !new.rankings.contains(where: { $0.name == rule.name }) {
+            if before[index] != nil {
                 outputs.append(.ranking(Ranking(ts: time, rule: rule.name, peers: [])))
             }
         }
@@ -348,11 +353,12 @@ public struct ProximityEngine: Sendable {
         for index in rules.rankings.indices {
             rank(index, into: &entries)
             let rule = rules.rankings[index].name
-            if !entries.elementsEqual(published[rule] ?? [], by: { $0.peer == $1 }) {
+            if !entries.elementsEqual(published[index] ?? [], by: { $0.peer == $1 }) {
                 outputs.append(.ranking(Ranking(ts: time, rule: rule, peers: entries)))
                 // Rewritten in place: the order changes with many measurements while peers move.
-                published[rule, default: []].removeAll(keepingCapacity: true)
-                published[rule, default: []].append(contentsOf: entries.lazy.map(\.peer))
+                if published[index] == nil { published[index] = [] }
+                published[index]!.removeAll(keepingCapacity: true)
+                published[index]!.append(contentsOf: entries.lazy.map(\.peer))
             }
         }
         rankingScratch = entries

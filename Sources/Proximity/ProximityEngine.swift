@@ -329,8 +329,10 @@ public struct ProximityEngine: Sendable {
         let rule = rules.rankings[index]
         entries.removeAll(keepingCapacity: true)
         entries.reserveCapacity(order.count)
-        for address in order {
-            guard let t = trackers[address], t.link == .ranging, let d = t.distance, let base = t.rankings[index] else { continue }
+        // Every tracker, without a lookup per peer (this runs after every measurement); the sort
+        // below is a total order, so the order they are visited in does not matter.
+        for t in trackers.values {
+            guard t.link == .ranging, let d = t.distance, let base = t.rankings[index] else { continue }
             if let within = rule.within, d > within { continue }
             var score = base
             if let nearby = rule.nearbyWithin, d <= nearby { score += rule.nearbyBonus }
@@ -340,7 +342,16 @@ public struct ProximityEngine: Sendable {
         entries.sort { a, b in
             if a.score != b.score { return a.score > b.score }
             if a.distanceM != b.distanceM { return a.distanceM < b.distanceM }
-            return a.peer.displayName < b.peer.displayName
+            if a.peer.displayName != b.peer.displayName { return a.peer.displayName < b.peer.displayName }
+            return Self.order(of: a.peer.address) < Self.order(of: b.peer.address)
+        }
+    }
+
+    /// Addresses in a fixed order: short before extended, then by value.
+    private static func order(of address: MacAddress) -> (Int, UInt64) {
+        switch address {
+        case let .short(value): (0, UInt64(value))
+        case let .extended(value): (1, value)
         }
     }
 

@@ -9,6 +9,8 @@
 //   uwb2mqtt-bench decode1 N       exactly N decodes of (a), no timing: for
 //                                  `valgrind --tool=callgrind` (instructions per decode =
 //                                  difference of two runs with different N, divided by ΔN)
+//   uwb2mqtt-bench core1 N         exactly N rounds of the core (d), the same way (valgrind
+//                                  3.19 reads no DWARF 5: run it on a `strip --strip-debug` copy)
 //
 // 1. UCI decode (Decode.swift), the agent's core (CoreBench.swift) and the fuse's solver
 //    (SolverBench.swift): in-process, one thread.
@@ -29,6 +31,12 @@ var arguments = Array(CommandLine.arguments.dropFirst())
 if arguments.first == "decode1" {
     let n = arguments.count > 1 ? Int(arguments[1]) ?? 0 : 0
     print("decode1 \(n): checksum \(decodeLoop(sessionInfo(measurements: 1), iterations: n))")
+    exit(0)
+}
+
+if arguments.first == "core1" {
+    let n = arguments.count > 1 ? Int(arguments[1]) ?? 0 : 0
+    print("core1 \(n): checksum \(coreRounds(n))")
     exit(0)
 }
 

@@ -11,7 +11,7 @@ public enum FieldRendering {
     public static func json(_ value: JSONValue) -> String {
         var writer = JSONBytes(capacity: 64)
         writer.append(value)
-        return String(decoding: writer.bytes, as: UTF8.self)
+        return String(decoding: writer.takeBytes(), as: UTF8.self)
     }
 
     /// The same JSON as ``json(_:)-([JSONMember])``, as the bytes an MQTT payload carries.
@@ -21,7 +21,7 @@ public enum FieldRendering {
         // which would otherwise grow its buffer once more.
         var writer = JSONBytes(capacity: max(256, 32 + 24 * fields.count))
         writer.appendObject(fields)
-        return writer.bytes
+        return writer.takeBytes()
     }
 
     /// `key: value` lines, nested lists as `- ` items, indented by two spaces a level.

@@ -35,7 +35,8 @@ public struct Outbox: Sendable {
     }
 
     private var entries: [Entry] = []
-    private var bytes: [UInt8] = []
+    /// Every payload of the input, one after another.
+    private var json = JSONBytes(capacity: 4096)
 
     public init() {}
 
@@ -44,41 +45,29 @@ public struct Outbox: Sendable {
 
     /// Appends a message whose payload `write` renders into the shared buffer.
     mutating func append(topic: String, delivery: Delivery, write: (inout JSONBytes) -> Void) {
-        let start = bytes.count
-        var json = JSONBytes(appendingTo: Self.take(&bytes))
+        let start = json.count
         write(&json)
-        bytes = json.takeBytes()
-        entries.append(Entry(topic: topic, payload: start..<bytes.count, delivery: delivery))
+        entries.append(Entry(topic: topic, payload: start..<json.count, delivery: delivery))
     }
 
     /// Appends a message with `payload` (already rendered, or empty to clear a retained topic).
     mutating func append(topic: String, delivery: Delivery, payload: [UInt8]) {
-        let start = bytes.count
-        bytes.append(contentsOf: payload)
-        entries.append(Entry(topic: topic, payload: start..<bytes.count, delivery: delivery))
+        append(topic: topic, delivery: delivery) { $0.appendRendered(payload) }
     }
 
     /// Calls `body` with each message in order; `payload` is valid only during the call.
     public func forEach(_ body: (_ topic: String, _ payload: ArraySlice<UInt8>, _ delivery: Delivery) throws -> Void) rethrows {
-        for entry in entries { try body(entry.topic, bytes[entry.payload], entry.delivery) }
+        for entry in entries { try body(entry.topic, json[entry.payload], entry.delivery) }
     }
 
     /// The messages as values.
     public var messages: [Message] {
-        entries.map { Message(topic: $0.topic, payload: Array(bytes[$0.payload]), delivery: $0.delivery) }
+        entries.map { Message(topic: $0.topic, payload: Array(json[$0.payload]), delivery: $0.delivery) }
     }
 
     /// Empties the outbox and keeps its storage for the next input.
     public mutating func removeAll() {
         entries.removeAll(keepingCapacity: true)
-        bytes.removeAll(keepingCapacity: true)
-    }
-
-    /// `value`'s storage, leaving an empty array behind: the writer then holds the only reference
-    /// and appends in place.
-    private static func take(_ value: inout [UInt8]) -> [UInt8] {
-        var taken: [UInt8] = []
-        swap(&taken, &value)
-        return taken
+        json.removeAll()
     }
 }

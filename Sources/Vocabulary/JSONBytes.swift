@@ -6,25 +6,39 @@
 /// shortest round-trip `description` (`1.0`, `-0.0`, `1e-05`), non-finite doubles as `null`, and
 /// strings with the RFC 8259 escapes (`\"`, `\\`, `\n`, `\r`, `\t`, `\u00XX` for other control
 /// characters) while every other byte, non-ASCII UTF-8 included, is copied through.
-public struct JSONBytes {
-    public private(set) var bytes: [UInt8] = []
+public struct JSONBytes: Sendable {
+    /// The bytes written are `storage[..<count]`; beyond them is room, grown by doubling. Writing
+    /// through a pointer into that room (`write(atMost:_:)`) checks uniqueness and capacity once
+    /// for a run of bytes, where `Array.append` checks both for every byte: the agent renders a
+    /// few hundred members a notification.
+    private var storage: [UInt8]
+    public private(set) var count = 0
 
     /// `capacity`: a guess at the size, so that a typical payload needs a single allocation.
-    public init(capacity: Int) { bytes.reserveCapacity(capacity) }
+    public init(capacity: Int) { storage = [UInt8](repeating: 0, count: Swift.max(capacity, 16)) }
 
-    /// A writer that appends to `bytes` (a buffer reused for many payloads).
-    public init(appendingTo bytes: [UInt8]) { self.bytes = bytes }
+    /// Bytes written, by position (a payload among several written one after another).
+    public subscript(range: Range<Int>) -> ArraySlice<UInt8> { storage[..<count][range] }
 
-    /// Hands the bytes over, leaving the writer empty, so that no second reference to the storage
-    /// remains and the next append to it needs no copy.
+    /// Hands the bytes over and leaves the writer empty.
     public mutating func takeBytes() -> [UInt8] {
         var taken: [UInt8] = []
-        swap(&taken, &bytes)
+        swap(&taken, &storage)
+        taken.removeLast(taken.count - count)
+        count = 0
         return taken
     }
 
+    /// Forgets what was written and keeps the room for the next bytes.
+    public mutating func removeAll() { count = 0 }
+
+    /// Bytes already rendered as JSON (a payload made elsewhere), copied as they are.
+    public mutating func appendRendered(_ bytes: [UInt8]) {
+        bytes.withUnsafeBufferPointer { put($0) }
+    }
+
     public mutating func appendObject(_ fields: [JSONMember]) {
-        bytes.append(UInt8(ascii: "{"))
+        put(UInt8(ascii: "{"))
         var first = true
         for field in fields {
             if !first { appendSeparator(UInt8(ascii: ",")) }
@@ -33,7 +47,7 @@ public struct JSONBytes {
             appendSeparator(UInt8(ascii: ":"))
             append(field.value)
         }
-        bytes.append(UInt8(ascii: "}"))
+        put(UInt8(ascii: "}"))
     }
 
     public mutating func append(_ value: JSONValue) {
@@ -45,38 +59,53 @@ public struct JSONBytes {
         case let .bool(b): appendASCII(b ? "true" : "false")
         case .null: appendNull()
         case let .list(items):
-            bytes.append(UInt8(ascii: "["))
+            put(UInt8(ascii: "["))
             var first = true
             for item in items {
                 if !first { appendSeparator(UInt8(ascii: ",")) }
                 first = false
                 append(item)
             }
-            bytes.append(UInt8(ascii: "]"))
+            put(UInt8(ascii: "]"))
         case let .object(fields): appendObject(fields)
         }
     }
 
     // MARK: Writing an object member by member (the per-measurement payloads, without a member list)
 
-    public mutating func beginObject() { bytes.append(UInt8(ascii: "{")) }
-    public mutating func endObject() { bytes.append(UInt8(ascii: "}")) }
-    public mutating func beginList() { bytes.append(UInt8(ascii: "[")) }
-    public mutating func endList() { bytes.append(UInt8(ascii: "]")) }
+    public mutating func beginObject() { put(UInt8(ascii: "{")) }
+    public mutating func endObject() { put(UInt8(ascii: "}")) }
+    public mutating func beginList() { put(UInt8(ascii: "[")) }
+    public mutating func endList() { put(UInt8(ascii: "]")) }
 
     /// Before each item of a list begun with `beginList`: the separator after the first.
     public mutating func listItem() {
-        if bytes.last != UInt8(ascii: "[") { appendSeparator(UInt8(ascii: ",")) }
+        if last != UInt8(ascii: "[") { appendSeparator(UInt8(ascii: ",")) }
     }
 
     /// `"key": ` after `{`, else `, "key": `: the separators `appendObject` writes. Keys are
     /// literals of the payload schema and never need escaping.
     public mutating func member(_ key: StaticString) {
-        if bytes.last != UInt8(ascii: "{") { appendSeparator(UInt8(ascii: ",")) }
-        bytes.append(UInt8(ascii: "\""))
-        key.withUTF8Buffer { bytes.append(contentsOf: $0) }
-        bytes.append(UInt8(ascii: "\""))
-        appendSeparator(UInt8(ascii: ":"))
+        let separator = last != UInt8(ascii: "{")
+        key.withUTF8Buffer { key in
+            write(atMost: key.count + 6) { p in
+                var end = 0
+                if separator {
+                    p[0] = UInt8(ascii: ",")
+                    p[1] = UInt8(ascii: " ")
+                    end = 2
+                }
+                p[end] = UInt8(ascii: "\"")
+                for byte in key {
+                    end += 1
+                    p[end] = byte
+                }
+                p[end + 1] = UInt8(ascii: "\"")
+                p[end + 2] = UInt8(ascii: ":")
+                p[end + 3] = UInt8(ascii: " ")
+                return end + 4
+            }
+        }
     }
 
     /// A double as its shortest round-trip text (`description`), written by `Double.write(to:)`
@@ -100,16 +129,21 @@ public struct JSONBytes {
 
     /// A JSON string. Strings without anything to escape (nearly all of them) are copied in one go.
     public mutating func appendString(_ s: String) {
-        bytes.append(UInt8(ascii: "\""))
         var text = s
         text.withUTF8 { utf8 in
             if !utf8.contains(where: Self.needsEscape) {
-                bytes.append(contentsOf: utf8)
+                write(atMost: utf8.count + 2) { p in
+                    p[0] = UInt8(ascii: "\"")
+                    if let base = utf8.baseAddress { (p + 1).update(from: base, count: utf8.count) }
+                    p[utf8.count + 1] = UInt8(ascii: "\"")
+                    return utf8.count + 2
+                }
             } else {
+                put(UInt8(ascii: "\""))
                 for byte in utf8 { appendEscaping(byte) }
+                put(UInt8(ascii: "\""))
             }
         }
-        bytes.append(UInt8(ascii: "\""))
     }
 
     /// `"` and `\`, and the control characters below U+0020. Bytes of multi-byte UTF-8 sequences are
@@ -129,45 +163,83 @@ public struct JSONBytes {
             // `\u00XX` with lower-case hex digits, as the String renderer wrote them.
             appendASCII("\\u00")
             for nibble in [byte >> 4, byte & 0xF] {
-                bytes.append(nibble < 10 ? UInt8(ascii: "0") + nibble : UInt8(ascii: "a") + nibble - 10)
+                put(nibble < 10 ? UInt8(ascii: "0") + nibble : UInt8(ascii: "a") + nibble - 10)
             }
-        default: bytes.append(byte)
+        default: put(byte)
         }
     }
 
     /// `", "` or `": "`: the renderer has always put a space after both.
     private mutating func appendSeparator(_ mark: UInt8) {
-        bytes.append(mark)
-        bytes.append(UInt8(ascii: " "))
+        write(atMost: 2) { p in
+            p[0] = mark
+            p[1] = UInt8(ascii: " ")
+            return 2
+        }
     }
 
     private mutating func appendNull() { appendASCII("null") }
 
-    /// Decimal digits of `value`, `Int64.min` included (its magnitude fits `UInt64`).
-    ///
-    /// The digits come out least significant first and are put in order by swapping in place:
-    /// reversing `bytes[start...]` would copy the slice into a new buffer, a heap allocation for
-    /// every integer of every payload.
+    /// Decimal digits of `value`, `Int64.min` included (its magnitude fits `UInt64`): at most a
+    /// sign and 19 digits, written least significant first and then put in order in place.
     private mutating func appendInteger(_ value: Int64) {
-        if value < 0 { bytes.append(UInt8(ascii: "-")) }
-        var magnitude = value.magnitude
-        var low = bytes.count
-        repeat {
-            bytes.append(UInt8(ascii: "0") + UInt8(magnitude % 10))
-            magnitude /= 10
-        } while magnitude > 0
-        var high = bytes.count - 1
-        while low < high {
-            bytes.swapAt(low, high)
-            low += 1
-            high -= 1
+        write(atMost: 20) { p in
+            var end = 0
+            if value < 0 {
+                p[0] = UInt8(ascii: "-")
+                end = 1
+            }
+            var low = end
+            var magnitude = value.magnitude
+            repeat {
+                p[end] = UInt8(ascii: "0") + UInt8(magnitude % 10)
+                end += 1
+                magnitude /= 10
+            } while magnitude > 0
+            var high = end - 1
+            while low < high {
+                (p[low], p[high]) = (p[high], p[low])
+                low += 1
+                high -= 1
+            }
+            return end
         }
     }
 
     /// Literals and other short texts: small strings, no allocation. Any text is copied as UTF-8.
     private mutating func appendASCII(_ text: String) {
         var text = text
-        text.withUTF8 { bytes.append(contentsOf: $0) }
+        text.withUTF8 { put($0) }
+    }
+
+    // MARK: The buffer
+
+    /// The last byte written, nil before the first.
+    private var last: UInt8? { count > 0 ? storage[count - 1] : nil }
+
+    private mutating func put(_ byte: UInt8) {
+        write(atMost: 1) { p in
+            p[0] = byte
+            return 1
+        }
+    }
+
+    private mutating func put(_ bytes: UnsafeBufferPointer<UInt8>) {
+        guard let base = bytes.baseAddress else { return }
+        write(atMost: bytes.count) { p in
+            p.update(from: base, count: bytes.count)
+            return bytes.count
+        }
+    }
+
+    /// Lets `body` write at most `maximum` bytes at the end and returns how many it wrote.
+    @inline(__always)
+    private mutating func write(atMost maximum: Int, _ body: (UnsafeMutablePointer<UInt8>) -> Int) {
+        if count + maximum > storage.count {
+            storage.append(contentsOf: repeatElement(0, count: Swift.max(count + maximum, storage.count * 2) - storage.count))
+        }
+        let start = count
+        count += storage.withUnsafeMutableBufferPointer { body($0.baseAddress! + start) }
     }
 }
 
@@ -176,5 +248,5 @@ public struct JSONBytes {
 extension JSONBytes: TextOutputStream {
     public mutating func write(_ string: String) { appendASCII(string) }
 
-    public mutating func _writeASCII(_ buffer: UnsafeBufferPointer<UInt8>) { bytes.append(contentsOf: buffer) }
+    public mutating func _writeASCII(_ buffer: UnsafeBufferPointer<UInt8>) { put(buffer) }
 }

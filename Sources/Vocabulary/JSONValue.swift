@@ -42,7 +42,7 @@ public enum JSONValue: Hashable, Sendable {
     public var json: String {
         var writer = JSONBytes(capacity: 64)
         writer.append(self)
-        return String(decoding: writer.bytes, as: UTF8.self)
+        return String(decoding: writer.takeBytes(), as: UTF8.self)
     }
 }
 

@@ -47,19 +47,23 @@ import Vocabulary
     private var timestamps = TimestampMemo()
     /// One writer for every payload of a test, as the agent's outbox writes every payload of a
     /// round into one buffer: a payload must not depend on what was written before it.
-    private var json = JSONBytes(appendingTo: Array("{\"earlier\": [1, 2]}".utf8))
+    private var json: JSONBytes = {
+        var json = JSONBytes(capacity: 16)
+        json.appendObject([JSONMember("earlier", .list([1, 2]))])
+        return json
+    }()
 
     private mutating func rangePayload(_ m: TwoWayRangingMeasurement, filtered: Double?, angles: (Double?, Double?),
                               sequence: UInt32 = 0) -> [UInt8] {
-        let start = json.bytes.count
+        let start = json.count
         Payloads.range(into: &json, ts: timestamps.rfc3339(Self.ts), peer: "tool-cart", measurement: m, session: UInt32.max,
                        sequence: sequence, filteredDistance: filtered, angles: angles, mac: "0A:01")
-        return Array(json.bytes[start...])
+        return Array(json[start..<json.count])
     }
 
     private mutating func feedbackPayload(_ f: Feedback) -> [UInt8] {
-        let start = json.bytes.count
+        let start = json.count
         ProximityPayloads.feedback(f, ts: timestamps.rfc3339(f.ts), into: &json)
-        return Array(json.bytes[start...])
+        return Array(json[start..<json.count])
     }
 }

@@ -87,24 +87,22 @@ public struct JSONBytes: Sendable {
     /// literals of the payload schema and never need escaping.
     public mutating func member(_ key: StaticString) {
         let separator = last != UInt8(ascii: "{")
-        key.withUTF8Buffer { key in
-            write(atMost: key.count + 6) { p in
-                var end = 0
-                if separator {
-                    p[0] = UInt8(ascii: ",")
-                    p[1] = UInt8(ascii: " ")
-                    end = 2
-                }
-                p[end] = UInt8(ascii: "\"")
-                for byte in key {
-                    end += 1
-                    p[end] = byte
-                }
-                p[end + 1] = UInt8(ascii: "\"")
-                p[end + 2] = UInt8(ascii: ":")
-                p[end + 3] = UInt8(ascii: " ")
-                return end + 4
+        // Keys are string literals: a pointer to their UTF-8 (no closure for `withUTF8Buffer`).
+        let start = key.utf8Start, length = key.utf8CodeUnitCount
+        write(atMost: length + 6) { p in
+            var end = 0
+            if separator {
+                p[0] = UInt8(ascii: ",")
+                p[1] = UInt8(ascii: " ")
+                end = 2
             }
+            p[end] = UInt8(ascii: "\"")
+            (p + end + 1).update(from: start, count: length)
+            end += 1 + length
+            p[end] = UInt8(ascii: "\"")
+            p[end + 1] = UInt8(ascii: ":")
+            p[end + 2] = UInt8(ascii: " ")
+            return end + 3
         }
     }
 

@@ -20,7 +20,7 @@ struct BenchReport: Sendable {
     var journal: JournalFigure?
     var journalError: String?
     /// `cat` reading the same pty: the cost of waking up for each notification (WakeFloor.swift).
-    var wakeFloor: [WakeFloor] = []
+    var wakeFloor: [(rate: Int, microsecondsPerMeasurement: Double)] = []
     var wakeFloorError: String?
     var settings = PipelineSettings()
 

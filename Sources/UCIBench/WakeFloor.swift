@@ -7,13 +7,8 @@ import TestSupport
 /// same pseudo-terminal, at the same rates, writing to /dev/null — no decoding, no broker. A
 /// gateway cannot cost less per measurement than this; where the Python baseline costs less than
 /// ten times this floor, a tenfold lead over it is not to be had by any gateway on this machine.
-struct WakeFloor: Sendable {
-    var rate: Int
-    /// CPU of `cat` per measurement written (µs), from the scheduler's per-thread times.
-    var microsecondsPerMeasurement: Double
-}
-
-func measureWakeFloor(settings: PipelineSettings) throws -> [WakeFloor] {
+/// Per rate, the CPU of `cat` per measurement written (µs), from the scheduler's per-thread times.
+func measureWakeFloor(settings: PipelineSettings) throws -> [(rate: Int, microsecondsPerMeasurement: Double)] {
     let directory = try TemporaryDirectory(prefix: "uwb2mqtt-bench-floor")
     let link = directory.file("dwm3001c")
     let writer = try DeviceWriter(linkPath: link, peers: benchPeers.map(\.address), requiresBringUp: false)
@@ -24,7 +19,7 @@ func measureWakeFloor(settings: PipelineSettings) throws -> [WakeFloor] {
     defer { process.terminate() }
     sleepSeconds(1)
     guard process.isRunning else { throw BenchError("cat on the pty exited: \(ProcFS.read(process.stderrPath) ?? "")") }
-    var floors: [WakeFloor] = []
+    var floors: [(rate: Int, microsecondsPerMeasurement: Double)] = []
     for rate in settings.rates {
         writer.setRate(measurementsPerSecond: rate)
         sleepSeconds(1.5)
@@ -34,7 +29,7 @@ func measureWakeFloor(settings: PipelineSettings) throws -> [WakeFloor] {
         let cpu1 = ProcFS.schedSeconds(process.pid) ?? 0
         let measurements = (writer.written - written0) * benchPeers.count
         guard measurements > 0 else { continue }
-        let floor = WakeFloor(rate: rate, microsecondsPerMeasurement: (cpu1 - cpu0) / Double(measurements) * 1e6)
+        let floor = (rate: rate, microsecondsPerMeasurement: (cpu1 - cpu0) / Double(measurements) * 1e6)
         log("floor (cat reading the pty) at \(rate)/s: \(floor.microsecondsPerMeasurement) µs CPU/measurement")
         floors.append(floor)
     }

@@ -12,7 +12,10 @@
 /// here, on a plain TCP connection, whenever libmosquitto has nothing of its own waiting to be
 /// written: the stream is then between two packets, and what is appended here goes out before
 /// anything libmosquitto queues later (the client writes this first). Everything else —
-/// CONNECT, QoS 1, acknowledgements, pings, TLS — stays libmosquitto's.
+/// CONNECT, QoS 1, acknowledgements, pings, TLS — stays libmosquitto's. Unlike libmosquitto, the
+/// client does not hold these packets to an MQTT 5 broker's announced maximum packet size (live
+/// payloads are a few hundred bytes): a broker that announced less would close the connection
+/// on such a packet, where libmosquitto refuses the message.
 struct LiveWrites {
     /// Bytes waiting beyond this are refused: a broker that does not read would otherwise grow
     /// the queue until the keepalive ends the connection. About 5 s of 8 peers at 50 Hz (range

@@ -40,9 +40,6 @@ public struct Outbox: Sendable {
 
     public init() {}
 
-    public var isEmpty: Bool { entries.isEmpty }
-    public var count: Int { entries.count }
-
     /// Appends a message whose payload `write` renders into the shared buffer.
     mutating func append(topic: String, delivery: Delivery, write: (inout JSONBytes) -> Void) {
         let start = json.count

@@ -74,6 +74,11 @@ import UCI
             broker.stop()
         }
 
+        /// The configured tag ranges: the device is up, before a phone asks for a session.
+        func waitForTheTagToRange() async throws {
+            _ = try await subscriber.waitForMessages(topic: "uwb2mqtt/gw/peer/tool-cart/range", count: 3, timeout: .seconds(20))
+        }
+
         func ask(_ request: String, name: String = "phone_session") async throws -> [String: Any] {
             let before = subscriber.messages.count
             try await MQTTTestPublisher.publish(broker: broker, topic: "uwb2mqtt/gw/request/\(name)", message: request)
@@ -156,7 +161,7 @@ import UCI
     @Test func aControllerPhoneMakesTheGatewayItsControlee() async throws {
         let world = try await World()
         defer { world.stop() }
-        _ = try await world.subscriber.waitForMessages(topic: "uwb2mqtt/gw/peer/tool-cart/range", count: 3, timeout: .seconds(20))
+        try await world.waitForTheTagToRange()
         let answer = try await world.ask("""
             {"id": "c", "name": "phone-cleo", "phone_role": "controller", "config_id": 1, "phone_address": "AB:CD",
              "complex_channel": {"channel": 9, "preamble_index": 11}, "session_id": 777, "session_key_info": "0102030405060708"}
@@ -177,7 +182,7 @@ import UCI
     @Test func aWrongParameterGivesNoRangingAndADiagnosisNamingIt() async throws {
         let world = try await World()
         defer { world.stop() }
-        _ = try await world.subscriber.waitForMessages(topic: "uwb2mqtt/gw/peer/tool-cart/range", count: 3, timeout: .seconds(20))
+        try await world.waitForTheTagToRange()
         let answer = try await world.ask(#"{"id": "w", "name": "phone-dan", "phone_role": "controlee", "config_id": 1, "phone_address": "AB:CD"}"#)
         #expect(answer["ok"] as? Bool == true, "\(answer)")
         var parameters = try world.parameters(try #require(answer["data"] as? [String: Any]), role: .controlee, rate: .automatic)
@@ -198,7 +203,7 @@ import UCI
     @Test func badRequestsGetAClearErrorAndOpenNothing() async throws {
         let world = try await World()
         defer { world.stop() }
-        _ = try await world.subscriber.waitForMessages(topic: "uwb2mqtt/gw/peer/tool-cart/range", count: 3, timeout: .seconds(20))
+        try await world.waitForTheTagToRange()
         let cases: [(String, String)] = [
             (#"{"id": 1, "name": "p", "phone_role": "controlee", "config_id": 1, "phone_address": "ABC:D"}"#, "phone_address must be"),
             (#"{"id": 2, "name": "p", "phone_role": "controlee", "config_id": 1, "phone_address": "AB:CD", "session_key_info": "0102030405"}"#,
@@ -226,7 +231,7 @@ import UCI
     @Test func twoPhonesShareOneOneToManySession() async throws {
         let world = try await World()
         defer { world.stop() }
-        _ = try await world.subscriber.waitForMessages(topic: "uwb2mqtt/gw/peer/tool-cart/range", count: 3, timeout: .seconds(20))
+        try await world.waitForTheTagToRange()
         let first = try await world.ask(#"{"id": "g", "name": "phone-gus", "phone_role": "controlee", "config_id": 2, "phone_address": "AB:CD"}"#)
         #expect(first["ok"] as? Bool == true, "\(first)")
         let firstData = try #require(first["data"] as? [String: Any])
@@ -253,7 +258,7 @@ import UCI
         scenario.device.maxSessions = 1
         let world = try await World(scenario: scenario)
         defer { world.stop() }
-        _ = try await world.subscriber.waitForMessages(topic: "uwb2mqtt/gw/peer/tool-cart/range", count: 3, timeout: .seconds(20))
+        try await world.waitForTheTagToRange()
         let answer = try await world.ask(#"{"id": "one", "name": "phone-ida", "phone_role": "controlee", "config_id": 1, "phone_address": "AB:CD"}"#)
         #expect(answer["ok"] as? Bool == false)
         #expect((answer["error"] as? String)?.contains("ERROR_MAX_SESSIONS_EXCEEDED") == true, "\(answer)")

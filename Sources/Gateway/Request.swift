@@ -1,5 +1,4 @@
 import Vocabulary
-import FoundationEssentials
 import UCI
 
 /// A request received on `<base>/<gw>/request/<name>` (mqtt-api.md, "requests"): the body is
@@ -36,17 +35,18 @@ struct Request: Sendable {
             return .failure(RequestError(name: name, id: nil,
                                          message: "the request body is \(payload.count) bytes; the limit is \(maximumBodyBytes) bytes (4 KiB)"))
         }
-        let text = String(decoding: payload, as: UTF8.self).trimmingWhitespace()
-        if text.isEmpty {
+        if payload.allSatisfy({ $0 == 0x20 || $0 == 0x09 || $0 == 0x0A || $0 == 0x0D }) {
             return known.map { .success(Request(rawName: name, name: $0, id: nil, body: [:])) }
                 ?? .failure(RequestError(name: name, id: nil, message: unknownMessage(name)))
         }
-        // Anything but an object is refused before the JSON decoder sees it: a flood of
-        // malformed requests (make soak) is mostly arrays, strings and garbage, and a deeply
-        // nested array cost the decoder most of the agent's time per request.
-        guard text.utf8.first == UInt8(ascii: "{"),
-              let value = try? JSONDecoder().decode(JSONValue.self, from: Data(text.utf8)), case let .object(fields) = value else {
-            return .failure(RequestError(name: name, id: nil, message: "the request body is not a JSON object"))
+        let fields: [JSONMember]
+        do throws(JSONReader.Failure) {
+            guard case let .object(members) = try JSONReader.value(payload) else {
+                return .failure(RequestError(name: name, id: nil, message: "the request body is not a JSON object"))
+            }
+            fields = members
+        } catch {
+            return .failure(RequestError(name: name, id: nil, message: "the request body is not a JSON object (\(error))"))
         }
         let object = Dictionary(fields.map { ($0.key, $0.value) }, uniquingKeysWith: { $1 })
         let id = object["id"]

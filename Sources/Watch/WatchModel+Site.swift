@@ -1,4 +1,3 @@
-import FoundationEssentials
 import Vocabulary
 
 extension WatchModel {
@@ -31,7 +30,7 @@ extension WatchModel {
             if path.count == 3, path[0] == "peer", path[2] == "state" { site.tags[path[1]] = nil }
             return path.count == 1 && path[0] == "status" || path.count == 3 && path[2] == "state" ? [] : note("empty payload")
         }
-        guard let object = try? JSONDecoder().decode(JSONValue.self, from: Data(payload)), object.isObject else {
+        guard let object = try? JSONReader.value(payload), object.isObject else {
             return note("not a JSON object: " + Self.excerpt(payload))
         }
         let clock = object["ts"]?.text.flatMap(WallClock.clock(ts:)) ?? fallbackClock

@@ -1,4 +1,3 @@
-import FoundationEssentials
 import Vocabulary
 
 /// What `uwb2mqtt watch` knows of the gateways it follows, built only from the messages of the v1
@@ -78,7 +77,7 @@ public struct WatchModel: Sendable {
             }
             return path.count == 1 && ["status", "device", "rules"].contains(path[0]) ? [] : note("empty payload")
         }
-        guard let object = try? JSONDecoder().decode(JSONValue.self, from: Data(payload)), object.isObject else {
+        guard let object = try? JSONReader.value(payload), object.isObject else {
             return note("not a JSON object: " + Self.excerpt(payload))
         }
         let payloadClock = object["ts"]?.text.flatMap(WallClock.clock(ts:))

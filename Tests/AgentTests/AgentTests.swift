@@ -115,7 +115,7 @@ func deviceStates(_ subscriber: MQTTTestSubscriber) -> [String] {
 
         try await MQTTTestPublisher.publish(broker: broker, topic: "uwb2mqtt/gw/request/state", message: "this is not json")
         let bad = json(try await subscriber.waitForMessage(topic: "uwb2mqtt/gw/response/state").payload)
-        #expect(bad["ok"] as? Bool == false && (bad["error"] as? String)?.contains("not a JSON object") == true)
+        #expect(bad["ok"] as? Bool == false && bad["error"] as? String == "the request body is not a JSON object (expected a value at byte 0)")
 
         try await MQTTTestPublisher.publish(broker: broker, topic: "uwb2mqtt/gw/request/state", message: "")
         let state = try await subscriber.waitForMessages(topic: "uwb2mqtt/gw/response/state", count: 2)

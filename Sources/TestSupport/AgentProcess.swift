@@ -82,6 +82,16 @@ public enum ProcFS {
         return Int(line.split(separator: " ", omittingEmptySubsequences: true).dropFirst().first ?? "") ?? -1
     }
 
+    /// CPU time the process has used (utime + stime of /proc/PID/stat), in seconds.
+    public static func cpuSeconds(pid: pid_t) -> Double {
+        let stat = (try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8)) ?? ""
+        guard let close = stat.lastIndex(of: ")") else { return -1 }
+        // After the command's closing parenthesis come field 3 (state) onwards: utime is field 14, stime 15.
+        let fields = stat[stat.index(after: close)...].split(separator: " ")
+        guard fields.count > 12, let user = Double(fields[11]), let system = Double(fields[12]) else { return -1 }
+        return (user + system) / Double(sysconf(Int32(_SC_CLK_TCK)))
+    }
+
     /// Bytes the process caused to be written to storage (`write_bytes` of /proc/PID/io).
     public static func storageBytesWritten(pid: pid_t) -> Int {
         let io = (try? String(contentsOfFile: "/proc/\(pid)/io", encoding: .utf8)) ?? ""

@@ -73,48 +73,45 @@ public struct JSONReader {
     }
 
     private mutating func readObject(depth: Int) throws(Failure) -> JSONValue {
-        guard depth <= Self.maximumDepth else { throw failure("nested deeper than \(Self.maximumDepth) levels") }
-        position += 1
         var members: [JSONMember] = []
-        skipWhitespace()
-        if next == UInt8(ascii: "}") {
-            position += 1
-            return .object(members)
+        try readItems(depth: depth, closing: UInt8(ascii: "}")) { reader throws(Failure) in
+            guard reader.next == UInt8(ascii: "\"") else { throw reader.failure("expected a member name in quotes") }
+            let key = try reader.readString()
+            reader.skipWhitespace()
+            try reader.expect(UInt8(ascii: ":"))
+            reader.skipWhitespace()
+            members.append(JSONMember(key, try reader.readValue(depth: depth)))
         }
-        while true {
-            skipWhitespace()
-            guard next == UInt8(ascii: "\"") else { throw failure("expected a member name in quotes") }
-            let key = try readString()
-            skipWhitespace()
-            try expect(UInt8(ascii: ":"))
-            skipWhitespace()
-            members.append(JSONMember(key, try readValue(depth: depth)))
-            skipWhitespace()
-            switch next {
-            case UInt8(ascii: ",")?: position += 1
-            case UInt8(ascii: "}")?: position += 1; return .object(members)
-            default: throw failure("expected ',' or '}'")
-            }
-        }
+        return .object(members)
     }
 
     private mutating func readList(depth: Int) throws(Failure) -> JSONValue {
+        var items: [JSONValue] = []
+        try readItems(depth: depth, closing: UInt8(ascii: "]")) { reader throws(Failure) in
+            items.append(try reader.readValue(depth: depth))
+        }
+        return .list(items)
+    }
+
+    /// From an opening bracket to its `closing` one: items separated by commas, each read by
+    /// `item` from its first byte.
+    private mutating func readItems(depth: Int, closing: UInt8,
+                                    _ item: (inout JSONReader) throws(Failure) -> Void) throws(Failure) {
         guard depth <= Self.maximumDepth else { throw failure("nested deeper than \(Self.maximumDepth) levels") }
         position += 1
-        var items: [JSONValue] = []
         skipWhitespace()
-        if next == UInt8(ascii: "]") {
+        if next == closing {
             position += 1
-            return .list(items)
+            return
         }
         while true {
             skipWhitespace()
-            items.append(try readValue(depth: depth))
+            try item(&self)
             skipWhitespace()
             switch next {
             case UInt8(ascii: ",")?: position += 1
-            case UInt8(ascii: "]")?: position += 1; return .list(items)
-            default: throw failure("expected ',' or ']'")
+            case closing?: position += 1; return
+            default: throw failure("expected ',' or '\(Character(Unicode.Scalar(closing)))'")
             }
         }
     }

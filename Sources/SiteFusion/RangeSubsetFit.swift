@@ -47,27 +47,37 @@ struct RangeSubsetFit {
     }
 
     func cost(_ q: [Double], weights: [Double]) -> Double {
-        zip(residuals(q), weights).reduce(0) { $0 + $1.1 * $1.0 * $1.0 }
-    }
-
-    /// Jacobian rows: the unit vector from each gateway to the tag over the solved dimensions; a
-    /// zero row where the tag sits on a gateway (the direction is undefined there).
-    func jacobian(_ q: [Double]) -> [[Double]] {
         let tag = point(q)
-        return observations.map { o in
-            let d = tag.distance(to: o.gateway)
-            guard d > 1e-9 else { return Array(repeating: 0, count: p) }
-            let full = [(tag.x - o.gateway.x) / d, (tag.y - o.gateway.y) / d, (tag.z - o.gateway.z) / d]
-            return Array(full.prefix(p))
+        var total = 0.0
+        // Index loops rather than `zip`: the solver runs these a few hundred times a fix, and
+        // `zip` costs a generic iterator per call in the debug build the tests run.
+        for i in observations.indices {
+            let r = tag.distance(to: observations[i].gateway) - observations[i].distanceM
+            total += weights[i] * r * r
         }
+        return total
     }
 
-    func normalMatrix(_ q: [Double], weights: [Double]) -> SmallMatrix {
+    /// The normal matrix JᵀWJ and the gradient JᵀWr at `q`, in one pass over the ranges (the
+    /// descent needs both at every step). A row of J is the unit vector from its gateway to the
+    /// tag over the solved dimensions; where the tag sits on a gateway the direction is undefined
+    /// and the row is zero.
+    func normalEquations(_ q: [Double], weights: [Double]) -> (h: SmallMatrix, g: [Double]) {
+        let tag = point(q)
         var h = SmallMatrix(size: p)
-        for (row, w) in zip(jacobian(q), weights) {
-            for r in 0..<p { for c in 0..<p { h[r, c] += w * row[r] * row[c] } }
+        var g = Array(repeating: 0.0, count: p)
+        for i in observations.indices {
+            let o = observations[i], w = weights[i]
+            let d = tag.distance(to: o.gateway)
+            guard d > 1e-9 else { continue }
+            let row = SIMD3((tag.x - o.gateway.x) / d, (tag.y - o.gateway.y) / d, (tag.z - o.gateway.z) / d)
+            let r = d - o.distanceM
+            for i in 0..<p {
+                for k in 0..<p { h[i, k] += w * row[i] * row[k] }
+                g[i] += w * row[i] * r
+            }
         }
-        return h
+        return (h, g)
     }
 
     /// The noise model's weights at `q` (see the type's documentation).
@@ -127,11 +137,7 @@ struct RangeSubsetFit {
             guard steps <= options.maxIterations, current.isFinite else {
                 throw .noConvergence(iterations: iterations)
             }
-            let h = normalMatrix(q, weights: weights)
-            var g = Array(repeating: 0.0, count: p)
-            for (row, (w, r)) in zip(jacobian(q), zip(weights, residuals(q))) {
-                for k in 0..<p { g[k] += w * row[k] * r }
-            }
+            let (h, g) = normalEquations(q, weights: weights)
             var damped = h
             for k in 0..<p { damped[k, k] += lambda * max(h[k, k], 1e-9) }
             guard let inverse = damped.inverse() else {
@@ -190,7 +196,7 @@ struct RangeSubsetFit {
     /// The covariance of the solution under the noise model (rangeSigma² × the inverse normal
     /// matrix), or nil where the ranges do not constrain every direction.
     func covariance(of solution: Solution) -> SmallMatrix? {
-        guard var inverse = normalMatrix(solution.q, weights: solution.weights).inverse(), inverse.trace >= 0 else { return nil }
+        guard var inverse = normalEquations(solution.q, weights: solution.weights).h.inverse(), inverse.trace >= 0 else { return nil }
         let variance = options.rangeSigma * options.rangeSigma
         for k in inverse.values.indices { inverse.values[k] *= variance }
         return inverse

@@ -56,7 +56,11 @@ struct SmallMatrix: Hashable, Sendable {
     }
 
     func multiplied(by vector: [Double]) -> [Double] {
-        (0..<n).map { r in (0..<n).reduce(0) { $0 + self[r, $1] * vector[$1] } }
+        var product = Array(repeating: 0.0, count: n)
+        for r in 0..<n {
+            for c in 0..<n { product[r] += self[r, c] * vector[c] }
+        }
+        return product
     }
 
     static func identity(_ n: Int) -> SmallMatrix {

@@ -29,6 +29,15 @@ public final class MQTTTestSubscriber: Sendable {
     public let clientID: String
     private let process: ChildProcess
     private let outputPath: String
+    /// The messages read so far and how many bytes of the output they took: each look at
+    /// `messages` reads and parses only what `mosquitto_sub` wrote since the last (tests poll it
+    /// every 20 ms while the output grows to thousands of lines).
+    private let received = Mutex(Received())
+
+    private struct Received {
+        var offset: Int64 = 0
+        var messages: [Message] = []
+    }
 
     private static let counter = Mutex(0)
 
@@ -64,22 +73,33 @@ public final class MQTTTestSubscriber: Sendable {
         return subscriber
     }
 
-    /// Every message received so far, in order.
+    /// Every message received so far, in order: the output's complete lines (a line being
+    /// written waits for its newline).
     public var messages: [Message] {
-        readText(outputPath).split(separator: "\n", omittingEmptySubsequences: true).compactMap { line in
-            let parts = line.split(separator: " ", maxSplits: 2, omittingEmptySubsequences: false)
-            guard parts.count >= 2 else { return nil }
-            return Message(topic: String(parts[1]), payload: parts.count == 3 ? String(parts[2]) : "",
-                           retained: parts[0] == "1")
+        received.withLock { state in
+            let new = readBytes(outputPath, from: state.offset)
+            guard let end = new.lastIndex(of: UInt8(ascii: "\n")) else { return state.messages }
+            state.offset += Int64(end + 1)
+            for line in new[...end].split(separator: UInt8(ascii: "\n")) {
+                let parts = String(decoding: line, as: UTF8.self).split(separator: " ", maxSplits: 2, omittingEmptySubsequences: false)
+                guard parts.count >= 2 else { continue }
+                state.messages.append(Message(topic: String(parts[1]), payload: parts.count == 3 ? String(parts[2]) : "",
+                                              retained: parts[0] == "1"))
+            }
+            return state.messages
         }
     }
 
     /// Waits until a message on `topic` that satisfies `predicate` has arrived and returns it.
+    /// Each message is judged once (`predicate` is taken to depend on the message alone).
     @discardableResult
     public func waitForMessage(topic: String, where predicate: (Message) -> Bool = { _ in true },
                                timeout: Duration = .seconds(10)) async throws(TestSupportError) -> Message {
-        try await waitFor("a message on \(topic)", timeout: timeout) {
-            messages.first { $0.topic == topic && predicate($0) }
+        var judged = 0
+        return try await waitFor("a message on \(topic)", timeout: timeout) {
+            let all = messages
+            defer { judged = all.count }
+            return all[judged...].first { $0.topic == topic && predicate($0) }
         }
     }
 

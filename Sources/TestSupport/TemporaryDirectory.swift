@@ -44,3 +44,19 @@ func readText(_ path: String) -> String {
     guard let data = FileManager.default.contents(atPath: path) else { return "" }
     return String(decoding: data, as: UTF8.self)
 }
+
+/// The bytes of a file from `offset` to its current end, or none when it does not exist (yet).
+func readBytes(_ path: String, from offset: Int64) -> [UInt8] {
+    let descriptor = open(path, O_RDONLY | O_CLOEXEC)
+    guard descriptor >= 0 else { return [] }
+    defer { close(descriptor) }
+    var bytes: [UInt8] = []
+    var chunk = [UInt8](repeating: 0, count: 1 << 16)
+    var position = off_t(offset)
+    while true {
+        let count = chunk.withUnsafeMutableBytes { pread(descriptor, $0.baseAddress, $0.count, position) }
+        guard count > 0 else { return bytes }
+        bytes += chunk[..<count]
+        position += off_t(count)
+    }
+}

@@ -45,7 +45,8 @@ import TestSupport
             ("/etc/uwb2mqtt/rules.yaml", 0o640), ("/etc/uwb2mqtt", 0o750), ("/var/lib/uwb2mqtt", 0o750),
         ]
         for (path, permissions) in expected {
-            #expect(mode(root + path) == String(permissions, radix: 8), "\(path)")
+            #expect(mode(root + path) == String(permissions, radix: 8),
+                    "\(path); install.sh said: \(output); in \(root)/usr/local/bin: \((try? FileManager.default.contentsOfDirectory(atPath: root + "/usr/local/bin")) ?? [])")
         }
         // A second run (an upgrade) keeps an edited config.
         try "device: {peers: [{address: 0x0007}]}\n".write(toFile: root + "/etc/uwb2mqtt/config.yaml", atomically: true, encoding: .utf8)

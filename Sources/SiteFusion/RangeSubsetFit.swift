@@ -71,10 +71,10 @@ struct RangeSubsetFit {
             let d = tag.distance(to: o.gateway)
             guard d > 1e-9 else { continue }
             let row = SIMD3((tag.x - o.gateway.x) / d, (tag.y - o.gateway.y) / d, (tag.z - o.gateway.z) / d)
-            let r = d - o.distanceM
-            for i in 0..<p {
-                for k in 0..<p { h[i, k] += w * row[i] * row[k] }
-                g[i] += w * row[i] * r
+            let residual = d - o.distanceM
+            for a in 0..<p {
+                for b in 0..<p { h[a, b] += w * row[a] * row[b] }
+                g[a] += w * row[a] * residual
             }
         }
         return (h, g)

@@ -57,8 +57,8 @@ public final class Agent {
     /// The longest a shutdown waits for the device's session to wind down: two commands of the
     /// session's wind-down timeout each, and some slack; far below systemd's TimeoutStopSec.
     private static let deviceShutdownLimit = 2.5
-    /// The proximity engine's tick, armed while a peer ranges (it has timeouts to notice).
-    private var engineTickArmed = false
+    /// The timer for the core's next deadline and that deadline (agent time), while one is set.
+    private var engineTimer: (timer: EventLoop.Timer, deadline: Double)?
 
     private var recorder: PacketRecorder?
 
@@ -270,7 +270,6 @@ public final class Agent {
             record(raw, receivedAt)
             core.ranging(info, at: now(wall: receivedAt, monotonic: monotonic))
             deliver()
-            armEngineTick()
             phones.ranged(info)
         case let .sessionStopped(reason):
             logger.debug("ranging session stopped (\(reason))")
@@ -298,7 +297,8 @@ public final class Agent {
         }
     }
 
-    /// Publishes what the core decided, each message with its delivery class, and empties its outbox.
+    /// Publishes what the core decided, each message with its delivery class, and empties its
+    /// outbox; then follows the core's next deadline, which the input may have moved.
     private func deliver() {
         core.outbox.forEach { topic, payload, delivery in
             switch delivery {
@@ -313,6 +313,7 @@ public final class Agent {
         for event in core.takeEvents() {
             logger.debug("event \(event.type.rawValue) \(event.peer.displayName) \(event.rule ?? "")")
         }
+        armEngineTick()
     }
 
     // MARK: configuration and rules
@@ -370,7 +371,6 @@ public final class Agent {
     func phoneJoined(name: String, address: UInt16, sessionID: UInt32, at time: Double) {
         core.addPhone(name: name, address: address, sessionID: sessionID, at: time)
         deliver()
-        armEngineTick()
     }
 
     /// A phone's session ended: its link is lost.
@@ -482,17 +482,24 @@ public final class Agent {
 
     // MARK: timers
 
-    /// The engine's tick (signal loss, dwell times, angles that age), every 100 ms while a peer
-    /// ranges; not at all while none does, so that an idle agent sleeps.
+    /// The engine's tick (signal loss, dwell times, angles that age) at the core's next
+    /// deadline, not at a fixed rate: no timer while no peer ranges. A deadline that moved later
+    /// (every measurement moves the signal-loss one) leaves the timer as it is; it then finds
+    /// nothing due and is set again for the new deadline, so while tags range it runs about once
+    /// per `signal_lost_after` (or `max_age` with angles) rather than ten times a second.
     private func armEngineTick() {
-        guard !engineTickArmed, core.needsTicks else { return }
-        engineTickArmed = true
-        // Between 100 and 150 ms: while tags range, the tick rides on a notification's wake-up.
-        loop.schedule(after: 0.1, slack: 0.05) { [unowned self] in
-            engineTickArmed = false
+        guard let deadline = core.nextDeadline else { return }
+        if let armed = engineTimer {
+            guard deadline < armed.deadline else { return }
+            loop.cancel(armed.timer)
+        }
+        // Up to 50 ms late, so that it rides on a notification's wake-up where one comes; never
+        // sooner than a millisecond, whatever the clocks say.
+        let timer = loop.schedule(after: max(deadline - now(), 0.001), slack: 0.05) { [unowned self] in
+            engineTimer = nil
             core.tick(at: now())
             deliver()
-            armEngineTick()
         }
+        engineTimer = (timer, deadline)
     }
 }

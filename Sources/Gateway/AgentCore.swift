@@ -128,8 +128,9 @@ public struct AgentCore {
         engine.excuseSilence(until: advance(to: time))
     }
 
-    /// Whether `tick` can change anything now (a peer ranges); the shell ticks only then.
-    public var needsTicks: Bool { engine.needsTicks }
+    /// When `tick` changes something next (the engine's deadline), nil while no peer ranges: the
+    /// shell sets its timer for then.
+    public var nextDeadline: Double? { engine.nextDeadline }
 
     /// Ranging stopped for every peer: the device stopped the session, or went away.
     public mutating func linkLost(_ cause: LossCause, at time: Double) {

@@ -136,4 +136,18 @@ extension PeerTracker {
         guard let lastValid else { return nil }
         return max(lastValid, excusedUntil ?? lastValid)
     }
+
+    /// The earliest time at which a tick changes this peer: its link lost to silence, its angle
+    /// aged past `max_age`, a zone's pending dwell completed. Each is a time at which the tick's
+    /// own test passes (its slack is on the safe side), so a tick at the deadline acts and the
+    /// next deadline is later.
+    func nextDeadline(rules: Rules) -> Double? {
+        guard link == .ranging, let silent = silentSince else { return nil }
+        var earliest = silent + rules.signalLostAfter
+        if let bearing { earliest = min(earliest, bearing.at + rules.direction.maxAge + 2 * Self.timeSlack) }
+        for (i, rule) in rules.zones.enumerated() {
+            if let crossedAt = zones[i]?.crossedAt { earliest = min(earliest, crossedAt + rule.dwell) }
+        }
+        return earliest
+    }
 }

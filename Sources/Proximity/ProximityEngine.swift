@@ -96,10 +96,16 @@ public struct ProximityEngine: Sendable {
         rankingChanges(at: time, into: &outputs)
     }
 
-    /// Whether `tick` can change anything: only a ranging peer has timeouts, dwell times and
-    /// angles that age. While none ranges, the agent stops ticking (an idle agent sleeps).
-    public var needsTicks: Bool {
-        trackers.values.contains { $0.link == .ranging }
+    /// The earliest time at which `tick` changes something — a link lost to silence, an angle
+    /// older than `max_age`, a zone's dwell completed — or nil while no peer ranges. The agent
+    /// sleeps until then rather than ticking at a fixed rate; every measurement ticks the engine
+    /// anyway, so while measurements flow the deadline keeps moving on.
+    public var nextDeadline: Double? {
+        var earliest: Double?
+        for tracker in trackers.values {
+            if let deadline = tracker.nextDeadline(rules: rules), deadline < earliest ?? .infinity { earliest = deadline }
+        }
+        return earliest
     }
 
     /// Notices silence: links lost after `signal_lost_after` without a valid measurement (cause

@@ -34,11 +34,12 @@ struct LiveWrites {
     }
 
     /// Writes what the socket takes. Returns nil when everything went or the socket is full (the
-    /// rest waits for POLLOUT), else the errno of a failed connection.
-    mutating func write(to socket: Int32) -> Int32? {
+    /// rest waits for POLLOUT), else the errno of a failed connection. `flags` beside
+    /// MSG_NOSIGNAL: MSG_MORE when another write follows at once.
+    mutating func write(to socket: Int32, flags: Int32 = 0) -> Int32? {
         while sent < bytes.count {
             let n = bytes.withUnsafeBytes { buffer in
-                send(socket, buffer.baseAddress! + sent, buffer.count - sent, Int32(MSG_NOSIGNAL))
+                send(socket, buffer.baseAddress! + sent, buffer.count - sent, Int32(MSG_NOSIGNAL) | flags)
             }
             if n > 0 {
                 sent += n

@@ -58,6 +58,12 @@ public final class MQTTClient {
     private var outstanding: Set<Int32> = []
     /// QoS 0 packets written by the client itself (plain TCP only), ahead of libmosquitto's queue.
     private var liveWrites = LiveWrites()
+    /// Whether live packets were written by the client since the last flush: then libmosquitto
+    /// writes its packets at once (see `writeLibraryPacketNow`).
+    private var liveSinceFlush = false
+    /// libmosquitto's code and the errno of a write it made from `publish` that failed, for the
+    /// next flush to end the connection with.
+    private var failedLibraryWrite: (Int32, Int32)?
     /// Remembered subscriptions, re-sent after every CONNACK.
     private var subscriptions: [(filter: String, qos: MQTTQoS)] = []
     /// SUBSCRIBE message id → filter, to name the filter in `.subscribed`.
@@ -265,6 +271,13 @@ public final class MQTTClient {
     /// libmosquitto's packets wait while the client's are not all written: they came after them.
     private func flush() {
         guard case let .serving(socket, watch) = phase, let mosq else { return }
+        liveSinceFlush = false
+        // A write of libmosquitto's outside the flush (behind live bytes, from `publish`) failed:
+        // the connection ends here, where ending it is safe.
+        if let (rc, code) = failedLibraryWrite {
+            failedLibraryWrite = nil
+            return endConnection(rc == MosquittoCode.success ? MosquittoCode.connectionLost : rc, errno: code)
+        }
         let libraryWrites = mosquitto_want_write(mosq)
         guard libraryWrites || !liveWrites.isEmpty else { return }
         if libraryWrites { Self.setCork(socket, true) }
@@ -303,6 +316,8 @@ public final class MQTTClient {
     private func endConnection(_ rc: Int32, errno code: Int32) {
         guard case let .serving(_, watch) = phase else { return }
         liveWrites.reset()
+        liveSinceFlush = false
+        failedLibraryWrite = nil
         loop.unwatch(watch)
         if let keepaliveTimer { loop.cancel(keepaliveTimer) }
         keepaliveTimer = nil
@@ -351,10 +366,12 @@ public final class MQTTClient {
             guard liveWrites.pendingBytes < LiveWrites.limit else { throw .backlog(bytes: liveWrites.pendingBytes) }
             try MQTTTopic.validateCharacters(topic)
             liveWrites.append(topic: topic, payload: payload, retain: retain, version: configuration.protocolVersion)
+            liveSinceFlush = true
             return 0
         }
         let limit = configuration.maxQueuedMessages
         if qos != .atMostOnce && outstanding.count >= limit { throw .queueFull(limit: limit) }
+        let amongLivePackets = liveSinceFlush && !mosquitto_want_write(mosq)
         var messageID: Int32 = 0
         if qos != .atMostOnce { box.acknowledgeable.add(1, ordering: .relaxed) }
         // `withCString` lends a native string's own NUL-terminated storage; passing `topic`
@@ -383,7 +400,24 @@ public final class MQTTClient {
             throw reasons.call("publish to \(topic)", code: rc)
         }
         if qos != .atMostOnce { outstanding.insert(messageID) }
+        if amongLivePackets, rc == MosquittoCode.success { writeLibraryPacketNow() }
         return Int(messageID)
+    }
+
+    /// libmosquitto queued a packet (QoS 1, a retained message) among live packets of the same
+    /// wake-up: the live packets published before it go now, with MSG_MORE since the packet
+    /// follows at once, then libmosquitto writes its packet. Live messages published after it
+    /// are then the client's to write again, in the order published; otherwise each would go
+    /// through libmosquitto (a write of its own and one to its socket pair) until the flush.
+    /// Without live packets (the journal's batches) libmosquitto's packets wait for the flush,
+    /// which writes them under one cork. Where the socket takes less, everything waits for the
+    /// flush, which writes the client's bytes first. A write that fails here is left to the
+    /// flush, which ends the connection.
+    private func writeLibraryPacketNow() {
+        guard case let .serving(socket, _) = phase, let mosq,
+              liveWrites.write(to: socket, flags: Int32(MSG_MORE)) == nil, liveWrites.isEmpty else { return }
+        let rc = mosquitto_loop_write(mosq, 1)
+        if rc != MosquittoCode.success || mosquitto_socket(mosq) != socket { failedLibraryWrite = (rc, errno) }
     }
 
     /// Publishes UTF-8 `text`.

@@ -8,8 +8,8 @@ import UCI
 /// decoder and the agent's core (`AgentCore`: the proximity engine and every payload) —
 /// producing the messages the agent would have published, and what a plot of the run needs.
 ///
-/// Time is the recording's: the core is ticked every 100 ms of recorded time between packets,
-/// as the agent's timer does. The replay ends with the last packet: the end of a recording is the
+/// Time is the recording's: between packets the core is ticked at each of its deadlines (a
+/// signal loss, a dwell, an ageing angle), as the agent's timer does. The replay ends with the last packet: the end of a recording is the
 /// end of what is known, not silence of the tags, so nothing is decided or dated after it (a tag
 /// that went quiet inside the recording is still lost, by the ticks up to the next packet).
 public struct Replay {
@@ -51,8 +51,6 @@ public struct Replay {
         self.deviceHasAoA = deviceHasAoA
     }
 
-    static let tickInterval = 0.1
-
     /// Runs the items of a recording; `progress` is called with the fraction done.
     public func run(_ items: some Sequence<RecordingItem>, title: String, progress: (Int) -> Void = { _ in }) -> Outcome {
         var core = AgentCore(settings: AgentCore.Settings(topics: topics,
@@ -72,7 +70,6 @@ public struct Replay {
         var lostSince: [MacAddress: Double] = [:]
         var firstTime: Double?
         var lastTime = 0.0
-        var nextTick: Double?
         var packets = 0
 
         func entry(_ address: MacAddress) -> PlotData.Peer {
@@ -101,13 +98,14 @@ public struct Replay {
         }
 
         func tick(until time: Double) {
-            guard var next = nextTick else { return }
-            while next <= time {
-                core.tick(at: next)
-                collect(at: next)
-                next += Self.tickInterval
+            // A tick at a deadline acts on it, so the next one is later; should one not be, the
+            // next packet's time takes it rather than this loop running on.
+            var ticked = -Double.infinity
+            while let deadline = core.nextDeadline, deadline <= time, deadline > ticked {
+                core.tick(at: deadline)
+                collect(at: deadline)
+                ticked = deadline
             }
-            nextTick = next
         }
 
         for item in items {
@@ -121,7 +119,6 @@ public struct Replay {
                 if firstTime == nil {
                     // The rules take effect as in an agent that starts with the recording.
                     firstTime = time
-                    nextTick = time + Self.tickInterval
                     core.replaceRules(rules, at: time)
                     collect(at: time)
                 }

@@ -9,9 +9,10 @@ import UCI
 /// producing the messages the agent would have published, and what a plot of the run needs.
 ///
 /// Time is the recording's: between packets the core is ticked at each of its deadlines (a
-/// signal loss, a dwell, an ageing angle), as the agent's timer does. The replay ends with the last packet: the end of a recording is the
-/// end of what is known, not silence of the tags, so nothing is decided or dated after it (a tag
-/// that went quiet inside the recording is still lost, by the ticks up to the next packet).
+/// signal loss, a dwell, an ageing angle), as the agent's timer does. The replay ends with the
+/// last packet: the end of a recording is the end of what is known, not silence of the tags, so
+/// nothing is decided or dated after it (a tag that went quiet inside the recording is still
+/// lost, by the ticks up to the next packet).
 public struct Replay {
     public struct Outcome: Sendable {
         /// Event payloads in order, as published on the `event` topics (JSON text).

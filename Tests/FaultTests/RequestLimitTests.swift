@@ -127,12 +127,13 @@ import TestSupport
 
 /// The bar for floods of requests that each would journal: 10,000 `reload_rules` and
 /// 10,000 Home Assistant `online` as fast as a client sends them. Afterwards a ping is answered
-/// (within 30 s) and ranges flow within 10 s; the flood took the agent less than 2 s of CPU time; it wrote at
-/// most 50 MB and stayed within 64 MiB.
+/// (within 30 s) and ranges flow within 10 s; the flood cost the agent less than 2 s of CPU; it
+/// wrote at most 50 MB and stayed within 64 MiB.
 ///
-/// The bound is on the agent's CPU time, not on how long the ping took: on a CI machine running
-/// the whole suite on two cores the agent gets a small share of a core, and the same work took
-/// 0.2 s alone and 4.6 s there. The wall time is printed.
+/// The bound is on the agent's CPU time, not on how long the ping took: where the whole suite
+/// shares two cores the agent gets a small share of one, and the ping's wall time measures that
+/// share rather than the agent. An agent that locked up would burn CPU or not answer at all.
+/// The wall time is printed.
 @Suite(.serialized, .timeLimit(.minutes(3))) struct JournalingFloodTests {
     @Test func twentyThousandJournalingRequestsLeaveTheAgentResponsive() async throws {
         let (broker, dir, subscriber) = try await startBrokerAndSubscriber(prefix: "journaling-flood", topics: ["uwb2mqtt/gw/response/ping", "uwb2mqtt/gw/peer/tool-cart/range",

@@ -46,7 +46,11 @@ import UCI
                      "SESSION_START", "SESSION_STOP", "SESSION_DEINIT"].map { $0 + "_CMD" }
         #expect(host.commandsSeen.map(\.raw.name) == names)
         #expect(Array(host.commandsSeen.suffix(2)) == [.sessionStop(sessionHandle: 1), .sessionDeinit(sessionHandle: 1)])
+        // The broker took the agent's last device state before the agent went (QoS 1); it
+        // reaches the subscriber on its own time.
+        _ = try await subscriber.waitForMessage(topic: "uwb2mqtt/gw/device", where: { json($0.payload)["state"] as? String == "idle" })
         #expect(deviceStates().last == "idle")
+        #expect(!agent.logLines.contains { $0.contains("not acknowledged") }, "\(agent.logLines.suffix(5))")
 
         func deviceStates() -> [String] {
             var states: [String] = []

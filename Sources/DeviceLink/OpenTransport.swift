@@ -15,7 +15,9 @@ public func openTransport(port: String, options: TransportOptions = TransportOpt
     if trimmed.lowercased().hasPrefix("tcp:") {
         return try TCPTransport(address: TCPAddress(parsing: trimmed), options: options)
     }
-    if trimmed.contains("://") {
+    // A scheme ends at the first colon (and this is not `contains("://")`, whose string search
+    // would map most of a megabyte of _StringProcessing into every agent).
+    if let colon = trimmed.firstIndex(of: ":"), trimmed[colon...].hasPrefix("://") {
         throw .invalidAddress("\(trimmed): unsupported scheme (use auto, a device path or tcp://host:port)")
     }
     let resolved = try resolveDevicePath(trimmed)

@@ -24,7 +24,7 @@ public struct MQTTBrokerAddress: Sendable, Equatable, CustomStringConvertible {
             .invalidURL(url: MQTTBrokerAddress.redacted(url), reason: reason)
         }
         guard !url.isEmpty else { throw fail("it is empty") }
-        guard let schemeEnd = url.firstRange(of: "://") else {
+        guard let schemeEnd = Self.schemeSeparator(in: url) else {
             throw fail("missing scheme (write mqtt://host:port or mqtts://host:port)")
         }
         let scheme = url[..<schemeEnd.lowerBound].lowercased()
@@ -93,10 +93,18 @@ public struct MQTTBrokerAddress: Sendable, Equatable, CustomStringConvertible {
         return "\(useTLS ? "mqtts" : "mqtt")://\(shownHost):\(port)"
     }
 
+    /// The `://` after the scheme: a URL's first colon, when `//` follows it. (Not
+    /// `firstRange(of:)`, whose string searching would be the agent's only use of
+    /// _StringProcessing: most of a megabyte of code mapped at every start.)
+    static func schemeSeparator(in url: String) -> Range<String.Index>? {
+        guard let colon = url.firstIndex(of: ":"), url[colon...].hasPrefix("://") else { return nil }
+        return colon..<url.index(colon, offsetBy: 3)
+    }
+
     /// The URL with any `user:password@` part replaced, so an error message never shows a password.
     static func redacted(_ url: String) -> String {
         guard let at = url.lastIndex(of: "@") else { return url }
-        let start = url.firstRange(of: "://")?.upperBound ?? url.startIndex
+        let start = schemeSeparator(in: url)?.upperBound ?? url.startIndex
         guard start <= at else { return url }
         return String(url[..<start]) + "***" + String(url[at...])
     }

@@ -7,7 +7,7 @@ APT_PKGS   := libserialport-dev libmosquitto-dev libyaml-dev mosquitto mosquitto
 FUZZ_TIME  ?= 60
 SUDO       := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: all deps build release test soak fuzz bench demo clean
+.PHONY: all deps build release test soak fuzz bench link-order demo clean
 
 all: build
 
@@ -88,6 +88,31 @@ bench: deps
 	if [ -n "$$skip" ]; then echo "bench: skipping the Python baseline: $$skip"; fi; \
 	BENCH_CPU=$(BENCH_CPU) ./.build/release/uwb2mqtt-bench --json .build/bench.json --agent .build/static/release/uwb2mqtt \
 	  $(BENCH_FLAGS) $${skip:+--no-python "$$skip"}
+
+# The agent's link order, Sources/uwb2mqtt/link.order (see Package.swift): the functions the
+# release agent executes in a quick bench run, profiled with callgrind, hottest first. Run it
+# again after changes that move the agent's work to new functions; a stale order only costs
+# memory (a function it does not name goes after the named ones). valgrind 3.19 reads no
+# DWARF 5, so it profiles a copy without debug information (the symbols are the same).
+LINK_ORDER_DIR := $(CURDIR)/.build/link-order
+link-order: deps
+	@$(MAKE) --no-print-directory deps APT_PKGS=valgrind
+	$(SWIFT) build -c release --static-swift-stdlib --product uwb2mqtt --scratch-path .build/static
+	$(SWIFT) build -c release --product uwb2mqtt-bench
+	rm -rf $(LINK_ORDER_DIR) && mkdir -p $(LINK_ORDER_DIR)
+	strip --strip-debug -o $(LINK_ORDER_DIR)/uwb2mqtt .build/static/release/uwb2mqtt
+	printf '#!/bin/sh\nexec valgrind --tool=callgrind --demangle=no --callgrind-out-file=%s/callgrind.%%p %s/uwb2mqtt "$$@"\n' \
+	  $(LINK_ORDER_DIR) $(LINK_ORDER_DIR) > $(LINK_ORDER_DIR)/agent && chmod +x $(LINK_ORDER_DIR)/agent
+	./.build/release/uwb2mqtt-bench --quick --no-python "profiling the link order" --agent $(LINK_ORDER_DIR)/agent \
+	  --json $(LINK_ORDER_DIR)/bench.json >$(LINK_ORDER_DIR)/bench.log 2>&1 || { tail $(LINK_ORDER_DIR)/bench.log; exit 1; }
+	@# A name defined in several objects (local helpers the compiler merged in each) would pull
+	@# every object's whole section forward, not only the copy that ran: left out.
+	nm --defined-only $(LINK_ORDER_DIR)/uwb2mqtt | awk '{print $$3}' | sort | uniq -d > $(LINK_ORDER_DIR)/ambiguous
+	./.build/release/uwb2mqtt-bench link-order $(LINK_ORDER_DIR)/uwb2mqtt $(LINK_ORDER_DIR)/callgrind.* \
+	  | grep -v -x -F -f $(LINK_ORDER_DIR)/ambiguous > Sources/uwb2mqtt/link.order
+	@echo "link-order: $$(wc -l < Sources/uwb2mqtt/link.order) functions in Sources/uwb2mqtt/link.order"
+	@# SwiftPM does not see the order file change: the next release builds link again.
+	rm -f .build/static/release/uwb2mqtt .build/release/uwb2mqtt
 
 # The agent on the simulator against a private broker, shown by `uwb2mqtt watch` until Ctrl-C
 # (RAW=1: the MQTT traffic itself).

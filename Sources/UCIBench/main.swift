@@ -11,6 +11,9 @@
 //                                  difference of two runs with different N, divided by ΔN)
 //   uwb2mqtt-bench core1 N         exactly N rounds of the core (d), the same way (valgrind
 //                                  3.19 reads no DWARF 5: run it on a `strip --strip-debug` copy)
+//   uwb2mqtt-bench link-order BINARY CALLGRIND_OUT...
+//                                  the agent's link order from callgrind profiles of BINARY
+//                                  (LinkOrder.swift; `make link-order`)
 //
 // 1. UCI decode (Decode.swift), the agent's core (CoreBench.swift) and the fuse's solver
 //    (SolverBench.swift): in-process, one thread.
@@ -38,6 +41,10 @@ if arguments.first == "core1" {
     let n = arguments.count > 1 ? Int(arguments[1]) ?? 0 : 0
     print("core1 \(n): checksum \(coreRounds(n))")
     exit(0)
+}
+
+if arguments.first == "link-order" {
+    exit(printLinkOrder(Array(arguments.dropFirst())))
 }
 
 if arguments.first == "core-only" {
@@ -79,7 +86,7 @@ while !arguments.isEmpty {
     case "--agent": agentPath = value()
     case "--python-gateway": pythonGateway = value()
     default:
-        fputs("usage: uwb2mqtt-bench [decode-only | journal-only | solver-only | decode1 N] [--no-python REASON] [--quick] [--json PATH] [--agent PATH] [--python-gateway PATH] [--journal-mib N]\n", stderr)
+        fputs("usage: uwb2mqtt-bench [decode-only | journal-only | solver-only | core-only | decode1 N | core1 N | link-order BINARY CALLGRIND_OUT...] [--no-python REASON] [--quick] [--json PATH] [--agent PATH] [--python-gateway PATH] [--journal-mib N]\n", stderr)
         exit(2)
     }
 }

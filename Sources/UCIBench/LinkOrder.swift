@@ -1,0 +1,90 @@
+// `uwb2mqtt-bench link-order BINARY CALLGRIND_OUT...`: the agent's link order
+// (Sources/uwb2mqtt/link.order) from callgrind profiles of the agent, which `make link-order`
+// takes while a quick bench drives it.
+//
+// Why an order at all: the kernel maps an executable's pages in blocks around each page a process
+// touches (fault-around), and the functions a running agent needs are a megabyte spread over
+// the eleven of the static binary, so most of its resident set was code it never ran. With the
+// executed functions first in `.text` (lld's --symbol-ordering-file), they share a few
+// contiguous pages; a function the order does not name is only placed after them.
+#if canImport(Glibc)
+@preconcurrency import Glibc
+#endif
+
+/// The functions of one object that callgrind profiles saw execute, with their own (exclusive)
+/// instruction counts.
+struct ExecutedFunctions {
+    private(set) var selfCost: [String: Int] = [:]
+
+    /// Reads one callgrind output file (`--demangle=no`, so names are the symbols the linker
+    /// knows) and adds the functions of the object at `objectPath`.
+    ///
+    /// The format names objects and functions once in full, then by number ("fn=(12) name",
+    /// later "fn=(12)"); cost lines follow the function they belong to, and the one line after
+    /// "calls=" is the callee's inclusive cost, which is not the caller's own.
+    mutating func add(callgrindText text: Substring, objectPath: String) {
+        var objects: [Substring: Substring] = [:]
+        var functions: [Substring: Substring] = [:]
+        var object: Substring = ""
+        var function: Substring?
+        var afterCall = false
+        for line in text.split(separator: "\n", omittingEmptySubsequences: true) {
+            if line.hasPrefix("ob=") {
+                object = Self.name(line.dropFirst(3), table: &objects)
+            } else if line.hasPrefix("fn=") {
+                let name = Self.name(line.dropFirst(3), table: &functions)
+                function = object == objectPath[...] ? name : nil
+                // Listed even when all of its cost is in its callees: it ran, its page is needed.
+                if let function { selfCost[String(function), default: 0] += 0 }
+            } else if line.hasPrefix("cob=") {
+                _ = Self.name(line.dropFirst(4), table: &objects)
+            } else if line.hasPrefix("cfn=") {
+                _ = Self.name(line.dropFirst(4), table: &functions)
+            } else if line.hasPrefix("calls=") {
+                afterCall = true
+            } else if let first = line.first, first.isNumber || first == "+" || first == "-" || first == "*" {
+                if afterCall { afterCall = false; continue }
+                let fields = line.split(separator: " ")
+                if let function, fields.count > 1, let cost = Int(fields[1]) { selfCost[String(function), default: 0] += cost }
+            }
+        }
+    }
+
+    /// "(12) name" defines number 12, "(12)" uses it; a plain name stands for itself.
+    private static func name(_ reference: Substring, table: inout [Substring: Substring]) -> Substring {
+        guard reference.first == "(", let close = reference.firstIndex(of: ")") else { return reference }
+        let number = reference[reference.index(after: reference.startIndex)..<close]
+        let rest = reference[reference.index(after: close)...].drop { $0 == " " }
+        if !rest.isEmpty { table[number] = rest }
+        return table[number] ?? reference
+    }
+
+    /// Hottest first, so that the steady state's code shares the fewest pages; ties by name, so
+    /// that the same profile gives the same file.
+    var linkOrder: [String] {
+        selfCost.sorted { $0.value != $1.value ? $0.value > $1.value : $0.key < $1.key }.map(\.key)
+    }
+}
+
+/// The `link-order` subcommand: prints the order, one symbol a line.
+func printLinkOrder(_ arguments: [String]) -> Int32 {
+    guard arguments.count >= 2 else {
+        fputs("usage: uwb2mqtt-bench link-order BINARY CALLGRIND_OUT...\n", stderr)
+        return 2
+    }
+    var executed = ExecutedFunctions()
+    for path in arguments.dropFirst() {
+        guard let text = ProcFS.read(path) else {
+            fputs("uwb2mqtt-bench: cannot read \(path)\n", stderr)
+            return 1
+        }
+        executed.add(callgrindText: text[...], objectPath: arguments[0])
+    }
+    let order = executed.linkOrder
+    guard !order.isEmpty else {
+        fputs("uwb2mqtt-bench: no function of \(arguments[0]) in the profiles\n", stderr)
+        return 1
+    }
+    print(order.joined(separator: "\n"))
+    return 0
+}

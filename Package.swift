@@ -73,12 +73,14 @@ let package = Package(
         // relocations packed (RELR: 8 KiB of them instead of 1 MiB, read at every start), and
         // the functions a running agent executes first in .text, hottest first (link.order,
         // `make link-order`): the kernel maps code in blocks around each page touched, so that
-        // without the order most of the agent's resident set is code it never runs.
+        // without the order most of the agent's resident set is code it never runs. Nor does it
+        // export its symbols (the driver exports all of an executable's, for dlsym): nothing
+        // looks them up, and the table (7,500 names) was mapped and searched at every start.
         .executableTarget(
             name: "uwb2mqtt", dependencies: ["Commands"], exclude: ["link.order"],
             linkerSettings: [.unsafeFlags(["-use-ld=lld", "-Xlinker", "-z", "-Xlinker", "pack-relative-relocs",
                                            "-Xlinker", "--symbol-ordering-file=\(Context.packageDirectory)/Sources/uwb2mqtt/link.order",
-                                           "-Xlinker", "--no-warn-symbol-ordering"],
+                                           "-Xlinker", "--no-warn-symbol-ordering", "-Xlinker", "--no-export-dynamic"],
                                           .when(platforms: [.linux], configuration: .release))]),
 
         // `make bench`: UCI decode throughput, the real agent process measured end to end (CPU, latency, memory) beside a Python

@@ -2,12 +2,31 @@
 #define _GNU_SOURCE
 #include <errno.h>
 #include <fcntl.h>
+#include <sys/epoll.h>
 #include <sys/timex.h>
 #include <sys/eventfd.h>
 #include <sys/prctl.h>
 #include <sys/signalfd.h>
 #include <unistd.h>
 #include "clinuxevents.h"
+
+int clinux_epoll_create(void) { return epoll_create1(EPOLL_CLOEXEC); }
+
+int clinux_epoll_ctl(int epfd, int op, int fd, uint32_t events, uint64_t id) {
+    struct epoll_event event = { .events = events, .data.u64 = id };
+    return epoll_ctl(epfd, op, fd, &event);
+}
+
+int clinux_epoll_wait(int epfd, clinux_ready *ready, int max, int timeout_ms) {
+    struct epoll_event events[64];
+    if (max > 64) max = 64;
+    int n = epoll_wait(epfd, events, max, timeout_ms);
+    for (int i = 0; i < n; i++) {
+        ready[i].id = events[i].data.u64;
+        ready[i].events = events[i].events;
+    }
+    return n;
+}
 
 int clinux_eventfd(void) { return eventfd(0, EFD_NONBLOCK | EFD_CLOEXEC); }
 

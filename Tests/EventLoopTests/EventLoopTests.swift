@@ -55,6 +55,55 @@ import Testing
         #expect(received == [7])
     }
 
+    /// A connection closed before its watch is given up, and the next one getting the same
+    /// descriptor number, as a reconnect can: the new watch works, and the old `unwatch` does not
+    /// take the new descriptor out of the wait set.
+    @Test func aReusedDescriptorNumberIsWatchedAndTheStaleUnwatchLeavesIt() throws {
+        let loop = try EventLoop()
+        var first: [Int32] = [-1, -1]
+        #expect(pipe(&first) == 0)
+        var oldCalls = 0
+        let old = loop.watch(first[0], events: Int16(POLLIN)) { _ in oldCalls += 1 }
+        let number = first[0]
+        close(first[0])
+        close(first[1])
+        var second: [Int32] = [-1, -1]
+        #expect(pipe(&second) == 0)
+        defer { close(second[0]); close(second[1]) }
+        try #require(second[0] == number, "the kernel hands out the lowest free number")
+        var received: [UInt8] = []
+        _ = loop.watch(second[0], events: Int16(POLLIN)) { _ in
+            var byte: UInt8 = 0
+            if read(second[0], &byte, 1) == 1 { received.append(byte) }
+        }
+        loop.unwatch(old)
+        var byte: UInt8 = 9
+        _ = write(second[1], &byte, 1)
+        loop.run(until: { received == [9] }, deadline: loop.now + 5)
+        #expect(received == [9])
+        #expect(oldCalls == 0)
+    }
+
+    /// epoll refuses regular files, which `poll` reports always readable: so does the loop.
+    @Test func aRegularFileIsAlwaysReadable() throws {
+        let loop = try EventLoop()
+        let path = "/tmp/uwb2mqtt-eventloop-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
+        let created = open(path, O_WRONLY | O_CREAT | O_EXCL, 0o600)
+        try #require(created >= 0)
+        close(created)
+        defer { unlink(path) }
+        let fd = open(path, O_RDONLY)
+        try #require(fd >= 0)
+        defer { close(fd) }
+        var calls: [Int16] = []
+        let watch = loop.watch(fd, events: Int16(POLLIN)) { calls.append($0) }
+        loop.run(until: { calls.count == 3 }, deadline: loop.now + 5)
+        #expect(calls == Array(repeating: Int16(POLLIN), count: 3))
+        loop.unwatch(watch)
+        loop.runOnce(maximumWait: Clocks.monotonic() + 0.01)
+        #expect(calls.count == 3)
+    }
+
     @Test func workFromAnotherThreadRunsOnTheLoopInOrder() throws {
         let thread = try EventLoopThread()
         defer { thread.stop() }
@@ -141,3 +190,4 @@ import Testing
         withExtendedLifetime(watch) {}
     }
 }
+

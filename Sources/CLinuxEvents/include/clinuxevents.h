@@ -1,13 +1,31 @@
-// CLinuxEvents: the Linux calls that Swift's Glibc module does not show (sys/eventfd.h,
-// sys/signalfd.h, sys/prctl.h and sys/timex.h are not in its module map, pipe2 needs _GNU_SOURCE):
-// the event loop's wake-up and signal descriptors, naming its helper threads, a wake-up pipe, and
-// the kernel clock's error. Direct pass-throughs; errors are reported as the C calls report them
+// CLinuxEvents: the Linux calls that Swift's Glibc module does not show (sys/epoll.h,
+// sys/eventfd.h, sys/signalfd.h, sys/prctl.h and sys/timex.h are not in its module map, pipe2
+// needs _GNU_SOURCE): the event loop's wait, wake-up and signal descriptors, naming its helper
+// threads, a wake-up pipe, and the kernel clock's error. Direct pass-throughs; errors are reported as the C calls report them
 // (-1 and errno).
 #ifndef CLINUXEVENTS_H
 #define CLINUXEVENTS_H
 
 #include <signal.h>
 #include <stdint.h>
+
+/// epoll_create1(EPOLL_CLOEXEC): the event loop's wait set. Returns the fd, or -1 with errno set.
+int clinux_epoll_create(void);
+
+/// epoll_ctl(epfd, op, fd, {events, id}): op is 1 (add), 2 (delete) or 3 (change), events the
+/// poll(2) bits (POLLIN, POLLOUT, ...: epoll's have the same values). Returns 0, or -1 with errno.
+int clinux_epoll_ctl(int epfd, int op, int fd, uint32_t events, uint64_t id);
+
+/// One descriptor epoll_wait found ready: the id it was added with and its poll(2) bits.
+/// (Not `struct epoll_event`, which is packed on x86-64 and imports into Swift badly.)
+typedef struct {
+    uint64_t id;
+    uint32_t events;
+} clinux_ready;
+
+/// epoll_wait for at most `max` (≤ 64) descriptors and `timeout_ms` (-1: no limit). Returns how
+/// many entries of `ready` it filled, or -1 with errno set (EINTR included).
+int clinux_epoll_wait(int epfd, clinux_ready *ready, int max, int timeout_ms);
 
 /// eventfd(0, EFD_NONBLOCK | EFD_CLOEXEC): a counter descriptor that other threads write to wake
 /// the loop. Returns the fd, or -1 with errno set.

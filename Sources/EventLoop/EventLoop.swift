@@ -227,8 +227,19 @@ public final class EventLoop {
         if let onLateWake, wakeAt.isFinite, now - wakeAt > lateWakeThreshold { onLateWake(now - wakeAt) }
         let count = max(found, 0)
         // In the order the descriptors were watched, as `poll` reported them: the same order
-        // whatever order the kernel found them in.
-        readyBuffers[level][..<count].sort { $0.id < $1.id }
+        // whatever order the kernel found them in. (Sorted in place through the buffer: sorting
+        // a slice of it would copy it, an allocation per wake-up.)
+        if count > 1 {
+            readyBuffers[level].withUnsafeMutableBufferPointer { ready in
+                for next in 1..<count {
+                    var index = next
+                    while index > 0 && ready[index - 1].id > ready[index].id {
+                        ready.swapAt(index - 1, index)
+                        index -= 1
+                    }
+                }
+            }
+        }
         // Dispatch by id: a handler may have removed (or, through a nested run, replaced) another
         // source since the wait began; its stale readiness is skipped.
         for index in 0..<count {

@@ -84,6 +84,30 @@ import Testing
         #expect(oldCalls == 0)
     }
 
+    /// Descriptors ready in one wake-up are handled in the order they were watched, whatever
+    /// order they became ready in.
+    @Test func readyDescriptorsAreHandledInTheOrderTheyWereWatched() throws {
+        let loop = try EventLoop()
+        var pipes: [[Int32]] = []
+        var handled: [Int] = []
+        for index in 0..<3 {
+            var fds: [Int32] = [-1, -1]
+            #expect(pipe(&fds) == 0)
+            pipes.append(fds)
+            _ = loop.watch(fds[0], events: Int16(POLLIN)) { _ in
+                var byte: UInt8 = 0
+                if read(fds[0], &byte, 1) == 1 { handled.append(index) }
+            }
+        }
+        defer { for fds in pipes { close(fds[0]); close(fds[1]) } }
+        for index in [2, 0, 1] {
+            var byte: UInt8 = 1
+            _ = write(pipes[index][1], &byte, 1)
+        }
+        loop.runOnce(maximumWait: Clocks.monotonic() + 5)
+        #expect(handled == [0, 1, 2])
+    }
+
     /// epoll refuses regular files, which `poll` reports always readable: so does the loop.
     @Test func aRegularFileIsAlwaysReadable() throws {
         let loop = try EventLoop()

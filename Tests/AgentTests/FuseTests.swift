@@ -27,13 +27,12 @@ import Glibc
         }
         // Stamped with the real time of sending, as an agent stamps ranges with their receive
         // time: fuse's timer runs on the wall clock, and a feeder that fell behind its schedule
-        // on a loaded machine must not look like a tag that went silent.
-        let start = Date().timeIntervalSince1970
-        var t = 0.0
-        while t < seconds {
+        // on a loaded machine must not look like a tag that went silent. The walk goes by rounds,
+        // not by the clock, so that a feeder stalled by the rest of the suite still walks every
+        // step of the path (a stall of a second or two would skip the way through the zone).
+        for round in 0..<Int(seconds * 10) {
             let now = Date().timeIntervalSince1970
-            t = now - start
-            let (px, py) = path(t)
+            let (px, py) = path(Double(round) / 10)
             for (id, x, y) in Self.gateways {
                 let distance = ((px - x) * (px - x) + (py - y) * (py - y) + 1.5 * 1.5).squareRoot()
                 let payload = #"{"ts": "\#(stamp(now))", "peer": "cart", "mac": "0x0001", "session": 42, "seq": 1, "status": "ok", "distance_m": \#(distance), "raw_distance_m": \#(distance), "nlos": false}"#

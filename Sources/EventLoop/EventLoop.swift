@@ -48,9 +48,10 @@ public final class EventLoop {
     /// Which source each descriptor in the wait set belongs to, so that the `unwatch` of a
     /// descriptor closed (and its number reused by a new watch) takes nothing out of the set.
     private var registered: [Int32: Int] = [:]
-    /// Sources whose descriptor epoll refuses (a regular file, /dev/null): `poll` reports these
-    /// always ready, and so does the loop (it does not sleep while there is one).
-    private var alwaysReady: Set<Int> = []
+    /// Sources whose descriptor epoll refuses, with what `poll` reports for them at every
+    /// wake-up, and so does the loop (it does not sleep while there is one): a regular file is
+    /// ready for what it waits for, a descriptor that is not open is POLLNVAL.
+    private var alwaysReady: [Int: Bool] = [:]
     /// What `epoll_wait` reported, one buffer per nesting level (a handler may run the loop).
     private var readyBuffers: [[clinux_ready]] = []
     private var depth = 0
@@ -106,7 +107,7 @@ public final class EventLoop {
             || (errno == EEXIST && clinux_epoll_ctl(epollFD, Self.change, fd, bits, UInt64(id)) == 0) {
             registered[fd] = id
         } else {
-            alwaysReady.insert(id)
+            alwaysReady[id] = errno == EBADF
         }
         return Watch(id: id)
     }
@@ -123,7 +124,7 @@ public final class EventLoop {
     /// Stops watching; the descriptor is the caller's to close.
     public func unwatch(_ watch: Watch) {
         guard let source = sources.removeValue(forKey: watch.id) else { return }
-        alwaysReady.remove(watch.id)
+        alwaysReady[watch.id] = nil
         guard registered[source.fd] == watch.id else { return }
         registered[source.fd] = nil
         // Fails harmlessly when the descriptor was closed first (closing took it out of the set).
@@ -246,8 +247,11 @@ public final class EventLoop {
             let entry = readyBuffers[level][index]
             if let source = sources[Int(entry.id)] { source.handler(Int16(truncatingIfNeeded: entry.events)) }
         }
-        for id in alwaysReady.sorted() {
-            if let source = sources[id] { source.handler(source.events & Int16(POLLIN | POLLOUT)) }
+        if !alwaysReady.isEmpty {
+            for (id, notOpen) in alwaysReady.sorted(by: { $0.key < $1.key }) {
+                guard let source = sources[id] else { continue }
+                source.handler(notOpen ? Int16(POLLNVAL) : source.events & Int16(POLLIN | POLLOUT))
+            }
         }
     }
 

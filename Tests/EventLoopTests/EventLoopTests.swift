@@ -128,6 +128,21 @@ import Testing
         #expect(calls.count == 3)
     }
 
+    /// A descriptor that is not open is reported as `poll` reports it, POLLNVAL, so that its
+    /// handler can tell (and not read it as data).
+    @Test func aDescriptorThatIsNotOpenIsReportedInvalid() throws {
+        let loop = try EventLoop()
+        var fds: [Int32] = [-1, -1]
+        #expect(pipe(&fds) == 0)
+        close(fds[0])
+        close(fds[1])
+        var calls: [Int16] = []
+        let watch = loop.watch(fds[0], events: Int16(POLLIN)) { calls.append($0) }
+        loop.run(until: { !calls.isEmpty }, deadline: loop.now + 5)
+        #expect(calls.first == Int16(POLLNVAL))
+        loop.unwatch(watch)
+    }
+
     @Test func workFromAnotherThreadRunsOnTheLoopInOrder() throws {
         let thread = try EventLoopThread()
         defer { thread.stop() }

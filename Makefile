@@ -108,8 +108,9 @@ link-order: deps
 	@# A name defined in several objects (local helpers the compiler merged in each) would pull
 	@# every object's whole section forward, not only the copy that ran: left out.
 	nm --defined-only $(LINK_ORDER_DIR)/uwb2mqtt | awk '{print $$3}' | sort | uniq -d > $(LINK_ORDER_DIR)/ambiguous
-	./.build/release/uwb2mqtt-bench link-order $(LINK_ORDER_DIR)/uwb2mqtt $(LINK_ORDER_DIR)/callgrind.* \
-	  | grep -v -x -F -f $(LINK_ORDER_DIR)/ambiguous > Sources/uwb2mqtt/link.order
+	set -o pipefail; ./.build/release/uwb2mqtt-bench link-order $(LINK_ORDER_DIR)/uwb2mqtt $(LINK_ORDER_DIR)/callgrind.* \
+	  | grep -v -x -F -f $(LINK_ORDER_DIR)/ambiguous > $(LINK_ORDER_DIR)/link.order
+	mv $(LINK_ORDER_DIR)/link.order Sources/uwb2mqtt/link.order
 	@echo "link-order: $$(wc -l < Sources/uwb2mqtt/link.order) functions in Sources/uwb2mqtt/link.order"
 	@# SwiftPM does not see the order file change: the next release builds link again.
 	rm -f .build/static/release/uwb2mqtt .build/release/uwb2mqtt

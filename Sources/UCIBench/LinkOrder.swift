@@ -4,9 +4,10 @@
 //
 // Why an order at all: the kernel maps an executable's pages in blocks around each page a process
 // touches (fault-around), and the functions a running agent needs are a megabyte spread over
-// the eleven of the static binary, so most of its resident set was code it never ran. With the
-// executed functions first in `.text` (lld's --symbol-ordering-file), they share a few
-// contiguous pages; a function the order does not name is only placed after them.
+// the 11 MB of code of the static binary, so that most of its resident set would be code it
+// never runs. With the executed functions first in `.text` (lld's --symbol-ordering-file),
+// they share a few contiguous pages; a function the order does not name is only placed after
+// them.
 #if canImport(Glibc)
 @preconcurrency import Glibc
 #endif

@@ -1,8 +1,8 @@
 // CLinuxEvents: the Linux calls that Swift's Glibc module does not show (sys/epoll.h,
 // sys/eventfd.h, sys/signalfd.h, sys/prctl.h and sys/timex.h are not in its module map, pipe2
 // needs _GNU_SOURCE): the event loop's wait, wake-up and signal descriptors, naming its helper
-// threads, a wake-up pipe, and the kernel clock's error. Direct pass-throughs; errors are reported as the C calls report them
-// (-1 and errno).
+// threads, a wake-up pipe, and the kernel clock's error. Thin wrappers; errors are reported as
+// the C calls report them (-1 and errno).
 #ifndef CLINUXEVENTS_H
 #define CLINUXEVENTS_H
 

@@ -4,11 +4,17 @@ import UCI
 
 /// What the agent decides, given what happened and when: the deterministic core.
 ///
-/// Inputs are ranging rounds, session stops, the passing of time, new rules and peers, each with
-/// the time passed in; outputs are messages as values (topic, payload bytes, delivery class) in
-/// `outbox`, in the order they are to be published. Nothing here reads a clock, starts a thread
+/// Inputs (`AgentInput`: the device link's events and ranging rounds, MQTT events and requests,
+/// rules and configuration read again, the passing of time, a stall, a clock step) come with the
+/// moment passed in (`handle(_:at:)`); outputs are values: messages (topic, payload bytes,
+/// delivery class) in `outbox` in the order they are to be published, and what the shell is to
+/// do besides (`AgentAction`: device commands, log lines, files to read or watch) in `actions`.
+/// When it wants to hear of time next is `nextWake`. Nothing here reads a clock, starts a thread
 /// or does I/O, so `run` (through `Agent`), `replay` and the bench drive the same decisions and a
 /// recording replays into the payloads the live agent published (ids and `ts` aside).
+///
+/// The proximity decisions are this file's; the features beside them (requests, rules, phones,
+/// Home Assistant, metrics) are `AgentComponent`s that the core tells of each moment.
 public struct AgentCore {
     /// What does not change between two inputs.
     public struct Settings: Sendable {
@@ -29,12 +35,11 @@ public struct AgentCore {
     }
 
     public private(set) var engine: ProximityEngine
-    private var settings: Settings
+    private(set) var settings: Settings
     /// Names and topics per peer address, rebuilt when the peer list changes.
     private var peers: PeerRoutes
     /// The addresses of the configured peers.
     private var configured: [MacAddress]
-    private var configuredPeers: [AgentConfiguration.Peer]
     /// Phones ranging in sessions opened on request: named by their request, since a phone's
     /// address changes with every session; and the session each ranges in (`range.session`).
     private var phones: [AgentConfiguration.Peer] = []
@@ -55,7 +60,7 @@ public struct AgentCore {
     public private(set) var events = 0
 
     /// The messages of the last input, oldest first.
-    public private(set) var outbox = Outbox()
+    public internal(set) var outbox = Outbox()
     /// The proximity engine's outputs of one measurement: storage kept from one to the next.
     private var outputs: [ProximityOutput] = []
     /// The proximity events of the last input, for observers that need them typed (replay's
@@ -63,11 +68,35 @@ public struct AgentCore {
     public private(set) var eventLog: [ProximityEvent] = []
     public var keepsEvents = false
 
+    /// The configuration in force: SIGHUP replaces its peers, phone settings and rules path.
+    var configuration: AgentConfiguration
+    /// The device, the broker connection and what was counted.
+    var status: AgentStatus
+    /// The features, in the order they hear of each moment (see `tellComponents`).
+    var components: [any AgentComponent] = []
+    /// New rules that took effect while components were being told of something: they hear of
+    /// it next, after all of them heard of the first.
+    var rulesChangedPending = false
+    /// The limits requests pass before they are answered.
+    var requestIntake = RequestIntake()
+    /// What the shell is to do besides publishing, oldest first.
+    var actions: [AgentAction] = []
+    /// The moment of the latest input.
+    var lastMoment = AgentMoment(time: 0, monotonic: 0)
+
     public init(settings: Settings, peers: [AgentConfiguration.Peer], identities: [PeerIdentity], gateway: GatewayPose?) {
+        var configuration = AgentConfiguration(device: AgentConfiguration.Device(peers: peers))
+        configuration.device.sessionID = settings.sessionID
+        self.init(settings: settings, configuration: configuration, identities: identities, gateway: gateway)
+    }
+
+    private init(settings: Settings, configuration: AgentConfiguration, identities: [PeerIdentity], gateway: GatewayPose?) {
+        let peers = configuration.device.peers
+        self.configuration = configuration
+        status = AgentStatus(devicePort: configuration.device.port)
         self.settings = settings
         self.peers = PeerRoutes(directory: PeerDirectory(peers), topics: settings.topics)
         configured = peers.map { .short($0.address.value) }
-        configuredPeers = peers
         engine = ProximityEngine(rules: Rules(), peers: identities, gateway: gateway, deviceHasAoA: false)
     }
 
@@ -81,7 +110,19 @@ public struct AgentCore {
         self.init(settings: Settings(topics: configuration.topics, eventIDPrefix: eventIDPrefix,
                                      sessionID: configuration.device.sessionID, qosRanges: configuration.mqtt.qosRanges,
                                      stateIntervalSeconds: configuration.mqtt.stateInterval.seconds),
-                  peers: configuration.device.peers, identities: RulesLoading.identities(configuration), gateway: pose)
+                  configuration: configuration, identities: RulesLoading.identities(configuration), gateway: pose)
+    }
+
+    /// The core of the agent `run` starts: with its features.
+    init(configuration: AgentConfiguration, eventIDPrefix: String, components: (AgentConfiguration) -> [any AgentComponent]) {
+        self.init(configuration: configuration, eventIDPrefix: eventIDPrefix)
+        self.components = components(configuration)
+    }
+
+    /// Hands over the actions decided so far and forgets them.
+    mutating func takeActions() -> [AgentAction] {
+        defer { actions.removeAll() }
+        return actions
     }
 
     /// Hands over the outbox's messages as values and empties it.
@@ -166,7 +207,8 @@ public struct AgentCore {
     /// starts it afresh under its new name and topic.
     mutating func setPeers(_ peers: [AgentConfiguration.Peer], sessionID: UInt32, at time: Double) {
         var old = self.peers
-        configuredPeers = peers
+        configuration.device.peers = peers
+        configuration.device.sessionID = sessionID
         self.peers = PeerRoutes(directory: PeerDirectory(peers + phones), topics: settings.topics)
         settings.sessionID = sessionID
         let addresses: [MacAddress] = peers.map { .short($0.address.value) }
@@ -198,7 +240,7 @@ public struct AgentCore {
         phones.append(AgentConfiguration.Peer(address: address, name: name))
         for address in stale { phoneSessions[address] = nil }
         phoneSessions[.short(address)] = sessionID
-        peers = PeerRoutes(directory: PeerDirectory(configuredPeers + phones), topics: settings.topics)
+        peers = PeerRoutes(directory: PeerDirectory(configuration.device.peers + phones), topics: settings.topics)
         publish(engine.forget(stale, at: time))
     }
 

@@ -1,79 +1,73 @@
-import Vocabulary
-import EventLoop
 import MQTTClient
-import UCI
+import Vocabulary
 
 /// Home Assistant MQTT discovery (`mqtt.home_assistant: true`): announces the gateway's entities,
 /// again when Home Assistant comes back online, after every connect and whenever the peers or the
 /// rules' zones change; removes the entities of zones and peers that went away.
-final class HomeAssistantComponent: AgentComponent {
-    private unowned let agent: Agent
+struct HomeAssistantComponent: AgentComponent {
     private let discovery: HomeAssistantDiscovery
     /// The discovery topics announced last, to clear those a change removed.
     private var announced: Set<String> = []
     private var lastAnnouncedAt = -Double.infinity
-    /// The one re-announcement due after a burst of `online` messages.
-    private var pendingAnnouncement: EventLoop.Timer?
+    /// When the one re-announcement due after a burst of `online` messages is (monotonic).
+    private var pendingAnnouncement: Double?
 
     /// Home Assistant's `online` is answered by announcing every entity, which publishes and
     /// journals one message per entity: a flood of `online` is coalesced to one announcement
     /// per this many seconds.
     static let announceInterval = 1.0
 
-    init(agent: Agent) {
-        self.agent = agent
-        discovery = HomeAssistantDiscovery(topics: agent.topics, gatewayID: agent.configuration.gateway.id)
+    init(topics: TopicTree, gatewayID: String) {
+        discovery = HomeAssistantDiscovery(topics: topics, gatewayID: gatewayID)
     }
 
     var subscriptions: [String] { ["homeassistant/status", discovery.ownConfigFilter] }
+    var nextDeadline: Double? { pendingAnnouncement }
 
-    func receive(_ message: MQTTMessage) -> Bool {
+    mutating func receive(_ message: MQTTMessage, _ core: inout AgentCore, at moment: AgentMoment) -> Bool {
         if message.topic == "homeassistant/status" {
-            if message.text == "online" { announceSoon() }
+            if message.text == "online" { announceSoon(&core, at: moment) }
             return true
         }
         guard message.topic.hasPrefix("homeassistant/"), message.topic.contains("/\(discovery.nodeID)/") else { return false }
         // A retained discovery config of ours that no current peer owns: the peer left the config.
-        if message.retained, !message.payload.isEmpty, !currentConfigs().map(\.0).contains(message.topic) {
-            agent.logger.info("removing the Home Assistant entity of a peer that left the config: \(message.topic)")
-            agent.publishDurable(message.topic, payload: [], retain: true)
+        if message.retained, !message.payload.isEmpty, !currentConfigs(core).map(\.0).contains(message.topic) {
+            core.log(.info, "removing the Home Assistant entity of a peer that left the config: \(message.topic)")
+            core.clearRetained(message.topic)
         }
         return true
     }
 
-    func brokerConnected() { announce() }
-    func rulesChanged() { announce() }
-    func configurationReloaded() { announce() }
+    mutating func brokerConnected(_ core: inout AgentCore, at moment: AgentMoment) { announce(&core, at: moment) }
+    mutating func rulesChanged(_ core: inout AgentCore, at moment: AgentMoment) { announce(&core, at: moment) }
+    mutating func configurationReloaded(_ core: inout AgentCore, at moment: AgentMoment) { announce(&core, at: moment) }
 
-    private func currentConfigs() -> [(String, [JSONMember])] {
-        let peers = agent.configuration.device.peers.map { ($0.displayName, $0.topicSegment) }
-        return discovery.configs(peers: peers, zones: agent.core.engine.rules.zones.map(\.name))
+    mutating func timePassed(_ core: inout AgentCore, at moment: AgentMoment) {
+        guard let due = pendingAnnouncement, moment.monotonic >= due else { return }
+        announce(&core, at: moment)
     }
 
-    func stop() {
-        if let pendingAnnouncement { agent.loop.cancel(pendingAnnouncement) }
-        pendingAnnouncement = nil
+    private func currentConfigs(_ core: AgentCore) -> [(String, [JSONMember])] {
+        let peers = core.configuration.device.peers.map { ($0.displayName, $0.topicSegment) }
+        return discovery.configs(peers: peers, zones: core.engine.rules.zones.map(\.name))
     }
 
     /// Announces now, or once at the end of the interval when an announcement was just made;
     /// what comes while one is pending changes nothing and is counted as dropped.
-    private func announceSoon() {
-        let now = Clocks.monotonic()
-        if now - lastAnnouncedAt >= Self.announceInterval, pendingAnnouncement == nil { return announce() }
-        guard pendingAnnouncement == nil else { return agent.countDroppedRequest() }
-        pendingAnnouncement = agent.loop.schedule(at: lastAnnouncedAt + Self.announceInterval) { [unowned self] in
-            pendingAnnouncement = nil
-            announce()
-        }
+    private mutating func announceSoon(_ core: inout AgentCore, at moment: AgentMoment) {
+        if moment.monotonic - lastAnnouncedAt >= Self.announceInterval, pendingAnnouncement == nil { return announce(&core, at: moment) }
+        guard pendingAnnouncement == nil else { return core.countDroppedRequest() }
+        pendingAnnouncement = lastAnnouncedAt + Self.announceInterval
     }
 
-    private func announce() {
-        lastAnnouncedAt = Clocks.monotonic()
-        let configs = currentConfigs()
-        for (topic, fields) in configs { agent.publishDurable(topic, fields, retain: true) }
+    private mutating func announce(_ core: inout AgentCore, at moment: AgentMoment) {
+        pendingAnnouncement = nil
+        lastAnnouncedAt = moment.monotonic
+        let configs = currentConfigs(core)
+        for (topic, fields) in configs { core.publishDurable(topic, fields, retain: true) }
         // Entities of zones that a reload removed: an empty retained config deletes them.
         let current = Set(configs.map(\.0))
-        for topic in announced.subtracting(current) { agent.publishDurable(topic, payload: [], retain: true) }
+        for topic in announced.subtracting(current) { core.clearRetained(topic) }
         announced = current
     }
 }

@@ -1,31 +1,51 @@
-import EventLoop
+import Vocabulary
 
-/// `metrics` every `mqtt.metrics_interval`, and the systemd watchdog, fed from the loop itself:
-/// if the loop stalls, the watchdog is not fed and systemd restarts the agent.
-final class MetricsComponent: AgentComponent {
-    private unowned let agent: Agent
+/// `metrics` every `mqtt.metrics_interval`, and the systemd watchdog when systemd asks for one:
+/// both at deadlines of the core, which only come while the loop runs — if it stalls, the
+/// watchdog is not fed and systemd restarts the agent.
+struct MetricsComponent: AgentComponent {
+    private let interval: Double
+    private let watchdogInterval: Double?
+    private var metricsDue = Double.infinity
+    private var watchdogDue = Double.infinity
 
-    init(agent: Agent) {
-        self.agent = agent
+    init(interval: Double, watchdogInterval: Double?) {
+        self.interval = interval
+        self.watchdogInterval = watchdogInterval
     }
 
-    func start() {
-        scheduleMetrics()
-        feedWatchdog()
-    }
+    var nextDeadline: Double? { min(metricsDue, watchdogDue) }
 
-    private func scheduleMetrics() {
-        agent.loop.schedule(after: agent.configuration.mqtt.metricsInterval.seconds) { [unowned self] in
-            agent.publishLive(agent.topics.metrics, Payloads.render(agent.metrics()), qos: 0)
-            scheduleMetrics()
+    mutating func start(_ core: inout AgentCore, at moment: AgentMoment) {
+        metricsDue = moment.monotonic + interval
+        if let watchdogInterval {
+            core.act(.feedWatchdog)
+            watchdogDue = moment.monotonic + watchdogInterval
         }
     }
 
-    private func feedWatchdog() {
-        guard let interval = agent.systemd.watchdogInterval else { return }
-        _ = agent.systemd.watchdog()
-        agent.loop.schedule(after: Double(interval.components.seconds) + Double(interval.components.attoseconds) / 1e18) { [unowned self] in
-            feedWatchdog()
+    mutating func timePassed(_ core: inout AgentCore, at moment: AgentMoment) {
+        if moment.monotonic >= metricsDue {
+            core.publishLive(core.topics.metrics, core.metrics(at: moment), qos: 0)
+            metricsDue = moment.monotonic + interval
         }
+        if let watchdogInterval, moment.monotonic >= watchdogDue {
+            core.act(.feedWatchdog)
+            watchdogDue = moment.monotonic + watchdogInterval
+        }
+    }
+}
+
+extension AgentCore {
+    /// The `metrics` payload.
+    func metrics(at moment: AgentMoment) -> [JSONMember] {
+        [JSONMember("ts", .string(Timestamp.rfc3339(moment.time))), JSONMember("uptime_s", .int(Int64(uptime(at: moment)))),
+         JSONMember("frames_rx", .int(Int64(status.framesReceived))), JSONMember("frames_invalid", .int(Int64(status.framesInvalid))),
+         JSONMember("measurements", .int(Int64(measurements))), JSONMember("events", .int(Int64(events))),
+         JSONMember("publish_queue", .int(Int64(status.publisher.queued))),
+         JSONMember("spooled", .int(Int64(status.publisher.spooled))), JSONMember("dropped", .int(Int64(status.publisher.dropped))),
+         JSONMember("device_reconnects", .int(Int64(status.deviceReconnects))),
+         JSONMember("broker_reconnects", .int(Int64(status.brokerReconnects))),
+         JSONMember("requests_dropped", .int(Int64(status.requestsDropped)))]
     }
 }

@@ -9,10 +9,12 @@ import Vocabulary
 /// copies them out as values, for callers that keep them (replay, tests).
 public struct Outbox: Sendable {
     /// How a message is to be delivered (mqtt-api.md): live data keeps only the newest per topic
-    /// while the broker is away; durable messages (events, retained state) are journaled.
+    /// while the broker is away; durable messages (events, retained state) are journaled; the
+    /// answer to a request goes out at QoS 1 like live data, never journaled.
     public enum Delivery: Equatable, Sendable {
         case live(qos: Int)
         case durable(retain: Bool)
+        case response
     }
 
     /// A message as a value, with a payload of its own.

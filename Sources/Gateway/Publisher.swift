@@ -127,7 +127,7 @@ struct Publisher {
     /// further behind with every one and stopped publishing anything else. Answers (and QoS 1
     /// live data) also take at most half of the client's QoS 1 window, so that the journal keeps
     /// the rest.
-    mutating func response(topic: String, payload: [UInt8]) {
+    mutating func response(topic: String, payload: ArraySlice<UInt8>) {
         if connected && client.outstandingMessageCount < answerWindow {
             do {
                 try client.publish(topic: topic, payload: payload, qos: .atLeastOnce)
@@ -136,7 +136,7 @@ struct Publisher {
                 // fall through: keep it for later
             }
         }
-        hold(SpooledMessage(topic: topic, payload: payload, qos: 1, retain: false))
+        hold(SpooledMessage(topic: topic, payload: Array(payload), qos: 1, retain: false))
     }
 
     /// The part of the client's QoS 1 window answers may take.

@@ -1,33 +1,31 @@
-import UCI
-import Vocabulary
+import MQTTClient
+import Simulator
 
-/// The request parser's entry for the fuzzer (`Tests/Fuzz`): parses and renders the response a
-/// request would get, which must never trap whatever the topic name and body. A `phone_session`
-/// goes on through the phone exchange's decisions too (against a gateway with one tag), as far as
-/// what would be sent to the device.
+/// The request path's entry for the fuzzer (`Tests/Fuzz`) and its tests: one request message
+/// through the agent's core — the intake's limits, the parser, the component that answers it —
+/// on a gateway with one tag whose device ranges. Returns the answer's payload, which must be a
+/// JSON object whatever the name and body, or "" when the request was dropped unanswered (a name
+/// longer than `RequestIntake.maximumNameLength`). A `phone_session` is answered once the device
+/// reports its session ranging, as the device would.
 public enum RequestParsing {
     public static func responseJSON(name: String, payload: [UInt8]) -> String {
-        switch Request.parse(name: name, payload: payload) {
-        case let .failure(problem):
-            return FieldRendering.json(Payloads.response(id: problem.id, ok: false, error: problem.message))
-        case let .success(request) where request.name == .phoneSession:
-            switch PhoneSessionRequest.parse(request.body) {
-            case let .failure(problem):
-                return FieldRendering.json(Payloads.response(id: request.id, ok: false, error: problem.message))
-            case let .success(phone):
-                var phones = PhoneSessions(settings: PhoneSettings(), gateway: PhoneSessions.Gateway(
-                    address: 0, channel: 9, sessionID: 42, peers: [AgentConfiguration.Peer(address: 1, name: "tag")]))
-                let key = SessionKeyInfo([1, 2, 3, 4, 5, 6, 7, 8])!
-                let opened = phones.request(phone, id: request.id, now: 0, sessionID: 7, key: key)
-                let answered = opened.answers + phones.news(sessionID: phone.sessionID ?? 7, .ranging, now: 0.1).answers
-                guard let answer = answered.first else { return FieldRendering.json(Payloads.response(id: request.id, ok: true)) }
-                return switch answer.result {
-                case let .success(data): FieldRendering.json(Payloads.response(id: answer.id, ok: true, data: .object(data)))
-                case let .failure(problem): FieldRendering.json(Payloads.response(id: answer.id, ok: false, error: problem.message))
-                }
-            }
-        case let .success(request):
-            return FieldRendering.json(Payloads.response(id: request.id, ok: true))
+        var configuration = AgentConfiguration(device: AgentConfiguration.Device(peers: [AgentConfiguration.Peer(address: 1, name: "tag")]))
+        configuration.gateway.id = "gw"
+        var core = AgentCore(configuration: configuration, eventIDPrefix: "gw:request") { configuration in
+            [RequestsComponent(), RulesComponent(), PhonesComponent(configuration: configuration, random: SplitMix64(seed: 1))]
         }
+        let moment = AgentMoment(time: 1_800_000_000, monotonic: 100)
+        core.handle(.started, at: moment)
+        core.handle(.device(.stateChanged(.ranging, port: "/dev/ttyACM0")), at: moment)
+        core.clearOutbox()
+        _ = core.takeActions()
+        let topic = core.topics.root + "/request/" + name
+        core.handle(.message(MQTTMessage(topic: topic, payload: payload, qos: .atLeastOnce, retained: false)), at: moment)
+        let later = AgentMoment(time: moment.time + 0.1, monotonic: moment.monotonic + 0.1)
+        for case let .device(.openSession(session)) in core.takeActions() {
+            core.handle(.device(.requestedSession(sessionID: session.sessionID, .ranging)), at: later)
+        }
+        guard let answer = core.take().first(where: { $0.delivery == .response }) else { return "" }
+        return String(decoding: answer.payload, as: UTF8.self)
     }
 }

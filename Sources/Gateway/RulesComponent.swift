@@ -1,75 +1,59 @@
-import EventLoop
+import Proximity
+import Vocabulary
 
-/// The rules file: loaded at start and again on SIGHUP, on the `reload_rules` request and when
-/// the file changes on disk. A file that fails validation never replaces the active rules; either
-/// way the outcome is published (retained) on the `rules` topic.
-final class RulesComponent: AgentComponent {
-    private unowned let agent: Agent
-    /// Whether the file really changed since it was last read (size, mtime, inode).
-    private var fileState: FileWatch
-    /// Wakes the loop when the file may have changed (inotify on its directory).
-    private var fileEvents: FileChangeWatch?
+/// The rules file: read at start and again on SIGHUP, on the `reload_rules` request and when the
+/// file changes on disk (the shell watches it and reads it; this decides what the outcome
+/// means). A file that fails validation never replaces the active rules; either way the outcome
+/// is published (retained) on the `rules` topic.
+struct RulesComponent: AgentComponent {
+    /// Reloads on request (which each publish the retained `rules`, and re-announce Home
+    /// Assistant entities) come at most once per this many seconds; more are refused and
+    /// counted in `requests_dropped`.
+    static let reloadInterval = 1.0
+    private var lastRequestedAt = -Double.infinity
 
-    init(agent: Agent) {
-        self.agent = agent
-        fileState = FileWatch(path: agent.configuration.rules)
-    }
+    var requests: [Request.Name] { [.reloadRules] }
 
-    func start() {
-        load(initial: true)
-        watchFile()
+    mutating func start(_ core: inout AgentCore, at moment: AgentMoment) {
+        core.act(.loadRules(path: core.configuration.rules, trigger: .start))
+        core.act(.watchRules(path: core.configuration.rules))
     }
 
     /// SIGHUP reads the rules again, from a new path if the configuration names one.
-    func configurationReloaded() {
-        if fileState.path != agent.configuration.rules {
-            fileState = FileWatch(path: agent.configuration.rules)
-            watchFile()
+    mutating func configurationReloaded(_ core: inout AgentCore, at moment: AgentMoment) {
+        core.act(.watchRules(path: core.configuration.rules))
+        core.act(.loadRules(path: core.configuration.rules, trigger: .signal))
+    }
+
+    mutating func answer(_ request: Request, _ core: inout AgentCore, at moment: AgentMoment) {
+        guard moment.monotonic - lastRequestedAt >= Self.reloadInterval else {
+            core.countDroppedRequest()
+            return core.respond(to: request, failure: "the rules were reloaded less than a second ago; at most one reload per second")
         }
-        load(initial: false)
+        lastRequestedAt = moment.monotonic
+        core.act(.loadRules(path: core.configuration.rules, trigger: .request(request)))
     }
 
-    /// Loads the rules now (the `reload_rules` request); returns the failure, if any.
-    func reload() -> RulesLoading.Failure? {
-        load(initial: false)
-    }
-
-    /// Releases the file watch (bound to the loop, which must outlive it).
-    func stop() {
-        fileEvents = nil
-    }
-
-    private func watchFile() {
-        let path = agent.configuration.rules
-        let watch = FileChangeWatch(path: path, loop: agent.loop) { [unowned self] in
-            guard fileState.changed() else { return }
-            agent.logger.info("\(path) changed on disk")
-            load(initial: false)
-        }
-        if let reason = watch.fallbackReason { agent.logger.warning("\(reason); looking at \(path) once a second instead") }
-        fileEvents = watch
-    }
-
-    @discardableResult
-    private func load(initial: Bool) -> RulesLoading.Failure? {
-        let now = agent.now()
-        let path = agent.configuration.rules
-        switch RulesLoading.load(path: path) {
+    mutating func rulesLoaded(_ result: Result<Rules, RulesLoading.Failure>, path: String, trigger: RulesTrigger,
+                              _ core: inout AgentCore, at moment: AgentMoment) {
+        let initial = if case .start = trigger { true } else { false }
+        switch result {
         case let .success(rules):
-            let warnings = rules.warnings(for: RulesLoading.identities(agent.configuration))
-            agent.replaceRules(rules, at: now)
-            agent.logger.info("rules \(path) \(initial ? "loaded" : "reloaded") (sha256 \(rules.sha256.prefix(12)))")
-            for warning in warnings { agent.logger.warning("rules: \(warning)") }
-            agent.publishDurable(agent.topics.rules, RulesLoading.payload(ts: now, ok: true, source: path, active: rules,
-                                                                          failure: nil, warnings: warnings), retain: true)
-            agent.rulesChanged()
-            return nil
+            let warnings = rules.warnings(for: RulesLoading.identities(core.configuration))
+            core.applyRules(rules, at: moment)
+            core.log(.info, "rules \(path) \(initial ? "loaded" : "reloaded") (sha256 \(rules.sha256.prefix(12)))")
+            for warning in warnings { core.log(.warning, "rules: \(warning)") }
+            core.publishDurable(core.topics.rules, RulesLoading.payload(ts: moment.time, ok: true, source: path, active: rules,
+                                                                        failure: nil, warnings: warnings), retain: true)
+            if case let .request(request) = trigger {
+                core.respond(to: request, data: [JSONMember("sha256", .string(rules.sha256)), JSONMember("source", .string(path))])
+            }
         case let .failure(failure):
-            agent.logger.error("rules: \(failure)\(initial ? "; running without rules" : "; keeping the active rules")")
-            agent.publishDurable(agent.topics.rules, RulesLoading.payload(ts: now, ok: false, source: path,
-                                                                          active: agent.core.engine.rules,
-                                                                          failure: failure, warnings: []), retain: true)
-            return failure
+            core.log(.error, "rules: \(failure)\(initial ? "; running without rules" : "; keeping the active rules")")
+            core.publishDurable(core.topics.rules, RulesLoading.payload(ts: moment.time, ok: false, source: path,
+                                                                        active: core.engine.rules, failure: failure, warnings: []),
+                                retain: true)
+            if case let .request(request) = trigger { core.respond(to: request, failure: failure.description) }
         }
     }
 }

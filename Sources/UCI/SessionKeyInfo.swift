@@ -23,7 +23,12 @@ public struct SessionKeyInfo: Hashable, Sendable, CustomStringConvertible {
     /// nothing is gained by reusing one.
     public static func random() -> SessionKeyInfo {
         var generator = SystemRandomNumberGenerator()
-        return SessionKeyInfo((0..<size).map { _ in UInt8.random(in: .min ... .max, using: &generator) })!
+        return random(using: &generator)
+    }
+
+    /// A fresh key from `generator` (the system's random source in the agent).
+    public static func random(using generator: inout some RandomNumberGenerator) -> SessionKeyInfo {
+        SessionKeyInfo((0..<size).map { _ in UInt8.random(in: .min ... .max, using: &generator) })!
     }
 
     /// VENDOR_ID as the little-endian value the TLV carries.

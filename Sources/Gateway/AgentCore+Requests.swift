@@ -1,0 +1,41 @@
+import MQTTClient
+import Vocabulary
+
+/// Requests on `<base>/<gw>/request/<name>` (mqtt-api.md): each one is answered on
+/// `response/<name>` with its `id`, `ok` and `data` or `error`, by the component that declares
+/// its name.
+extension AgentCore {
+    mutating func request(_ name: String, _ message: MQTTMessage, at moment: AgentMoment) {
+        switch requestIntake.admit(name: name, message) {
+        case let .ignored(line):
+            if let line { log(.warning, line) }
+        case let .dropped(line):
+            countDroppedRequest()
+            log(.debug, line)
+        case let .rejected(problem):
+            // Debug, not info: a flood of bad requests must not flood the journal too.
+            log(.debug, "rejected request \(name): \(problem.message)")
+            respond(to: name, Payloads.response(id: problem.id, ok: false, error: problem.message))
+        case let .accepted(request):
+            var answered = false
+            tellComponents(moment) { component, core in
+                guard !answered, let known = request.name, component.requests.contains(known) else { return }
+                answered = true
+                component.answer(request, &core, at: moment)
+            }
+            if !answered {
+                respond(to: name, Payloads.response(id: request.id, ok: false, error: "request \(name) is not available on this agent"))
+            }
+        }
+    }
+
+    /// Answers `request`: `ok` with `data`.
+    mutating func respond(to request: Request, data: [JSONMember] = []) {
+        respond(to: request.rawName, Payloads.response(id: request.id, ok: true, data: .object(data)))
+    }
+
+    /// Answers `request`: not done, and why.
+    mutating func respond(to request: Request, failure text: String) {
+        respond(to: request.rawName, Payloads.response(id: request.id, ok: false, error: text))
+    }
+}

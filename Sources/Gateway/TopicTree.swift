@@ -28,9 +28,13 @@ public struct TopicTree: Sendable, Equatable {
     public func response(_ name: String) -> String { "\(root)/response/\(TopicSegment.sanitize(name))" }
 
     /// The request name of a topic under `request/`, or nil for any other topic.
+    ///
+    /// Compared byte by byte, as the broker matched the subscription: by characters, a name that
+    /// starts with a combining mark would join the `/` before it into another character and the
+    /// request would go unanswered.
     public func requestName(of topic: String) -> String? {
         let prefix = root + "/request/"
-        guard topic.hasPrefix(prefix) else { return nil }
-        return String(topic.dropFirst(prefix.count))
+        guard topic.utf8.starts(with: prefix.utf8) else { return nil }
+        return String(decoding: topic.utf8.dropFirst(prefix.utf8.count), as: UTF8.self)
     }
 }

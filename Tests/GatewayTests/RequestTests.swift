@@ -16,6 +16,8 @@ import Gateway
     @Test func anUnknownNameIsAnsweredAndAnOversizedOneDroppedUnanswered() {
         #expect(answer("frobnicate", #"{"id": "x"}"#).hasPrefix(#"{"id": "x", "ok": false, "error": "unknown request \"frobnicate\""#))
         #expect(answer(String(repeating: "n", count: 65), "") == "")
+        // A name that starts with a combining mark is still a name under `request/`.
+        #expect(answer("\u{0307}x", "").hasPrefix(#"{"ok": false, "error": "unknown request"#))
     }
 
     @Test func aPhoneSessionIsAnsweredWhenItsSessionRanges() {

@@ -51,7 +51,7 @@ FUZZ_DIR   := $(CURDIR)/.build
 FUZZ_FLAGS ?=
 # Each target runs for FUZZ_TIME seconds: UCI (seeds: the uci.md vectors), the config loader,
 # the rules loader (and the engine on accepted rules), the agent's core driven by device bytes
-# (AgentCore, as run and replay drive it), and the request parser.
+# (AgentCore, as run and replay drive it), and requests through the core.
 FUZZ_TARGETS ?= UCI Config Rules Core Request
 fuzz: deps
 	cd Tests/Fuzz && $(SWIFT) build -c release --sanitize=fuzzer

@@ -1,7 +1,7 @@
 // swift-tools-version:6.0
 // libFuzzer harnesses (`make fuzz`): the UCI reassembler and decoder, the config loader, the
-// rules loader (and the engine on accepted rules), the agent's core on device bytes, and the
-// request parser.
+// rules loader (and the engine on accepted rules), the agent's core on device bytes, and
+// requests through the agent's core.
 //
 // A separate package on purpose: an executable target built for libFuzzer has no `main` of its
 // own, and inside the root package it would break `swift test` at link time

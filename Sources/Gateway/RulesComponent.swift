@@ -14,9 +14,10 @@ struct RulesComponent: AgentComponent {
 
     var requests: [Request.Name] { [.reloadRules] }
 
+    /// The watch first: a change while the file is being read is then seen as one.
     mutating func start(_ core: inout AgentCore, at moment: AgentMoment) {
-        core.act(.loadRules(path: core.configuration.rules, trigger: .start))
         core.act(.watchRules(path: core.configuration.rules))
+        core.act(.loadRules(path: core.configuration.rules, trigger: .start))
     }
 
     /// SIGHUP reads the rules again, from a new path if the configuration names one.

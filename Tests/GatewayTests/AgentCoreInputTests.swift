@@ -58,7 +58,7 @@ import Vocabulary
         actions.compactMap { if case let .device(event) = $0 { "\(event)" } else { nil } }
     }
 
-    @Test func startingAsksForTheRulesAndAWatchOnTheirFileAndFeedsTheWatchdog() {
+    @Test func startingWatchesTheRulesFileReadsItAndFeedsTheWatchdog() {
         var configuration = AgentConfiguration(device: AgentConfiguration.Device(peers: []))
         configuration.rules = "/srv/rules.yaml"
         var core = AgentCore(configuration: configuration, eventIDPrefix: "gw:test") { _ in
@@ -73,7 +73,7 @@ import Vocabulary
             default: "other"
             }
         }
-        #expect(actions == ["load /srv/rules.yaml", "watch /srv/rules.yaml", "watchdog"])
+        #expect(actions == ["watch /srv/rules.yaml", "load /srv/rules.yaml", "watchdog"])
         // The watchdog's next feed is the core's next wake-up, in monotonic time.
         #expect(core.nextWake == Self.start.monotonic + 10)
     }

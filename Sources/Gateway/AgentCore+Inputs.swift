@@ -9,7 +9,7 @@ import Vocabulary
 extension AgentCore {
     /// Decides on `input`, which reached the agent at `moment`: messages go to `outbox`, whatever
     /// else the shell is to do to `actions`.
-    mutating func handle(_ input: AgentInput, at moment: AgentMoment) {
+    public mutating func handle(_ input: AgentInput, at moment: AgentMoment) {
         lastMoment = moment
         switch input {
         case .started:
@@ -46,7 +46,7 @@ extension AgentCore {
     /// When the core wants to hear `timePassed` next (monotonic), nil while it waits for nothing:
     /// the proximity engine's deadline (signal loss, dwell times, angles that age) and the
     /// components'.
-    var nextWake: Double? {
+    public var nextWake: Double? {
         var wake = nextDeadline.map { lastMoment.monotonic + ($0 - lastMoment.time) }
         for component in components {
             if let deadline = component.nextDeadline, deadline < wake ?? .infinity { wake = deadline }

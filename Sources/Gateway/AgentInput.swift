@@ -7,7 +7,7 @@ import Proximity
 /// The shell turns everything it reads — the device, the broker, signals, files, timers — into
 /// these; what needs I/O (reading the rules or the configuration file) the shell does first, and
 /// the input carries the outcome.
-enum AgentInput: Sendable {
+public enum AgentInput: Sendable {
     /// The loop runs and the publisher exists, before the broker is connected.
     case started
     /// Something from the device link: a state change, the device's identity, a ranging round,
@@ -32,8 +32,14 @@ enum AgentInput: Sendable {
 }
 
 /// The publishing side's figures that `metrics` reports.
-struct PublisherFigures: Sendable {
+public struct PublisherFigures: Sendable {
     var queued = 0
     var spooled = 0
     var dropped = 0
+
+    public init(queued: Int = 0, spooled: Int = 0, dropped: Int = 0) {
+        self.queued = queued
+        self.spooled = spooled
+        self.dropped = dropped
+    }
 }

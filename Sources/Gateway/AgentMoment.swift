@@ -4,7 +4,12 @@
 /// tags did and every `ts` are dated with it. `monotonic` measures intervals that a step of the
 /// system clock must neither shorten nor stretch: uptime, rate limits, a phone's time without a
 /// round, the next metrics. The shell reads both clocks; the core only ever gets them passed in.
-struct AgentMoment: Sendable, Equatable {
-    var time: Double
-    var monotonic: Double
+public struct AgentMoment: Sendable, Equatable {
+    public var time: Double
+    public var monotonic: Double
+
+    public init(time: Double, monotonic: Double) {
+        self.time = time
+        self.monotonic = monotonic
+    }
 }

@@ -3,7 +3,7 @@ import UCI
 
 /// A request received on `<base>/<gw>/request/<name>` (mqtt-api.md, "requests"): the body is
 /// empty or a JSON object, optionally with an `id` that the response echoes.
-struct Request: Sendable {
+public struct Request: Sendable {
     enum Name: String, CaseIterable, Sendable {
         case ping, state
         case reloadRules = "reload_rules"

@@ -1,5 +1,5 @@
 /// Why the rules file is read: the log line and the answer depend on it.
-enum RulesTrigger: Sendable {
+public enum RulesTrigger: Sendable {
     /// The agent starts: a broken file leaves it running without rules.
     case start
     /// SIGHUP.

@@ -1,7 +1,9 @@
 // libFuzzer entry for the agent's core: bytes as the device would send them, reassembled and
-// decoded as the agent does, drive AgentCore with the example rules. Every message it decides
-// must be a JSON object on a topic of the gateway's own tree, and no range may carry an angle
-// (the device reports no AoA: a missing direction is never invented).
+// decoded as the agent does, drive AgentCore with the example rules through the input `run`
+// feeds it (`handle(.device(…))`: a round of any session as `measurements`, everything else as a
+// frame). Every message it decides must be a JSON object on a topic of the gateway's own tree,
+// and no range may carry an angle (the device reports no AoA: a missing direction is never
+// invented).
 import Foundation
 import Gateway
 import Proximity
@@ -20,13 +22,21 @@ public func fuzzCore(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
     check(core.take(), configuration)
     var reassembler = Reassembler()
     var time = 1_000.0
+    core.handle(.device(.stateChanged(.ranging, port: "/dev/ttyACM0")), at: AgentMoment(time: time, monotonic: time))
+    check(core.take(), configuration)
     reassembler.feed(bytes) { event in
-        guard case let .message(raw) = event, case let .notification(.sessionInfo(info))? = try? UCIMessage(decoding: raw) else { return }
+        guard case let .message(raw) = event else { return }
         time += 0.05
-        core.ranging(info, at: time)
+        let moment = AgentMoment(time: time, monotonic: time)
+        let message = try? UCIMessage(decoding: raw)
+        if case let .notification(.sessionInfo(info))? = message {
+            core.handle(.device(.measurements(info, receivedAt: time, monotonic: time, raw: raw)), at: moment)
+        } else {
+            core.handle(.device(.frame(raw, receivedAt: time, valid: message != nil)), at: moment)
+        }
         check(core.take(), configuration)
     }
-    core.tick(at: time + 10)
+    core.handle(.timePassed(publisher: PublisherFigures()), at: AgentMoment(time: time + 10, monotonic: time + 10))
     check(core.take(), configuration)
     return 0
 }

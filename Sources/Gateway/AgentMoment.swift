@@ -8,8 +8,9 @@ public struct AgentMoment: Sendable, Equatable {
     public var time: Double
     public var monotonic: Double
 
-    public init(time: Double, monotonic: Double) {
-        self.time = time
-        self.monotonic = monotonic
+    /// A moment on one timeline, for what drives the core with generated inputs (the fuzzers):
+    /// there the two clocks are the same.
+    public static func at(_ seconds: Double) -> AgentMoment {
+        AgentMoment(time: seconds, monotonic: seconds)
     }
 }

@@ -22,12 +22,12 @@ public func fuzzCore(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
     check(core.take(), configuration)
     var reassembler = Reassembler()
     var time = 1_000.0
-    core.handle(.device(.stateChanged(.ranging, port: "/dev/ttyACM0")), at: AgentMoment(time: time, monotonic: time))
+    core.handle(.device(.stateChanged(.ranging, port: "/dev/ttyACM0")), at: AgentMoment.at(time))
     check(core.take(), configuration)
     reassembler.feed(bytes) { event in
         guard case let .message(raw) = event else { return }
         time += 0.05
-        let moment = AgentMoment(time: time, monotonic: time)
+        let moment = AgentMoment.at(time)
         let message = try? UCIMessage(decoding: raw)
         if case let .notification(.sessionInfo(info))? = message {
             core.handle(.device(.measurements(info, receivedAt: time, monotonic: time, raw: raw)), at: moment)
@@ -36,7 +36,7 @@ public func fuzzCore(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
         }
         check(core.take(), configuration)
     }
-    core.handle(.timePassed(publisher: PublisherFigures()), at: AgentMoment(time: time + 10, monotonic: time + 10))
+    core.handle(.timePassed(publisher: PublisherFigures()), at: AgentMoment.at(time + 10))
     check(core.take(), configuration)
     return 0
 }

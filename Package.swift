@@ -103,7 +103,7 @@ let package = Package(
         .testTarget(name: "UCITests", dependencies: ["UCI"]),
         .testTarget(name: "GatewayTests", dependencies: ["Vocabulary", "Gateway", "DeviceLink", "Commands", "OfflineTools", "EventLoop", "Proximity", "UCI", "Simulator", "YAMLCoding", "Recording", "MQTTClient", "TestSupport"]),
         .testTarget(name: "DeviceSessionTests", dependencies: ["DeviceLink", "UCI"]),
-        .testTarget(name: "SpoolTests", dependencies: ["MQTTClient", "Vocabulary"]),
+        .testTarget(name: "SpoolTests", dependencies: ["MQTTClient", "Vocabulary", "EventLoop"]),
         .testTarget(name: "DeviceLinkTests", dependencies: ["DeviceLink", "UCI", "CPty"]),
         .testTarget(name: "YAMLCodingTests", dependencies: ["YAMLCoding"]),
         .testTarget(name: "SimulatorTests", dependencies: ["Simulator", "UCI", "Vocabulary"]),

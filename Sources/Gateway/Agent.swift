@@ -39,6 +39,7 @@ public final class Agent {
     /// The time every input to the core is dated with: the wall clock, never running backwards.
     private var clock = AgentClock()
     private var publishProblems = LogThrottle()
+    private var journalProblems = LogThrottle(window: 60)
     /// The longest a shutdown waits for the device's session to wind down: two commands of the
     /// session's wind-down timeout each, and some slack; far below systemd's TimeoutStopSec.
     private static let deviceShutdownLimit = 2.5
@@ -122,7 +123,10 @@ public final class Agent {
             }
         }
         if !spool.isEmpty { logger.info("\(spool.count) journaled messages wait for the broker") }
-        publisher = Publisher(client: client, spool: spool)
+        let journalSync = JournalSync(spool: spool, loop: loop) { [unowned self] problem in
+            for line in journalProblems.lines(for: problem, at: Clocks.monotonic()) { logger.warning(line) }
+        }
+        publisher = Publisher(client: client, spool: spool, journalSync: journalSync)
 
         var devicePort = configuration.device.port
         var simulator: SimulatorHost?
@@ -173,6 +177,8 @@ public final class Agent {
         try? publisher.direct(topic: topics.status, payload: status(online: false), retain: true)
         let undelivered = client.disconnect(timeout: .seconds(3))
         if undelivered > 0 { logger.warning("\(undelivered) messages were not acknowledged by the broker before shutdown") }
+        // What the last wake-ups journaled: synced here, the loop has nothing left to read.
+        do { try spool.syncAppends() } catch { logger.warning("\(error)") }
         // Loop-bound parts go before the loop does.
         if let wakeTimer { loop.cancel(wakeTimer.timer) }
         rulesFile = nil
@@ -217,6 +223,7 @@ public final class Agent {
             }
         }
         core.clearOutbox()
+        publisher.syncJournal()
         // At debug level every event is also logged (kept typed by the core only then).
         for event in core.takeEvents() {
             logger.debug("event \(event.type.rawValue) \(event.peer.displayName) \(event.rule ?? "")")

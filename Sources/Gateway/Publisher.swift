@@ -34,10 +34,14 @@ struct Publisher {
     /// number of its last message, up to which the journal forgets once they all arrived.
     private var batch: (pending: Set<Int>, through: UInt64)?
     static let batchSize = 50
+    /// Syncs the journal off the loop (`syncJournal`); without one, every append is synced as it
+    /// is written.
+    private let journalSync: JournalSync?
 
-    init(client: MQTTClient, spool: Spool) {
+    init(client: MQTTClient, spool: Spool, journalSync: JournalSync? = nil) {
         self.client = client
         self.spool = spool
+        self.journalSync = journalSync
     }
 
     /// Messages dropped to stay bounded or because the broker can never take them: superseded
@@ -62,7 +66,7 @@ struct Publisher {
         }
         var problems: [String] = []
         do {
-            try spool.append(SpooledMessage(topic: topic, payload: Array(payload), qos: 1, retain: retain))
+            try spool.append(SpooledMessage(topic: topic, payload: Array(payload), qos: 1, retain: retain), sync: journalSync == nil)
             if spool.isPersisted, let problem = journalWritable() { problems.append(problem) }
         } catch {
             switch error {
@@ -72,6 +76,11 @@ struct Publisher {
         }
         if let notice = spool.takeNotice() { problems.append(notice) }
         return problems.joinedProblems
+    }
+
+    /// Has what this wake-up journaled synced to disk, off the loop: one sync for all of it.
+    func syncJournal() {
+        journalSync?.request()
     }
 
     /// Counts a message that can never be published; the reason to log names its topic, shortened.

@@ -17,7 +17,8 @@ import Glibc
 ///   is refused.
 /// - `*.damaged`: segments in which recovery found damage, kept for inspection; never read.
 ///
-/// Every operation costs what it touches. Appending writes one record and `fdatasync`s it.
+/// Every operation costs what it touches. Appending writes one record and `fdatasync`s it, or
+/// leaves the sync to a `JournalSync` off the loop that covers every record written before it.
 /// Delivery reads ahead a bounded window (`pending(upTo:)`), and `delivered(through:)` moves the
 /// cursor and deletes the segments it has passed: nothing is ever rewritten. Only the window is
 /// held in memory, and what could not be written (below).
@@ -26,7 +27,8 @@ import Glibc
 /// memory) beyond `maximumBytes`, the oldest segments are deleted, undelivered or not; `dropped`
 /// counts the messages lost that way and `takeNotice()` says so once per episode.
 ///
-/// Crash safety: a crash or power cut can only cut the last record short; loading drops it and
+/// Crash safety: a crash or power cut can only cut the last record short (with a `JournalSync`,
+/// a power cut also loses what was written since its last sync completed); loading drops it and
 /// keeps everything before it. Any other damage (a flipped bit) costs the records it touches:
 /// loading resynchronises on the next valid record, keeps the segment aside as `*.damaged` and
 /// says in `recoveryNote` how many records were lost and why (`JournalRecovery`). After a power
@@ -161,8 +163,10 @@ public final class Spool {
         try append(message, sync: true)
     }
 
+    /// Appends one message, synced at once or (`sync: false`) left for `syncAppends` or a
+    /// `JournalSync` to sync with the others written meanwhile.
     @discardableResult
-    func append(_ message: SpooledMessage, sync: Bool) throws(SpoolError) -> UInt64 {
+    public func append(_ message: SpooledMessage, sync: Bool) throws(SpoolError) -> UInt64 {
         let topicBytes = message.topic.utf8.count
         guard topicBytes <= JournalRecord.maximumTopicBytes else { throw .topicTooLong(bytes: topicBytes) }
         let size = message.recordSize
@@ -188,8 +192,22 @@ public final class Spool {
         return message.sequence
     }
 
-    /// Syncs what `append(_:sync: false)` wrote.
-    func syncAppends() throws(SpoolError) {
+    /// Whether `append(_:sync: false)` wrote records that no sync covers yet.
+    public var hasUnsyncedAppends: Bool { unsynced && appendFD >= 0 }
+
+    /// A duplicate of the descriptor appended to, for a sync elsewhere (`JournalSync`): the
+    /// records written so far count as covered by it, and the caller syncs and closes it. Nil
+    /// when nothing waits for a sync, or no descriptor is left to duplicate.
+    public func descriptorToSync() -> Int32? {
+        guard hasUnsyncedAppends else { return nil }
+        let fd = fcntl(appendFD, F_DUPFD_CLOEXEC, 0)
+        guard fd >= 0 else { return nil }
+        unsynced = false
+        return fd
+    }
+
+    /// Syncs what `append(_:sync: false)` wrote, here (blocking).
+    public func syncAppends() throws(SpoolError) {
         guard unsynced, appendFD >= 0 else { return }
         guard fdatasync(appendFD) == 0 else { throw .io("cannot sync the journal in \(directory): \(String(cString: strerror(errno)))") }
         unsynced = false

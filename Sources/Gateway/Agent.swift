@@ -252,11 +252,14 @@ public final class Agent {
     /// the timer as it is; it then finds little due and is set again for the new one, so while
     /// tags range it runs about once per `signal_lost_after` (or `max_age` with angles) rather
     /// than ten times a second. Up to 50 ms late, so that it rides on a notification's wake-up
-    /// where one comes; never sooner than a millisecond, whatever the clocks say.
+    /// where one comes; never sooner than a millisecond, whatever the clocks say. A deadline kept
+    /// in the agent's time comes out of `nextWake` a few microseconds apart from one notification
+    /// to the next (the two clocks are read at different instants): only one earlier by more
+    /// than a millisecond moves the timer.
     private func armWakeTimer() {
         guard let deadline = core.nextWake else { return }
         if let armed = wakeTimer {
-            guard deadline < armed.deadline else { return }
+            guard deadline < armed.deadline - 0.001 else { return }
             loop.cancel(armed.timer)
         }
         let timer = loop.schedule(after: max(deadline - Clocks.monotonic(), 0.001), slack: 0.05) { [unowned self] in

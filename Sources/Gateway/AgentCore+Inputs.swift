@@ -11,6 +11,7 @@ extension AgentCore {
     /// else the shell is to do to `actions`.
     public mutating func handle(_ input: AgentInput, at moment: AgentMoment) {
         lastMoment = moment
+        defer { nextWake = earliestDeadline() }
         switch input {
         case .started:
             status.startedAt = moment.monotonic
@@ -43,10 +44,9 @@ extension AgentCore {
         }
     }
 
-    /// When the core wants to hear `timePassed` next (monotonic), nil while it waits for nothing:
-    /// the proximity engine's deadline (signal loss, dwell times, angles that age) and the
-    /// components'.
-    public var nextWake: Double? {
+    /// The earliest of the proximity engine's deadline (signal loss, dwell times, angles that
+    /// age) and the components', in monotonic time.
+    private func earliestDeadline() -> Double? {
         var wake = nextDeadline.map { lastMoment.monotonic + ($0 - lastMoment.time) }
         for component in components {
             if let deadline = component.nextDeadline, deadline < wake ?? .infinity { wake = deadline }

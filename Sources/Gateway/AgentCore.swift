@@ -83,6 +83,11 @@ public struct AgentCore {
     var actions: [AgentAction] = []
     /// The moment of the latest input.
     var lastMoment = AgentMoment(time: 0, monotonic: 0)
+    /// When the core wants to hear `timePassed` next (monotonic), nil while it waits for nothing:
+    /// worked out at the end of every `handle`. Stored rather than computed, so that the shell
+    /// reads it in place instead of copying the whole core to call a getter (measured: a copy and
+    /// a destroy of the core per notification).
+    public internal(set) var nextWake: Double?
 
     public init(settings: Settings, peers: [AgentConfiguration.Peer], identities: [PeerIdentity], gateway: GatewayPose?) {
         var configuration = AgentConfiguration(device: AgentConfiguration.Device(peers: peers))

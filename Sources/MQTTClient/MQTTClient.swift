@@ -358,13 +358,14 @@ public final class MQTTClient {
     /// The same, for a payload that is part of a larger buffer (the agent's outbox).
     @discardableResult
     public func publish(topic: String, payload: ArraySlice<UInt8>, qos: MQTTQoS = .atMostOnce, retain: Bool = false) throws(MQTTError) -> Int {
-        try MQTTTopic.validateForPublish(topic)
+        let plain = MQTTTopic.isPlainForPublish(topic)
+        if !plain { try MQTTTopic.validateForPublish(topic) }
         guard payload.count <= 268_435_455 else { throw .payloadTooLarge(bytes: payload.count) }
         guard let mosq, !stopping else { throw .closed }
         if qos == .atMostOnce && !isConnected { throw .notConnected }
         if qos == .atMostOnce, !retain, case .serving = phase, !configuration.broker.useTLS, !mosquitto_want_write(mosq) {
             guard liveWrites.pendingBytes < LiveWrites.limit else { throw .backlog(bytes: liveWrites.pendingBytes) }
-            try MQTTTopic.validateCharacters(topic)
+            if !plain { try MQTTTopic.validateCharacters(topic) }
             liveWrites.append(topic: topic, payload: payload, retain: retain, version: configuration.protocolVersion)
             liveSinceFlush = true
             return 0

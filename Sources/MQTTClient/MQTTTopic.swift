@@ -21,6 +21,16 @@ enum MQTTTopic {
         }
     }
 
+    /// Whether `topic` passes both checks below at a glance: non-empty, at most 65535 bytes, every
+    /// byte printable ASCII and neither `+` nor `#` — the agent's own topics. One pass over the
+    /// bytes for every message published, instead of one per check.
+    static func isPlainForPublish(_ topic: String) -> Bool {
+        topic.utf8.withContiguousStorageIfAvailable { bytes in
+            !bytes.isEmpty && bytes.count <= 65535
+                && !bytes.contains { $0 < 0x20 || $0 >= 0x7F || $0 == UInt8(ascii: "+") || $0 == UInt8(ascii: "#") }
+        } ?? false
+    }
+
     /// What libmosquitto's `mosquitto_validate_utf8` refuses beyond invalid UTF-8 (which a Swift
     /// string never is): control characters (U+0000–U+001F, U+007F–U+009F) and non-characters
     /// (U+FDD0–U+FDEF, U+xFFFE, U+xFFFF). For the packets the client writes itself.

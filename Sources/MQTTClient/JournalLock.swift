@@ -9,9 +9,12 @@ import Glibc
 final class JournalLock {
     private let fd: Int32
 
+    /// The descriptor is kept in a local until the lock is held: a class whose stored properties
+    /// are all set runs its `deinit` when its initializer throws, which would close it a second
+    /// time — by then possibly a file another thread just opened under the same number.
     init(directory: String) throws(Spool.SpoolError) {
         let path = directory + "/lock"
-        fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o640)
+        let fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o640)
         guard fd >= 0 else { throw .io("cannot open \(path): \(String(cString: strerror(errno)))") }
         guard flock(fd, LOCK_EX | LOCK_NB) == 0 else {
             let busy = errno == EWOULDBLOCK
@@ -25,6 +28,7 @@ final class JournalLock {
             }
             throw .io("cannot lock \(path): \(reason)")
         }
+        self.fd = fd
         let pid = Array("\(getpid())\n".utf8)
         _ = ftruncate(fd, 0)
         _ = pid.withUnsafeBytes { pwrite(fd, $0.baseAddress!, $0.count, 0) }

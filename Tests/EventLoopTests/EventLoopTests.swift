@@ -65,16 +65,19 @@ import Testing
         var oldCalls = 0
         let old = loop.watch(first[0], events: Int16(POLLIN)) { _ in oldCalls += 1 }
         let number = first[0]
-        close(first[0])
         close(first[1])
         var second: [Int32] = [-1, -1]
         #expect(pipe(&second) == 0)
-        defer { close(second[0]); close(second[1]) }
-        try #require(second[0] == number, "the kernel hands out the lowest free number")
+        // The new pipe's read end takes the old number in one step (the old read end is closed
+        // by it): the number is never free, so no other test's thread can take it meanwhile, as
+        // it could between a close and the next open.
+        try #require(dup2(second[0], number) == number)
+        close(second[0])
+        defer { close(number); close(second[1]) }
         var received: [UInt8] = []
-        _ = loop.watch(second[0], events: Int16(POLLIN)) { _ in
+        _ = loop.watch(number, events: Int16(POLLIN)) { _ in
             var byte: UInt8 = 0
-            if read(second[0], &byte, 1) == 1 { received.append(byte) }
+            if read(number, &byte, 1) == 1 { received.append(byte) }
         }
         loop.unwatch(old)
         var byte: UInt8 = 9
@@ -132,12 +135,12 @@ import Testing
     /// handler can tell (and not read it as data).
     @Test func aDescriptorThatIsNotOpenIsReportedInvalid() throws {
         let loop = try EventLoop()
-        var fds: [Int32] = [-1, -1]
-        #expect(pipe(&fds) == 0)
-        close(fds[0])
-        close(fds[1])
+        // Far above what the suite opens, and checked: a number just closed could be taken by
+        // another test's thread before the watch.
+        let number: Int32 = 4_000
+        try #require(fcntl(number, F_GETFD) == -1 && errno == EBADF)
         var calls: [Int16] = []
-        let watch = loop.watch(fds[0], events: Int16(POLLIN)) { calls.append($0) }
+        let watch = loop.watch(number, events: Int16(POLLIN)) { calls.append($0) }
         loop.run(until: { !calls.isEmpty }, deadline: loop.now + 5)
         #expect(calls.first == Int16(POLLNVAL))
         loop.unwatch(watch)

@@ -19,9 +19,13 @@ struct BenchReport: Sendable {
     var mallocSkipped: String?
     var journal: JournalFigure?
     var journalError: String?
-    /// `cat` reading the same pty: the cost of waking up for each notification (WakeFloor.swift).
-    var wakeFloor: [(rate: Int, microsecondsPerMeasurement: Double)] = []
+    /// `cat` reading the same pty: the cost of waking up for each notification (Floor.swift).
+    var wakeFloor: [FloorFigure] = []
     var wakeFloorError: String?
+    /// A forwarder that reads the pty and sends the Python baseline's messages, nothing else
+    /// (ForwardFloor.swift): the cost of publishing them from this machine.
+    var forwardFloor: [FloorFigure] = []
+    var forwardFloorError: String?
     var settings = PipelineSettings()
 
     // MARK: table
@@ -63,8 +67,10 @@ struct BenchReport: Sendable {
                 out.append(phaseRow(String(repeating: " ", count: 11), "python", other,
                                     ratio: other.cpuPerMeasurementMicroseconds / phase.cpuPerMeasurementMicroseconds))
             }
-            if let floor = wakeFloor.first(where: { $0.rate == phase.targetRate }) {
-                out.append(pad("", 12) + pad("cat", 9) + lpad(grouped(Double(floor.rate)), 12) + lpad("—", 13)
+            for (name, floors) in [("cat", wakeFloor), ("forward", forwardFloor)] {
+                guard let floor = floors.first(where: { $0.rate == phase.targetRate }) else { continue }
+                out.append(pad("", 12) + pad(name, 9) + lpad(grouped(Double(floor.rate)), 12)
+                           + lpad(floor.delivered.map { grouped(Double($0) / settings.window) } ?? "—", 13)
                            + lpad(format(floor.microsecondsPerMeasurement, 1), 14)
                            + lpad(format(floor.microsecondsPerMeasurement * Double(floor.rate) / 1e4, 1), 13))
             }
@@ -74,6 +80,18 @@ struct BenchReport: Sendable {
             out.append("  notification, below which no gateway gets on this machine")
         }
         if let wakeFloorError { out.append("  cat: not measured: \(wakeFloorError)") }
+        if !forwardFloor.isEmpty {
+            out.append("  forward: reads the pty and sends the Python baseline's 8 range messages per notification, encoded once, in")
+            out.append("  one send (no decoding, rules or JSON): the cost of publishing them, below which no such gateway gets")
+            for phase in py?.phases ?? [] {
+                guard let floor = forwardFloor.first(where: { $0.rate == phase.targetRate }) else { continue }
+                let tenfold = phase.cpuPerMeasurementMicroseconds / 10
+                out.append("    at \(grouped(Double(phase.targetRate)))/s a tenfold lead over Python is \(format(tenfold, 1)) µs/meas.: "
+                           + (tenfold < floor.microsecondsPerMeasurement ? "below" : "above")
+                           + " the forwarder's \(format(floor.microsecondsPerMeasurement, 1))")
+            }
+        }
+        if let forwardFloorError { out.append("  forward: not measured: \(forwardFloorError)") }
         out.append("")
         let s = swift.phases.first { $0.latency != nil }?.latency
         let p = py?.phases.first { $0.latency != nil }?.latency
@@ -258,6 +276,11 @@ struct BenchReport: Sendable {
         fields.append(("wake_floor_cat", .list(wakeFloor.map { f in
             obj([("offered_target_per_s", num(Double(f.rate))), ("cpu_us_per_measurement", num(f.microsecondsPerMeasurement))])
         })))
+        fields.append(("forward_floor", .list(forwardFloor.map { f in
+            obj([("offered_target_per_s", num(Double(f.rate))), ("cpu_us_per_measurement", num(f.microsecondsPerMeasurement)),
+                 ("delivered", f.delivered.map { num(Double($0)) } ?? .null)])
+        })))
+        fields.append(("forward_floor_error", forwardFloorError.map(JSONValue.string) ?? .null))
         return obj(fields).json
     }
 

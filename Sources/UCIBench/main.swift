@@ -11,6 +11,8 @@
 //                                  difference of two runs with different N, divided by ΔN)
 //   uwb2mqtt-bench core1 N         exactly N rounds of the core (d), the same way (valgrind
 //                                  3.19 reads no DWARF 5: run it on a `strip --strip-debug` copy)
+//   uwb2mqtt-bench forward-floor --port LINK --broker-port PORT
+//                                  the forwarding floor's process (ForwardFloor.swift)
 //   uwb2mqtt-bench link-order BINARY CALLGRIND_OUT...
 //                                  the agent's link order from callgrind profiles of BINARY
 //                                  (LinkOrder.swift; `make link-order`)
@@ -23,7 +25,8 @@
 //    process (Subscriber.swift); CPU and VmRSS from /proc/<pid>; heap allocations per measurement
 //    with a perf uprobe on glibc malloc (MallocCounter.swift; needs perf and root, else skipped).
 //    Then the same workload through Tests/Bench/python_gateway.py (pyserial + paho-mqtt) as the
-//    baseline, and `cat` on the same pty as the floor (WakeFloor.swift).
+//    baseline; as floors, `cat` on the same pty (Floor.swift) and a forwarder that only reads
+//    the pty and sends the baseline's messages (ForwardFloor.swift).
 // 3. The journal (JournalBench.swift): a 64 MiB spool filled, appended to at its bound, opened,
 //    drained through the same mosquitto; bytes written per appended and per delivered record.
 #if canImport(Glibc)
@@ -41,6 +44,10 @@ if arguments.first == "core1" {
     let n = arguments.count > 1 ? Int(arguments[1]) ?? 0 : 0
     print("core1 \(n): checksum \(coreRounds(n))")
     exit(0)
+}
+
+if arguments.first == "forward-floor" {
+    exit(runForwardFloor(Array(arguments.dropFirst())))
 }
 
 if arguments.first == "link-order" {
@@ -86,7 +93,7 @@ while !arguments.isEmpty {
     case "--agent": agentPath = value()
     case "--python-gateway": pythonGateway = value()
     default:
-        fputs("usage: uwb2mqtt-bench [decode-only | journal-only | solver-only | core-only | decode1 N | core1 N | link-order BINARY CALLGRIND_OUT...] [--no-python REASON] [--quick] [--json PATH] [--agent PATH] [--python-gateway PATH] [--journal-mib N]\n", stderr)
+        fputs("usage: uwb2mqtt-bench [decode-only | journal-only | solver-only | core-only | decode1 N | core1 N | forward-floor --port LINK --broker-port PORT | link-order BINARY CALLGRIND_OUT...] [--no-python REASON] [--quick] [--json PATH] [--agent PATH] [--python-gateway PATH] [--journal-mib N]\n", stderr)
         exit(2)
     }
 }
@@ -160,6 +167,11 @@ if !decodeOnly {
             report.wakeFloor = try measureWakeFloor(settings: settings)
         } catch {
             report.wakeFloorError = "\(error)"
+        }
+        do {
+            report.forwardFloor = try measureForwardFloor(settings: settings, broker: broker)
+        } catch {
+            report.forwardFloorError = "\(error)"
         }
         do {
             report.journal = try benchJournal(maximumBytes: journalMiB << 20, broker: broker)

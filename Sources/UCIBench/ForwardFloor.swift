@@ -1,0 +1,154 @@
+#if canImport(Glibc)
+@preconcurrency import Glibc
+#endif
+
+/// The least a gateway that publishes can cost on this machine: a process that reads the pty
+/// and, for every SESSION_INFO_NTF, sends the Python baseline's eight `range` messages (QoS 0
+/// PUBLISH packets, encoded once at start, the notification's sequence number written into them)
+/// to the broker in one `send` — no decoding beyond the packet header, no rules, no JSON
+/// rendering, no allocation. Where the Python baseline costs less than ten times this per
+/// measurement, a tenfold lead over it is not to be had by any gateway that publishes what it
+/// publishes on this machine: the rest of that cost is the kernel's (waking, reading the pty,
+/// loopback TCP on both sides of the connection).
+///
+/// `uwb2mqtt-bench forward-floor --port LINK --broker-port PORT` runs it; the bench measures it
+/// as it measures `cat` (Floor.swift).
+func runForwardFloor(_ arguments: [String]) -> Int32 {
+    var link: String?
+    var brokerPort: UInt16?
+    var index = 0
+    while index + 1 < arguments.count {
+        switch arguments[index] {
+        case "--port": link = arguments[index + 1]
+        case "--broker-port": brokerPort = UInt16(arguments[index + 1])
+        default: break
+        }
+        index += 2
+    }
+    guard let link, let brokerPort else {
+        fputs("usage: uwb2mqtt-bench forward-floor --port LINK --broker-port PORT\n", stderr)
+        return 2
+    }
+    let device = open(link, O_RDWR | O_NOCTTY)
+    guard device >= 0 else { return fail("open \(link)") }
+    var attributes = termios()
+    tcgetattr(device, &attributes)
+    cfmakeraw(&attributes)
+    tcsetattr(device, TCSANOW, &attributes)
+
+    let broker = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+    var address = sockaddr_in()
+    address.sin_family = sa_family_t(AF_INET)
+    address.sin_port = brokerPort.bigEndian
+    address.sin_addr.s_addr = UInt32(0x7F00_0001).bigEndian
+    let connected = withUnsafePointer(to: &address) {
+        $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(broker, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+    }
+    guard connected == 0 else { return fail("connect to 127.0.0.1:\(brokerPort)") }
+    var noDelay: Int32 = 1
+    setsockopt(broker, Int32(IPPROTO_TCP), TCP_NODELAY, &noDelay, socklen_t(MemoryLayout<Int32>.size))
+    // CONNECT, MQTT 3.1.1, clean session, no keep-alive (nothing to ping for), client id "bench-floor".
+    let clientID = Array("bench-floor".utf8)
+    var connectPacket: [UInt8] = [0x10, UInt8(12 + clientID.count), 0, 4] + Array("MQTT".utf8) + [4, 0x02, 0, 0]
+    connectPacket += [0, UInt8(clientID.count)] + clientID
+    guard send(broker, connectPacket, connectPacket.count, Int32(MSG_NOSIGNAL)) == connectPacket.count else { return fail("send CONNECT") }
+    var connack = [UInt8](repeating: 0, count: 4)
+    guard recv(broker, &connack, 4, Int32(MSG_WAITALL)) == 4, connack[0] == 0x20, connack[3] == 0 else { return fail("CONNACK") }
+
+    var messages = ForwardedMessages(gateway: "floor")
+    print("ready")
+    fflush(stdout)
+
+    var input = [UInt8](repeating: 0, count: 4096)
+    var pending = 0
+    var sink = [UInt8](repeating: 0, count: 4096)
+    var descriptors = [pollfd(fd: device, events: Int16(POLLIN), revents: 0), pollfd(fd: broker, events: Int16(POLLIN), revents: 0)]
+    // The sequence number of the notification being reassembled (its first segment's bytes 4..<8).
+    var sequence: UInt32?
+    while true {
+        guard poll(&descriptors, 2, -1) > 0 else { continue }
+        if descriptors[1].revents != 0 {
+            guard recv(broker, &sink, sink.count, 0) > 0 else { return 0 }
+        }
+        guard descriptors[0].revents & Int16(POLLIN) != 0 else { continue }
+        let count = input.withUnsafeMutableBytes { read(device, $0.baseAddress! + pending, $0.count - pending) }
+        guard count > 0 else { return count == 0 ? 0 : fail("read \(link)") }
+        pending += count
+        var start = 0
+        // UCI packets: a 4-byte header whose byte 3 is the payload length; PBF (0x10) set on
+        // every segment but a message's last.
+        while pending - start >= 4, pending - start >= 4 + Int(input[start + 3]) {
+            let header0 = input[start], header1 = input[start + 1], length = Int(input[start + 3])
+            let isSessionInfo = header0 & 0xEF == 0x62 && header1 & 0x3F == 0
+            if isSessionInfo, sequence == nil, length >= 4 {
+                sequence = UInt32(input[start + 4]) | UInt32(input[start + 5]) << 8 | UInt32(input[start + 6]) << 16
+                    | UInt32(input[start + 7]) << 24
+            }
+            if isSessionInfo, header0 & 0x10 == 0, let number = sequence {
+                messages.setSequence(number)
+                guard messages.send(to: broker) else { return fail("send") }
+                sequence = nil
+            }
+            start += 4 + length
+        }
+        if start > 0 {
+            input.withUnsafeMutableBytes { bytes in
+                _ = memmove(bytes.baseAddress!, bytes.baseAddress! + start, pending - start)
+            }
+            pending -= start
+        }
+    }
+}
+
+private func fail(_ what: String) -> Int32 {
+    fputs("uwb2mqtt-bench forward-floor: \(what): \(String(cString: strerror(errno)))\n", stderr)
+    return 1
+}
+
+/// The eight PUBLISH packets, one buffer; the sequence number is a fixed-width field of each
+/// payload (the number, then spaces: JSON allows white space before the comma).
+private struct ForwardedMessages {
+    private var bytes: [UInt8] = []
+    private var sequenceOffsets: [Int] = []
+    private static let sequenceWidth = 10
+
+    init(gateway: String) {
+        for peer in benchPeers {
+            let mac = "0x" + String(repeating: "0", count: 4 - String(peer.address, radix: 16).count)
+                + String(peer.address, radix: 16, uppercase: true)
+            let topic = Array("bench/\(gateway)/peer/\(peer.name)/range".utf8)
+            let before = Array(("{\"ts\":\"2026-12-02T08:00:00.000Z\",\"peer\":\"\(peer.name)\",\"mac\":\"\(mac)\",\"session\":42,\"seq\":").utf8)
+            let after = Array((",\"status\":\"ok\",\"distance_m\":1.23,\"raw_distance_m\":1.23,\"nlos\":false,\"azimuth_deg\":null,"
+                + "\"elevation_deg\":null,\"azimuth_fom\":null,\"elevation_fom\":null,\"rssi_dbm\":-60.5}").utf8)
+            var remaining = 2 + topic.count + before.count + Self.sequenceWidth + after.count
+            bytes.append(0x30)
+            repeat {
+                var byte = UInt8(remaining % 128)
+                remaining /= 128
+                if remaining > 0 { byte |= 0x80 }
+                bytes.append(byte)
+            } while remaining > 0
+            bytes += [UInt8(topic.count >> 8), UInt8(topic.count & 0xFF)] + topic + before
+            sequenceOffsets.append(bytes.count)
+            bytes += [UInt8](repeating: 0x20, count: Self.sequenceWidth) + after
+        }
+    }
+
+    mutating func setSequence(_ sequence: UInt32) {
+        for offset in sequenceOffsets {
+            var value = sequence
+            var digits = 0
+            repeat { digits += 1; value /= 10 } while value > 0
+            value = sequence
+            for position in stride(from: digits - 1, through: 0, by: -1) {
+                bytes[offset + position] = UInt8(48 + value % 10)
+                value /= 10
+            }
+            for position in digits..<Self.sequenceWidth { bytes[offset + position] = 0x20 }
+        }
+    }
+
+    func send(to socket: Int32) -> Bool {
+        bytes.withUnsafeBytes { Glibc.send(socket, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) } == bytes.count
+    }
+}

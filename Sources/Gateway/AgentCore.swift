@@ -161,6 +161,9 @@ public struct AgentCore {
         for measurement in info.twoWayMeasurements where departed.isEmpty || !departed.contains(measurement.macAddress) {
             range(measurement, sequence: info.sequenceNumber, at: time)
         }
+        engine.endRound(at: time, into: &outputs)
+        publish(outputs)
+        outputs.removeAll(keepingCapacity: true)
     }
 
     /// Time passed: signal loss, dwell times, angles that age.
@@ -269,7 +272,7 @@ public struct AgentCore {
     private mutating func range(_ m: TwoWayRangingMeasurement, sequence: UInt32, at ts: Double) {
         measurements += 1
         let route = peers.route(for: m.macAddress)
-        engine.ingest(peer: route.identity, measurement: m, at: ts, into: &outputs)
+        engine.ingestWithinRound(peer: route.identity, measurement: m, at: ts, into: &outputs)
         let angles = (m.azimuthDegrees(deviceHasAoA: engine.deviceHasAoA), m.elevationDegrees(deviceHasAoA: engine.deviceHasAoA))
         let filtered = m.validDistanceMeters.map { engine.filteredDistance(of: route.identity) ?? $0 }
         let session = phoneSessions.isEmpty ? settings.sessionID : phoneSessions[m.macAddress] ?? settings.sessionID

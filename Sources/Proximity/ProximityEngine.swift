@@ -24,9 +24,9 @@ public struct ProximityEngine: Sendable {
     /// Peers in configuration order, then in order of first measurement: the order of outputs.
     private var order: [MacAddress] = []
     /// The last published membership and order of each ranking rule, by its index in
-    /// `rules.rankings` (nil: never published): looked at after every measurement.
+    /// `rules.rankings` (nil: never published): looked at after every round.
     private var published: [[PeerIdentity]?] = []
-    /// Reused storage for ranking the candidates after every measurement (see ``rankingChanges(at:into:)``).
+    /// Reused storage for ranking the candidates after every round (see ``rankingChanges(at:into:)``).
     private var rankingScratch: [Ranking.Entry] = []
 
     public init(rules: Rules, peers: [PeerIdentity], gateway: GatewayPose? = nil, deviceHasAoA: Bool) {
@@ -48,6 +48,12 @@ public struct ProximityEngine: Sendable {
         ingest(peer: peer, sample: RangingSample(measurement, deviceHasAoA: deviceHasAoA), at: time, into: &outputs)
     }
 
+    /// Feeds one UCI ranging result of a round of several, as ``ingestWithinRound(peer:sample:at:into:)``.
+    public mutating func ingestWithinRound(peer: PeerIdentity, measurement: TwoWayRangingMeasurement, at time: Double,
+                                           into outputs: inout [ProximityOutput]) {
+        ingestWithinRound(peer: peer, sample: RangingSample(measurement, deviceHasAoA: deviceHasAoA), at: time, into: &outputs)
+    }
+
     /// Feeds one measurement of `peer` and returns its outputs.
     public mutating func ingest(peer: PeerIdentity, sample: RangingSample, at time: Double) -> [ProximityOutput] {
         var outputs: [ProximityOutput] = []
@@ -55,11 +61,21 @@ public struct ProximityEngine: Sendable {
         return outputs
     }
 
-    /// Feeds one measurement of `peer`. A failed one moves only the link timer (and may lose the link
-    /// with cause `measurement_errors`); a valid one is filtered and runs every rule. The outputs are
-    /// appended to `outputs`: the agent passes the same storage every time, so that the usual
-    /// outputs of a measurement (its feedback) need no array of their own.
+    /// Feeds one measurement of `peer`, a round of its own: its outputs, then the rankings it
+    /// changed, are appended to `outputs`.
     public mutating func ingest(peer: PeerIdentity, sample: RangingSample, at time: Double, into outputs: inout [ProximityOutput]) {
+        ingestWithinRound(peer: peer, sample: sample, at: time, into: &outputs)
+        endRound(at: time, into: &outputs)
+    }
+
+    /// Feeds one measurement of a ranging round (one notification's measurements, all taken at
+    /// `time`). A failed one moves only the link timer (and may lose the link with cause
+    /// `measurement_errors`); a valid one is filtered and runs every rule. The outputs are
+    /// appended to `outputs`: the agent passes the same storage every time, so that the usual
+    /// outputs of a measurement (its feedback) need no array of their own. Rankings are not looked
+    /// at: the caller ends the round with ``endRound(at:into:)``.
+    public mutating func ingestWithinRound(peer: PeerIdentity, sample: RangingSample, at time: Double,
+                                           into outputs: inout [ProximityOutput]) {
         var tracker = takeTracker(for: peer)
         var events: [ProximityEvent] = []
         var guidance: Feedback?
@@ -93,6 +109,12 @@ public struct ProximityEngine: Sendable {
         if let guidance { outputs.append(.feedback(guidance)) }
         if let estimate { outputs.append(.position(estimate)) }
         trackers[tracker.identity.address] = tracker
+    }
+
+    /// A round's measurements are in: the rankings they changed, judged once on the whole round —
+    /// an order that held only halfway through it, because of the order in which the device
+    /// listed the peers, is never published.
+    public mutating func endRound(at time: Double, into outputs: inout [ProximityOutput]) {
         rankingChanges(at: time, into: &outputs)
     }
 
@@ -335,7 +357,7 @@ public struct ProximityEngine: Sendable {
         let rule = rules.rankings[index]
         entries.removeAll(keepingCapacity: true)
         entries.reserveCapacity(order.count)
-        // Every tracker, without a lookup per peer (this runs after every measurement); the sort
+        // Every tracker, without a lookup per peer (this runs after every round); the sort
         // below is a total order, so the order they are visited in does not matter.
         for t in trackers.values {
             guard t.link == .ranging, let d = t.distance, let base = t.rankings[index] else { continue }
@@ -362,7 +384,7 @@ public struct ProximityEngine: Sendable {
     }
 
     /// The rankings whose membership or order changed since last published. Runs after every
-    /// measurement and nearly always finds no change: the entries are ranked in ``rankingScratch``,
+    /// round and nearly always finds no change: the entries are ranked in ``rankingScratch``,
     /// whose buffer is reused, and a `Ranking` (with its own copy) is made only for a change.
     private mutating func rankingChanges(at time: Double, into outputs: inout [ProximityOutput]) {
         var entries = rankingScratch

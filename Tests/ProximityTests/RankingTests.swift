@@ -40,6 +40,33 @@ import Testing
         #expect(drive.engine.rankings(at: 1).first?.peers.map(\.score) == [30, 10])
     }
 
+    /// A notification's measurements are one snapshot: the ranking after all of them is what
+    /// counts, not the order that held after the first while the second was still unread.
+    @Test func aRoundIsRankedOnceOnTheWhole() throws {
+        let rules = try unfiltered("rankings: [{name: r}]\n")
+        let rounds: [[(PeerIdentity, Double)]] = [[(anna, 1), (bob, 2)], [(anna, 3), (bob, 4)]]
+        func published(roundByRound: Bool) -> [[PeerIdentity]] {
+            var engine = ProximityEngine(rules: rules, peers: [anna, bob], deviceHasAoA: false)
+            var outputs: [ProximityOutput] = []
+            for (index, round) in rounds.enumerated() {
+                let time = Double(index) / 10
+                for (peer, distance) in round {
+                    let sample = RangingSample(distanceMeters: distance)
+                    if roundByRound {
+                        engine.ingestWithinRound(peer: peer, sample: sample, at: time, into: &outputs)
+                    } else {
+                        engine.ingest(peer: peer, sample: sample, at: time, into: &outputs)
+                    }
+                }
+                if roundByRound { engine.endRound(at: time, into: &outputs) }
+            }
+            return outputs.compactMap { if case let .ranking(ranking) = $0 { ranking.peers.map(\.peer) } else { nil } }
+        }
+        // Each measurement a round of its own: bob leads for the moment between anna's 3 m and his 4 m.
+        #expect(published(roundByRound: false) == [[anna], [anna, bob], [bob, anna], [anna, bob]])
+        #expect(published(roundByRound: true) == [[anna, bob]])
+    }
+
     @Test func facingBonusOnlyWithDirection() throws {
         var drive = Drive(try unfiltered(Self.rankingRules), aoa: false)
         drive.measure(anna, 1, at: 0, azimuth: 0)

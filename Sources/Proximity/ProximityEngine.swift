@@ -28,12 +28,15 @@ public struct ProximityEngine: Sendable {
     private var published: [[PeerIdentity]?] = []
     /// Reused storage for ranking the candidates after every round (see ``rankingChanges(at:into:)``).
     private var rankingScratch: [Ranking.Entry] = []
+    /// The configured peers' first states are still to be published: by the first tick.
+    private var initialStatesDue: Bool
 
     public init(rules: Rules, peers: [PeerIdentity], gateway: GatewayPose? = nil, deviceHasAoA: Bool) {
         self.rules = rules
         self.gateway = gateway
         self.deviceHasAoA = deviceHasAoA
         published = Array(repeating: nil, count: rules.rankings.count)
+        initialStatesDue = !peers.isEmpty
         for peer in peers where trackers[peer.address] == nil {
             trackers[peer.address] = PeerTracker(identity: peer, rules: rules)
             order.append(peer.address)
@@ -134,6 +137,17 @@ public struct ProximityEngine: Sendable {
     /// `measurement_errors` when failed measurements arrived meanwhile, else `timeout`), angles older
     /// than `max_age`, and zone dwells whose time has come (the event's `ts` is then the tick's time).
     public mutating func tick(at time: Double) -> [ProximityOutput] {
+        // Besides the first states, every change a tick makes has a deadline (see `nextDeadline`),
+        // and its test passes at most a slack before it: before the earliest, which is nearly
+        // every round's tick while measurements flow, there is nothing to look at.
+        guard initialStatesDue || nextDeadline.map({ time >= $0 - 2 * PeerTracker.timeSlack }) == true else {
+            assert({ var every = self; return every.tickEveryPeer(at: time).isEmpty }(), "a tick before the deadline changed something")
+            return []
+        }
+        return tickEveryPeer(at: time)
+    }
+
+    private mutating func tickEveryPeer(at time: Double) -> [ProximityOutput] {
         var outputs: [ProximityOutput] = []
         for address in order {
             // Taken out rather than copied, so that the tracker's arrays are not shared with the
@@ -155,6 +169,7 @@ public struct ProximityEngine: Sendable {
             if let state = stateChange(of: &tracker, at: time) { outputs.append(.state(state)) }
             trackers[address] = tracker
         }
+        initialStatesDue = false
         rankingChanges(at: time, into: &outputs)
         return outputs
     }

@@ -7,7 +7,7 @@ public struct Feedback: Hashable, Sendable {
     public var peer: PeerIdentity
     public var stage: String?
     /// The current stage band's attributes; an empty object without a stage.
-    public var attributes: JSONValue
+    public var attributes: RenderedJSON
     /// 0…1: closeness within the approach that is ready (the first in rule order; 1 once completed),
     /// else within the current stage band (0 at its outer bound, 1 at its inner bound; always 0 in
     /// the outermost band, which has no outer bound).

@@ -332,6 +332,8 @@ public struct ProximityEngine: Sendable {
         return state
     }
 
+    private static let noAttributes = RenderedJSON(.object([]))
+
     private func feedback(of tracker: PeerTracker, at time: Double) -> Feedback? {
         guard let d = tracker.distance else { return nil }
         // What `state(at:rules:)` would say, without building its zone and approach lists.
@@ -339,7 +341,7 @@ public struct ProximityEngine: Sendable {
         let activeApproach = tracker.activeApproachProgress(rules: rules)
         guard stage != nil || activeApproach != nil || tracker.facing != nil else { return nil }
         var progress = activeApproach ?? 0
-        var attributes = JSONValue.object([])
+        var attributes = Self.noAttributes
         if let index = tracker.stage, let stages = rules.stages {
             attributes = stages.bands[index].attributes
             if activeApproach == nil, let outer = stages.bounds(of: index).outer {

@@ -10,8 +10,9 @@ public struct StageBand: Hashable, Sendable {
     public var name: String
     /// The band's lower bound in metres; nil for the last (nearest) band.
     public var beyond: Double?
-    /// A mapping (``JSONValue/object(_:)``), `{}` when not given.
-    public var attributes: JSONValue
+    /// A mapping (``JSONValue/object(_:)``), `{}` when not given; rendered once, for the
+    /// feedback of every measurement in the band.
+    public var attributes: RenderedJSON
     public var mark: SourceMark?
     var nameMark: SourceMark?
     var beyondMark: SourceMark?
@@ -19,12 +20,12 @@ public struct StageBand: Hashable, Sendable {
     public init(name: String, beyond: Double?, attributes: JSONValue = .object([]), mark: SourceMark? = nil) {
         self.name = name
         self.beyond = beyond
-        self.attributes = attributes
+        self.attributes = RenderedJSON(attributes)
         self.mark = mark
     }
 
     /// `attributes.facing_tolerance_deg` when it is a number.
-    public var facingToleranceDegrees: Double? { attributes["facing_tolerance_deg"]?.number }
+    public var facingToleranceDegrees: Double? { attributes.value["facing_tolerance_deg"]?.number }
 }
 
 extension StageBand: Decodable {
@@ -44,9 +45,9 @@ extension StageBand: Decodable {
             if let tolerance = attributes.value["facing_tolerance_deg"], !Self.isAngle(tolerance) {
                 throw YAMLError(at: attributes.mark, "facing_tolerance_deg must be a number of degrees between 0 and 180")
             }
-            self.attributes = attributes.value
+            self.attributes = RenderedJSON(attributes.value)
         } else {
-            attributes = .object([])
+            attributes = RenderedJSON(.object([]))
         }
     }
 

@@ -37,6 +37,9 @@ public struct JSONBytes: Sendable {
         bytes.withUnsafeBufferPointer { put($0) }
     }
 
+    /// A value written before, copied as it is.
+    public mutating func append(_ rendered: RenderedJSON) { appendRendered(rendered.bytes) }
+
     public mutating func appendObject(_ fields: [JSONMember]) {
         put(UInt8(ascii: "{"))
         var first = true
@@ -110,7 +113,52 @@ public struct JSONBytes: Sendable {
     /// through `_writeASCII` below: `description` builds a `String`, which needs heap storage
     /// beyond 15 bytes (`0.30000000000000004`), an allocation per such number of every payload.
     public mutating func appendNumber(_ value: Double?) {
-        if let value, value.isFinite { value.write(to: &self) } else { appendNull() }
+        guard let value, value.isFinite else { return appendNull() }
+        if !appendShortDecimal(value) { value.write(to: &self) }
+    }
+
+    /// `value` when it is a whole number of ten-thousandths, at least one and below 10^9 in
+    /// magnitude — a distance in centimetres or millimetres, a progress or an angle rounded for a
+    /// payload: nearly every number written — in the digits `description` gives it, without its
+    /// general algorithm. Such a decimal reads back as `value` (the division below is correctly
+    /// rounded) and is the shortest that does: any other decimal as close has more than four
+    /// decimals, doubles here being far closer together than 10^-4. False, and nothing written,
+    /// for any other value.
+    private mutating func appendShortDecimal(_ value: Double) -> Bool {
+        let scaled = (value * 10_000).rounded()
+        guard scaled != 0, abs(scaled) < 1e13, scaled / 10_000 == value else { return false }
+        let magnitude = UInt64(abs(scaled))
+        var whole = magnitude / 10_000
+        var fraction = magnitude % 10_000
+        var decimals = 4
+        while fraction != 0 && fraction % 10 == 0 {
+            fraction /= 10
+            decimals -= 1
+        }
+        if fraction == 0 { decimals = 1 }
+        write(atMost: 24) { p in
+            var end = 0
+            if scaled < 0 {
+                p[0] = UInt8(ascii: "-")
+                end = 1
+            }
+            // The whole part, most significant digit first.
+            var digits = 1
+            var power: UInt64 = 10
+            while whole >= power { digits += 1; power *= 10 }
+            for position in stride(from: end + digits - 1, through: end, by: -1) {
+                p[position] = UInt8(ascii: "0") + UInt8(whole % 10)
+                whole /= 10
+            }
+            end += digits
+            p[end] = UInt8(ascii: ".")
+            for position in stride(from: end + decimals, to: end, by: -1) {
+                p[position] = UInt8(ascii: "0") + UInt8(fraction % 10)
+                fraction /= 10
+            }
+            return end + 1 + decimals
+        }
+        return true
     }
 
     public mutating func appendNumber(_ value: Int64?) {

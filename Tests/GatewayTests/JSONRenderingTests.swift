@@ -122,7 +122,13 @@ import UCI
             values.append(.double(Double(bitPattern: state)))
             values.append(.double(Double(Int64(bitPattern: state) >> 40) / 1000))
             values.append(.int(Int64(bitPattern: state) >> (bits % 63)))
+            // Whole numbers of 10^-n, the common case written without the general algorithm
+            // (n ≤ 4, below 10^9) and just outside it.
+            let scale = [1.0, 10, 100, 1_000, 10_000, 100_000, 1_000_000][Int(bits % 7)]
+            values.append(.double(Double(Int64(bitPattern: state) >> 30) / scale))
+            values.append(.double(Double(Int64(bitPattern: state) >> 50) / scale))
         }
+        values += [0.0001, -0.0001, 0.00005, 999_999_999.9999, 1e9, 123_456_789.1234, 4_503_599_627_370_496].map(JSONValue.double)
         for value in values {
             let fields = [JSONMember("v", value)]
             #expect(FieldRendering.jsonBytes(fields) == Array(StringRenderer.json(fields).utf8), "\(value)")

@@ -15,7 +15,7 @@ import YAMLCoding
         #expect(stages.hysteresis == 0.2)
         #expect(stages.bands.map(\.name) == ["locate", "point", "reach"])
         #expect(stages.bands.map(\.beyond) == [10, 1, nil])
-        #expect(stages.bands[1].attributes.json == #"{"facing_tolerance_deg": 35, "shows_distance": true}"#)
+        #expect(stages.bands[1].attributes.value.json == #"{"facing_tolerance_deg": 35, "shows_distance": true}"#)
         #expect(r.approaches[0].peers == [PeerPattern(.glob("phone-*"))])
         #expect(r.approaches[0].startWithin == 0.6 && r.approaches[0].confirmWithin == 0.12 && r.approaches[0].cancelBeyond == 0.7)
         #expect(r.facing?.tolerance == .stage)
@@ -44,7 +44,7 @@ import YAMLCoding
         #expect(z.zones[0].peers == PeerPattern.all && z.zones[0].dwell == 0)
         #expect(z.facing?.tolerance == .degrees(30))
         let s = try rules("version: 1\nstages: {bands: [{name: only}]}\n")
-        #expect(s.stages?.hysteresis == 0 && s.stages?.bands[0].attributes == .object([]))
+        #expect(s.stages?.hysteresis == 0 && s.stages?.bands[0].attributes.value == .object([]))
     }
 
     @Test(arguments: [
@@ -83,7 +83,7 @@ import YAMLCoding
                 - name: x
                   attributes: {z: 1, a: 2.5, m: "3", b: true, n: null, l: [1, two, {k: v}], o: {q: 0x10}}
             """)
-        #expect(r.stages?.bands[0].attributes.json == #"{"z": 1, "a": 2.5, "m": "3", "b": true, "n": null, "l": [1, "two", {"k": "v"}], "o": {"q": 16}}"#)
+        #expect(r.stages?.bands[0].attributes.value.json == #"{"z": 1, "a": 2.5, "m": "3", "b": true, "n": null, "l": [1, "two", {"k": "v"}], "o": {"q": 16}}"#)
     }
 
     @Test func warningsForUnmatchedPeers() throws {

@@ -44,7 +44,7 @@ import Testing
         let f = drive.feedback
         #expect(f.map(\.stage) == ["point", "reach", "locate"])
         #expect(abs(f[0].progress - 0.5) < 1e-9 && abs(f[1].progress - 0.75) < 1e-9 && f[2].progress == 0)
-        #expect(f[1].attributes.json == #"{"facing_tolerance_deg": 15, "shows_distance": false}"#)
+        #expect(f[1].attributes.value.json == #"{"facing_tolerance_deg": 15, "shows_distance": false}"#)
         #expect(f.allSatisfy { $0.facing == nil && $0.cue == nil })
     }
 

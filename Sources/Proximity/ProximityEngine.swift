@@ -20,7 +20,12 @@ public struct ProximityEngine: Sendable {
     public let gateway: GatewayPose?
     /// Whether the device measures angles (its capabilities), learned once the device is identified.
     public var deviceHasAoA: Bool
+    /// Written only through ``store(_:)``, which keeps ``deadlines`` with it.
     private var trackers: [MacAddress: PeerTracker] = [:]
+    /// Each tracker's ``PeerTracker/nextDeadline(rules:)`` (nil while it does not range), kept
+    /// with every change to it: `nextDeadline` is read twice a round, and reading it from the
+    /// trackers themselves would copy each.
+    private var deadlines: [MacAddress: Double] = [:]
     /// Peers in configuration order, then in order of first measurement: the order of outputs.
     private var order: [MacAddress] = []
     /// The last published membership and order of each ranking rule, by its index in
@@ -38,7 +43,7 @@ public struct ProximityEngine: Sendable {
         published = Array(repeating: nil, count: rules.rankings.count)
         initialStatesDue = !peers.isEmpty
         for peer in peers where trackers[peer.address] == nil {
-            trackers[peer.address] = PeerTracker(identity: peer, rules: rules)
+            store(PeerTracker(identity: peer, rules: rules))
             order.append(peer.address)
         }
     }
@@ -111,7 +116,7 @@ public struct ProximityEngine: Sendable {
         if let state = stateChange(of: &tracker, at: time) { outputs.append(.state(state)) }
         if let guidance { outputs.append(.feedback(guidance)) }
         if let estimate { outputs.append(.position(estimate)) }
-        trackers[tracker.identity.address] = tracker
+        store(tracker)
     }
 
     /// A round's measurements are in: the rankings they changed, judged once on the whole round —
@@ -126,11 +131,8 @@ public struct ProximityEngine: Sendable {
     /// sleeps until then rather than ticking at a fixed rate; every measurement ticks the engine
     /// anyway, so while measurements flow the deadline keeps moving on.
     public var nextDeadline: Double? {
-        var earliest: Double?
-        for tracker in trackers.values {
-            if let deadline = tracker.nextDeadline(rules: rules), deadline < earliest ?? .infinity { earliest = deadline }
-        }
-        return earliest
+        assert(deadlines == trackers.compactMapValues { $0.nextDeadline(rules: rules) }, "a tracker changed without store(_:)")
+        return deadlines.values.min()
     }
 
     /// Notices silence: links lost after `signal_lost_after` without a valid measurement (cause
@@ -167,7 +169,7 @@ public struct ProximityEngine: Sendable {
             }
             for event in events { outputs.append(.event(event)) }
             if let state = stateChange(of: &tracker, at: time) { outputs.append(.state(state)) }
-            trackers[address] = tracker
+            store(tracker)
         }
         initialStatesDue = false
         rankingChanges(at: time, into: &outputs)
@@ -178,8 +180,10 @@ public struct ProximityEngine: Sendable {
     /// tags until then was the agent's own, and counts towards no signal loss. Their next
     /// measurements (read late, in a burst) continue the link as if nothing happened.
     public mutating func excuseSilence(until time: Double) {
-        for (address, tracker) in trackers where tracker.link == .ranging {
-            trackers[address]?.excusedUntil = time
+        for address in order {
+            guard var tracker = trackers[address], tracker.link == .ranging else { continue }
+            tracker.excusedUntil = time
+            store(tracker)
         }
     }
 
@@ -191,7 +195,7 @@ public struct ProximityEngine: Sendable {
             guard var tracker = trackers[address] else { continue }
             outputs += tracker.lose(cause, at: time, rules: rules).map(ProximityOutput.event)
             if let state = stateChange(of: &tracker, at: time) { outputs.append(.state(state)) }
-            trackers[address] = tracker
+            store(tracker)
         }
         rankingChanges(at: time, into: &outputs)
         return outputs
@@ -202,7 +206,10 @@ public struct ProximityEngine: Sendable {
     /// under the identity it then has. Rankings they were in are published without them.
     public mutating func forget(_ addresses: [MacAddress], at time: Double) -> [ProximityOutput] {
         guard !addresses.isEmpty else { return [] }
-        for address in addresses { trackers[address] = nil }
+        for address in addresses {
+            trackers[address] = nil
+            deadlines[address] = nil
+        }
         order.removeAll { addresses.contains($0) }
         var outputs: [ProximityOutput] = []
         rankingChanges(at: time, into: &outputs)
@@ -272,7 +279,7 @@ public struct ProximityEngine: Sendable {
             }
             outputs += events.map(ProximityOutput.event)
             if let state = stateChange(of: &tracker, at: time) { outputs.append(.state(state)) }
-            trackers[address] = tracker
+            store(tracker)
         }
         // Rankings carry over by name; one that went is published once, empty.
         let before = published
@@ -311,6 +318,12 @@ public struct ProximityEngine: Sendable {
     }
 
     // MARK: - Outputs
+
+    /// Puts `tracker` (back) in ``trackers``, with its deadline.
+    private mutating func store(_ tracker: PeerTracker) {
+        deadlines[tracker.identity.address] = tracker.nextDeadline(rules: rules)
+        trackers[tracker.identity.address] = tracker
+    }
 
     /// The tracker of `peer`, taken out of ``trackers`` until the caller puts it back: while the
     /// dictionary holds a second reference, every write to the tracker's rule arrays would copy them.

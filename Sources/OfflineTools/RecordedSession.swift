@@ -18,8 +18,9 @@ struct RecordedSession {
     enum Reading: Equatable {
         /// A round of the configured session.
         case rounds(SessionInfo)
-        /// It stopped ranging without the host asking: its peers' links are lost.
-        case stopped
+        /// It stopped ranging without the host asking (for this reason; 0xFF when the device
+        /// itself failed or reset, as `DeviceSession` says): its peers' links are lost.
+        case stopped(ReasonCode)
         case nothing
     }
 
@@ -43,7 +44,9 @@ struct RecordedSession {
                 return .nothing
             }
             defer { ranging = false }
-            return ranging ? .stopped : .nothing
+            guard ranging else { return .nothing }
+            if case let .sessionEnded(_, _, reason) = news { return .stopped(reason) }
+            return .stopped(0xFF)
         default:
             break
         }

@@ -8,6 +8,8 @@ import UCI
 /// decoder and the agent's core (`AgentCore`: the proximity engine and every payload) —
 /// producing the messages the agent would have published, and what a plot of the run needs.
 ///
+/// The core gets the inputs the agent's shell gives it — rounds, a stopped session, time passed —
+/// through the same `handle`, dated on the recording's one timeline (`AgentMoment.at`).
 /// Time is the recording's: between packets the core is ticked at each of its deadlines (a
 /// signal loss, a dwell, an ageing angle), as the agent's timer does. The replay ends with the
 /// last packet: the end of a recording is the end of what is known, not silence of the tags, so
@@ -103,7 +105,7 @@ public struct Replay {
             // next packet's time takes it rather than this loop running on.
             var ticked = -Double.infinity
             while let deadline = core.nextDeadline, deadline <= time, deadline > ticked {
-                core.tick(at: deadline)
+                core.handle(.timePassed(publisher: PublisherFigures()), at: .at(deadline))
                 collect(at: deadline)
                 ticked = deadline
             }
@@ -139,7 +141,7 @@ public struct Replay {
                     }
                     switch session.read(message) {
                     case let .rounds(info):
-                        core.ranging(info, at: time)
+                        core.handle(.device(.measurements(info, receivedAt: time, monotonic: time, raw: raw)), at: .at(time))
                         collect(at: time)
                         for m in info.twoWayMeasurements {
                             let identity = peers.identity(of: m.macAddress)
@@ -152,8 +154,8 @@ public struct Replay {
                             }
                             series[m.macAddress] = peer
                         }
-                    case .stopped:
-                        core.linkLost(.sessionStopped, at: time)
+                    case let .stopped(reason):
+                        core.handle(.device(.sessionStopped(reason)), at: .at(time))
                         collect(at: time)
                     case .nothing:
                         break

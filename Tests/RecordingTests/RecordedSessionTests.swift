@@ -40,14 +40,14 @@ import UCI
         #expect(!session.ranging)
         _ = session.read(Self.round(1))
         // The device's own: IDLE or DEINIT with a reason, ERROR, or READY while ranging (a reset).
-        #expect(session.read(Self.status(1, .idle, 0x01)) == .stopped)
+        #expect(session.read(Self.status(1, .idle, 0x01)) == .stopped(0x01))
         #expect(session.read(Self.status(1, .deinitialized, 0x01)) == .nothing, "said once")
         _ = session.read(Self.round(1))
-        #expect(session.read(Self.status(1, .deinitialized, 0x01)) == .stopped)
+        #expect(session.read(Self.status(1, .deinitialized, 0x01)) == .stopped(0x01))
         _ = session.read(Self.round(1))
-        #expect(session.read(.notification(.coreDeviceStatus(.error))) == .stopped)
+        #expect(session.read(.notification(.coreDeviceStatus(.error))) == .stopped(0xFF))
         _ = session.read(Self.round(1))
-        #expect(session.read(.notification(.coreDeviceStatus(.ready))) == .stopped)
+        #expect(session.read(.notification(.coreDeviceStatus(.ready))) == .stopped(0xFF))
         // READY while not ranging is the end of a reset or a stop, not news.
         #expect(session.read(.notification(.coreDeviceStatus(.ready))) == .nothing)
     }

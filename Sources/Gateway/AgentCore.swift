@@ -155,7 +155,7 @@ public struct AgentCore {
     /// (a dwell that completed, an angle that aged) is decided first, on the state before the
     /// round. So the outcome depends on the rounds and their times only, not on when a timer
     /// happened to fire in between — the same live and in a replay.
-    public mutating func ranging(_ info: SessionInfo, at time: Double) {
+    mutating func ranging(_ info: SessionInfo, at time: Double) {
         let time = advance(to: time)
         publish(engine.tick(at: time))
         for measurement in info.twoWayMeasurements where departed.isEmpty || !departed.contains(measurement.macAddress) {
@@ -167,13 +167,13 @@ public struct AgentCore {
     }
 
     /// Time passed: signal loss, dwell times, angles that age.
-    public mutating func tick(at time: Double) {
+    mutating func tick(at time: Double) {
         publish(engine.tick(at: advance(to: time)))
     }
 
     /// The agent did not run until `time` (a stall of its own, or the system clock stepped
     /// forward): the silence of the tags meanwhile is not theirs and loses no link.
-    public mutating func excuseSilence(until time: Double) {
+    mutating func excuseSilence(until time: Double) {
         engine.excuseSilence(until: advance(to: time))
     }
 
@@ -182,7 +182,7 @@ public struct AgentCore {
     public var nextDeadline: Double? { engine.nextDeadline }
 
     /// Ranging stopped for every peer: the device stopped the session, or went away.
-    public mutating func linkLost(_ cause: LossCause, at time: Double) {
+    mutating func linkLost(_ cause: LossCause, at time: Double) {
         let time = advance(to: time)
         guard !phoneSessions.isEmpty, cause == .sessionStopped else {
             return publish(engine.linkLost(peer: nil, cause: cause, at: time))

@@ -36,15 +36,7 @@ func runForwardFloor(_ arguments: [String]) -> Int32 {
     cfmakeraw(&attributes)
     tcsetattr(device, TCSANOW, &attributes)
 
-    let broker = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-    var address = sockaddr_in()
-    address.sin_family = sa_family_t(AF_INET)
-    address.sin_port = brokerPort.bigEndian
-    address.sin_addr.s_addr = UInt32(0x7F00_0001).bigEndian
-    let connected = withUnsafePointer(to: &address) {
-        $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(broker, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
-    }
-    guard connected == 0 else { return fail("connect to 127.0.0.1:\(brokerPort)") }
+    guard let broker = connectToLoopback(port: brokerPort) else { return fail("connect to 127.0.0.1:\(brokerPort)") }
     var noDelay: Int32 = 1
     setsockopt(broker, Int32(IPPROTO_TCP), TCP_NODELAY, &noDelay, socklen_t(MemoryLayout<Int32>.size))
     // CONNECT, MQTT 3.1.1, clean session, no keep-alive (nothing to ping for), client id "bench-floor".

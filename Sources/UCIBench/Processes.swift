@@ -142,20 +142,34 @@ final class BenchBroker {
     func stop() { process.terminate() }
 }
 
+/// A TCP socket connected to 127.0.0.1:port, or nil (errno says why).
+func connectToLoopback(port: UInt16) -> Int32? {
+    let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+    guard fd >= 0 else { return nil }
+    var address = sockaddr_in()
+    address.sin_family = sa_family_t(AF_INET)
+    address.sin_port = port.bigEndian
+    address.sin_addr.s_addr = UInt32(0x7F00_0001).bigEndian
+    let rc = withUnsafePointer(to: &address) {
+        $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+    }
+    guard rc == 0 else {
+        let code = errno
+        close(fd)
+        errno = code
+        return nil
+    }
+    return fd
+}
+
 /// Polls a TCP connect to 127.0.0.1:port until it succeeds.
 func waitForListener(port: UInt16, timeout: Double) throws {
     let deadline = monotonicNanoseconds() + UInt64(timeout * 1e9)
     while true {
-        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_port = port.bigEndian
-        address.sin_addr.s_addr = UInt32(0x7F00_0001).bigEndian
-        let rc = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+        if let fd = connectToLoopback(port: port) {
+            close(fd)
+            return
         }
-        close(fd)
-        if rc == 0 { return }
         if monotonicNanoseconds() > deadline { throw BenchError("nothing listens on 127.0.0.1:\(port) after \(timeout) s") }
         usleep(20_000)
     }

@@ -60,7 +60,7 @@ enum ProximityPayloads {
          JSONMember("cue", e.cue ?? .null)]
     }
 
-    /// `ranking/<rule>`: after every measurement that changes an order, so written member by member;
+    /// `ranking/<rule>`: after every round that changes an order, so written member by member;
     /// `ts` is the text of `r.ts`.
     static func ranking(_ r: Ranking, ts: String, into json: inout JSONBytes) {
         json.beginObject()

@@ -43,7 +43,7 @@ struct PeerTracker: Sendable {
     var stage: Int?
     var approaches: [ApproachPhase?]
     /// Per ranking rule, parallel to `rules.rankings`: this peer's base score, or nil where the rule's
-    /// `peers` do not select it. Rankings are recomputed on every measurement; matching globs and
+    /// `peers` do not select it. Rankings are recomputed after every round; matching globs and
     /// looking up base scores by name each time cost more than the ranking itself.
     var rankings: [Double?]
     var facing: Bool?

@@ -4,10 +4,12 @@ import UCI
 /// The proximity core: measurements and timestamps in, state, feedback, events, positions and
 /// rankings out (spec/rules.md, spec/mqtt-api.md).
 ///
-/// A value type with no clock, I/O or globals: the agent loop owns one, calls ``ingest(peer:sample:at:)``
-/// for every measurement, ``tick(at:)`` periodically (every 100–200 ms) so that silence is noticed,
-/// ``linkLost(peer:cause:at:)`` when the device link reports a stopped session or a missing device, and
-/// publishes what comes back. Time is seconds since the epoch, passed in, so runs replay exactly.
+/// A value type with no clock, I/O or globals: the agent's core owns one, feeds it each ranging
+/// round (``ingestWithinRound(peer:sample:at:into:)`` for every measurement, then
+/// ``endRound(at:into:)``; ``ingest(peer:sample:at:)`` is a round of one), calls ``tick(at:)`` at
+/// ``nextDeadline`` so that silence is noticed, ``linkLost(peer:cause:at:)`` when the device link
+/// reports a stopped session or a missing device, and publishes what comes back. Time is seconds
+/// since the epoch, passed in, so runs replay exactly.
 ///
 /// ```swift
 /// var engine = ProximityEngine(rules: try RulesFile.load(text: yaml, file: "rules.yaml"),
@@ -128,8 +130,8 @@ public struct ProximityEngine: Sendable {
 
     /// The earliest time at which `tick` changes something — a link lost to silence, an angle
     /// older than `max_age`, a zone's dwell completed — or nil while no peer ranges. The agent
-    /// sleeps until then rather than ticking at a fixed rate; every measurement ticks the engine
-    /// anyway, so while measurements flow the deadline keeps moving on.
+    /// sleeps until then rather than ticking at a fixed rate; it ticks the engine at every round
+    /// too, so while measurements flow the deadline keeps moving on.
     public var nextDeadline: Double? {
         assert(deadlines == trackers.compactMapValues { $0.nextDeadline(rules: rules) }, "a tracker changed without store(_:)")
         return deadlines.values.min()

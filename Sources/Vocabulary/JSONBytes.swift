@@ -109,9 +109,10 @@ public struct JSONBytes: Sendable {
         }
     }
 
-    /// A double as its shortest round-trip text (`description`), written by `Double.write(to:)`
-    /// through `_writeASCII` below: `description` builds a `String`, which needs heap storage
-    /// beyond 15 bytes (`0.30000000000000004`), an allocation per such number of every payload.
+    /// A double as its shortest round-trip text (`description`): a short decimal digit by digit
+    /// (`appendShortDecimal`), any other by `Double.write(to:)` through `_writeASCII` below —
+    /// `description` builds a `String`, which needs heap storage beyond 15 bytes
+    /// (`0.30000000000000004`), an allocation per such number of every payload.
     public mutating func appendNumber(_ value: Double?) {
         guard let value, value.isFinite else { return appendNull() }
         if !appendShortDecimal(value) { value.write(to: &self) }

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TestSupport
 @testable import Gateway
 @testable import OfflineTools
 
@@ -42,42 +43,8 @@ import Testing
         #expect(try Self.loaderAccepts(config))
     }
 
-    static let specExample = """
-    gateway:
-      id: lobby
-      position: {x: 0, y: 0, z: 2.4}
-      heading_deg: 90
-    device:
-      port: auto
-      baud: 115200
-      channel: 9
-      role: controller
-      session_id: 42
-      address: 0x0000
-      ranging_interval: 200ms
-      peers:
-        - {address: 0x0001, name: tool-cart}
-        - {address: 0x0002, name: phone-anna}
-    mqtt:
-      url: mqtt://127.0.0.1:1883
-      client_id: uwb2mqtt-lobby
-      username: gateway
-      password_file: /etc/uwb2mqtt/mqtt.password
-      ca_file: null
-      base_topic: uwb2mqtt
-      keepalive: 30s
-      qos_ranges: 0
-      state_interval: 1s
-      metrics_interval: 30s
-      home_assistant: false
-      spool_dir: /var/lib/uwb2mqtt
-      spool_max_bytes: 64MiB
-    rules: /etc/uwb2mqtt/rules.yaml
-    log_level: info
-    """
-
     static let goodConfigs = [
-        specExample,
+        SpecExample.config,
         "device: {peers: [{address: 1}]}",
         "device: {ranging_interval: 0.5, address: \"0x00AB\", peers: [{address: \"0x0001\"}, {address: 65535, name: x}]}",
         "device: {role: controlee, channel: 5, peers: [{address: 0x0001}]}\nmqtt: {url: \"mqtts://broker:8883\", keepalive: 60, spool_max_bytes: 65536, cert_file: a, key_file: b}",

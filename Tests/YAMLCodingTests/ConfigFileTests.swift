@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TestSupport
 import YAMLCoding
 
 /// The agent's configuration file as docs/spec/cli-and-config.md shows it, decoded into local structs
@@ -71,46 +72,8 @@ import YAMLCoding
         }
     }
 
-    static let specExample = """
-        gateway:
-          id: lobby                  # default: host name
-          position: {x: 0, y: 0, z: 2.4}   # metres in the site frame; enables site-frame positions
-          heading_deg: 90            # site-frame direction of the antenna boresight (azimuth 0)
-
-        device:
-          port: auto                 # auto (first DWM3001C by USB id) | /dev/ttyACM0 | /dev/dwm3001c | tcp://host:port
-          baud: 115200
-          channel: 9                 # 5 | 9
-          role: controller           # controller (initiator) | controlee (responder)
-          session_id: 42
-          address: 0x0000            # this device's short MAC address
-          ranging_interval: 200ms
-          peers:
-            - {address: 0x0001, name: tool-cart}
-            - {address: 0x0002, name: phone-anna}
-
-        mqtt:
-          url: mqtt://127.0.0.1:1883 # mqtts:// for TLS
-          client_id: uwb2mqtt-lobby  # default: uwb2mqtt-<gateway id>
-          username: gateway          # optional
-          password_file: /etc/uwb2mqtt/mqtt.password   # never the password itself in this file; one
-                                                       # trailing newline is ignored
-          ca_file: null              # TLS: CA bundle; cert_file/key_file for client certificates
-          base_topic: uwb2mqtt
-          keepalive: 30s
-          qos_ranges: 0
-          state_interval: 1s
-          metrics_interval: 30s
-          home_assistant: false
-          spool_dir: /var/lib/uwb2mqtt
-          spool_max_bytes: 64MiB
-
-        rules: /etc/uwb2mqtt/rules.yaml
-        log_level: info              # error | warning | info | debug
-        """
-
     @Test func specExampleDecodes() throws {
-        let config = try YAMLDecoder().decode(Config.self, from: Self.specExample, file: "config.yaml")
+        let config = try YAMLDecoder().decode(Config.self, from: SpecExample.config, file: "config.yaml")
         #expect(config.gateway?.id == "lobby")
         #expect(config.gateway?.position == Position(x: 0, y: 0, z: 2.4))
         #expect(config.gateway?.headingDeg == 90)
@@ -166,8 +129,8 @@ import YAMLCoding
          "config.yaml:8:1: tab characters cannot be used for indentation, use spaces (found character that cannot start any token while scanning for the next token)"),
     ])
     func typosAreLocated(original: String, replacement: String, message: String) {
-        let text = Self.specExample.replacingOccurrences(of: original, with: replacement)
-        #expect(text != Self.specExample)
+        let text = SpecExample.config.replacingOccurrences(of: original, with: replacement)
+        #expect(text != SpecExample.config)
         do {
             _ = try YAMLDecoder().decode(Config.self, from: text, file: "config.yaml")
             Issue.record("decoded without error")

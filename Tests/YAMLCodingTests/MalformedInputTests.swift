@@ -1,4 +1,5 @@
 import Testing
+import TestSupport
 import YAMLCoding
 
 /// Broken files and the exact line a user sees for each: `file:line:column: message`.
@@ -157,7 +158,7 @@ import YAMLCoding
         state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
         return Int((state >> 33) % UInt64(n))
     }
-    let original = Array(ConfigFileTests.specExample.utf8)
+    let original = Array(SpecExample.config.utf8)
     let alphabet = Array(" \t\n:-[]{},&*!|>'\"#?%@`0x\u{FF}".utf8)
     for _ in 0..<2_000 {
         var bytes = original

@@ -370,6 +370,21 @@ public struct DoctorCommand: AsyncCommand {
         let waited = seconds == seconds.rounded() ? "\(Int(seconds)) s" : "\(seconds) s"
         let replug = "replug the board; check `dmesg` for USB disconnects (cable, power)"
 
+        /// The check when `command` did not get the answer it asks for: something malformed
+        /// or unexpected, silence, or a read that failed.
+        func failed(_ outcome: DeviceProbe.Outcome, asking command: String, afterReset: Bool) -> Check {
+            switch outcome {
+            case let .answered(response): malformed(response.raw)
+            case let .malformed(raw): malformed(raw)
+            case let .silent(bytes): unanswered(command, bytes: bytes, afterReset: afterReset)
+            case let .readFailed(error): Check("device UCI", .fail, "\(port): \(error.message)", hint: replug, area: .device)
+            }
+        }
+
+        func malformed(_ raw: RawMessage) -> Check {
+            Check("device UCI", .fail, "malformed \(raw.name): \(raw.payload.count) bytes", area: .device)
+        }
+
         func unanswered(_ command: String, bytes: Int, afterReset: Bool) -> Check {
             if let seen = probe.seenSummary {
                 return Check("device UCI", .fail, "\(port) sent \(seen) but did not answer \(command) within \(waited)",
@@ -391,12 +406,8 @@ public struct DoctorCommand: AsyncCommand {
                              hint: replug, area: .device)
             case .answered:
                 break
-            case let .malformed(raw):
-                return Check("device UCI", .fail, "malformed \(raw.name): \(raw.payload.count) bytes", area: .device)
-            case let .silent(bytes):
-                return unanswered("CORE_DEVICE_RESET", bytes: bytes, afterReset: false)
-            case let .readFailed(error):
-                return Check("device UCI", .fail, "\(port): \(error.message)", hint: replug, area: .device)
+            case let outcome:
+                return failed(outcome, asking: "CORE_DEVICE_RESET", afterReset: false)
             }
             switch try probe.ask(.coreGetDeviceInfo) {
             case let .answered(.coreGetDeviceInfo(status, info)):
@@ -410,14 +421,8 @@ public struct DoctorCommand: AsyncCommand {
                     text += ", firmware \(qorvo.firmwareVersionString), device id 0x\(String(qorvo.deviceID, radix: 16, uppercase: true))"
                 }
                 return Check("device UCI", .ok, text + "; reset ok", area: .device)
-            case let .answered(response):
-                return Check("device UCI", .fail, "malformed \(response.raw.name): \(response.raw.payload.count) bytes", area: .device)
-            case let .malformed(raw):
-                return Check("device UCI", .fail, "malformed \(raw.name): \(raw.payload.count) bytes", area: .device)
-            case let .silent(bytes):
-                return unanswered("CORE_GET_DEVICE_INFO", bytes: bytes, afterReset: true)
-            case let .readFailed(error):
-                return Check("device UCI", .fail, "\(port): \(error.message)", hint: replug, area: .device)
+            case let outcome:
+                return failed(outcome, asking: "CORE_GET_DEVICE_INFO", afterReset: true)
             }
         } catch {
             return Check("device UCI", .fail, "cannot write to \(port): \(error.message)", area: .device)

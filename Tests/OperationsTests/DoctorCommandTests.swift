@@ -173,6 +173,23 @@ import TestSupport
         #expect(uci.hint?.contains("flash") == false, "\(uci)")
     }
 
+    /// A device that answers the reset with a response too short to hold its status: the check
+    /// names the message and its size instead of waiting for a proper answer.
+    @Test func aMalformedAnswerIsNamed() async throws {
+        let fixture = try ConfigFixture()
+        let terminal = try PseudoTerminal()
+        defer { terminal.close() }
+        try terminal.link(at: fixture.directory.file("dwm3001c"))
+        try fixture.writeConfig(port: fixture.directory.file("dwm3001c"))
+        // CORE_DEVICE_RESET_RSP with an empty payload.
+        let device = ResetFirstDevice(terminal: terminal, resetAnswer: [0x40, 0x00, 0x00, 0x00])
+        defer { device.stop() }
+        let checks = await DoctorCommand.diagnose(configPath: fixture.configPath)
+        let uci = try #require(checks.first { $0.name == "device UCI" })
+        #expect(uci.verdict == .fail)
+        #expect(uci.detail == "malformed CORE_DEVICE_RESET_RSP: 0 bytes", "\(uci)")
+    }
+
     @Test func unreachableBrokerIsExitThree() async throws {
         let fixture = try ConfigFixture()
         let simulator = try SimulatorHost(scenario: .default, linkPath: fixture.directory.file("dwm3001c"))

@@ -6,13 +6,14 @@ import UCI
 
 /// A device that powers on wanting CORE_DEVICE_RESET before anything else, as some firmware
 /// does: it answers every other command with DEVICE_STATUS_NTF(ERROR) until it is reset, and
-/// then like the simulated DWM3001C. With `acceptsReset: false` it answers the reset that way too.
+/// then like the simulated DWM3001C. With `acceptsReset: false` it answers the reset that way too;
+/// with `resetAnswer` it answers the reset with those bytes instead.
 /// Its thread serves the terminal's master side until `stop()`.
 final class ResetFirstDevice: Sendable {
     private let stopping = Atomic<Bool>(false)
     private let finished = DispatchSemaphore(value: 0)
 
-    init(terminal: PseudoTerminal, acceptsReset: Bool = true) {
+    init(terminal: PseudoTerminal, acceptsReset: Bool = true, resetAnswer: [UInt8]? = nil) {
         let box = UncheckedTerminal(terminal)
         Thread.detachNewThread { [self] in
             var device = try? SimulatedDevice()
@@ -24,7 +25,9 @@ final class ResetFirstDevice: Sendable {
                 for case let .message(raw) in reassembler.feed(bytes) {
                     let isReset = raw.gid == 0 && raw.oid == 0x00
                     if isReset && acceptsReset { wasReset = true }
-                    if wasReset, var simulated = device {
+                    if isReset, let resetAnswer {
+                        try? box.terminal.write(resetAnswer)
+                    } else if wasReset, var simulated = device {
                         let elapsed = ContinuousClock.now - started
                         let now = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
                         try? box.terminal.write(simulated.receive(raw.encoded(), at: now).writtenBytes)

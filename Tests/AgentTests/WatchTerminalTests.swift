@@ -52,18 +52,28 @@ import TestSupport
         return try #require(pid_t(await tmux.run(["display-message", "-p", "-t", "watch", "#{pid}"]).output.trimmingCharacters(in: .whitespacesAndNewlines)))
     }
 
+    /// The pane's command that runs watch against `broker`, its standard error in `dir`.
+    func watchCommand(_ broker: MosquittoBroker, _ dir: TemporaryDirectory) -> String {
+        "exec '\(AgentProcess.executable)' watch --broker \(broker.url) 2>'\(dir.file("watch.err"))'"
+    }
+
+    /// Types at the pane's shell `echo before-watch` and a command that writes the PID watch will
+    /// have (exec keeps it) before running it, so that the test can signal watch itself and not
+    /// the shell; waits for the drawn view and returns that PID.
+    func startWatchFromTheShell(_ tmux: Tmux, _ broker: MosquittoBroker, _ dir: TemporaryDirectory) async throws -> pid_t {
+        let pidFile = dir.file("watch.pid")
+        await tmux.run(["send-keys", "-t", "watch", "echo before-watch; sh -c 'echo $$ > \"$0\"; exec \"$1\" watch --broker \"$2\"' '\(pidFile)' '\(AgentProcess.executable)' \(broker.url)", "Enter"])
+        await tmux.screen(until: "the drawn view") { $0.first?.hasPrefix("uwb2mqtt watch  ") == true }
+        return try #require(pid_t((try? String(contentsOfFile: pidFile, encoding: .utf8))?.trimmingCharacters(in: .whitespacesAndNewlines) ?? ""))
+    }
+
     @Test(.enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/tmux")))
     func theDrawnViewShowsTheGatewayItsPeersAndEvents() async throws {
         let broker = try await MosquittoBroker.start()
         defer { broker.stop() }
         let dir = try TemporaryDirectory(prefix: "watch-tmux")
         let tmux = Tmux(dir: dir)
-        let started = await tmux.run(["new-session", "-d", "-s", "watch", "-x", "80", "-y", "24",
-                                "exec '\(AgentProcess.executable)' watch --broker \(broker.url) 2>'\(dir.file("watch.err"))'"])
-        try #require(started.status == .exited(0), "tmux: \(started.output)")
-        // The server ends with its sessions (and watch with its pane) on SIGTERM; a defer cannot
-        // await a tmux command, but it can send a signal.
-        let server = try #require(pid_t(await tmux.run(["display-message", "-p", "-t", "watch", "#{pid}"]).output.trimmingCharacters(in: .whitespacesAndNewlines)))
+        let server = try await start(tmux, watchCommand(broker, dir))
         defer { kill(server, SIGTERM) }
         await tmux.screen(until: "watch connected") { $0.first?.contains("broker \(broker.url): connected") == true }
 
@@ -113,7 +123,7 @@ import TestSupport
         defer { broker.stop() }
         let dir = try TemporaryDirectory(prefix: "watch-resize")
         let tmux = Tmux(dir: dir)
-        let server = try await start(tmux, "exec '\(AgentProcess.executable)' watch --broker \(broker.url) 2>'\(dir.file("watch.err"))'")
+        let server = try await start(tmux, watchCommand(broker, dir))
         defer { kill(server, SIGTERM) }
         let agent = try AgentProcess(config: testConfig(url: broker.url, spool: dir.file("spool"), extra: "rules: \(AgentFixtures.exampleRulesPath)"),
                                      scenario: AgentFixtures.walkBy, directory: dir)
@@ -154,14 +164,9 @@ import TestSupport
         let tmux = Tmux(dir: dir)
         let server = try await start(tmux, "env PS1='$ ' /bin/sh")
         defer { kill(server, SIGTERM) }
-        let pidFile = dir.file("watch.pid")
-        // The shell writes the PID that watch will have (exec keeps it), so the test can signal
-        // watch itself and not the shell.
-        await tmux.run(["send-keys", "-t", "watch", "echo before-watch; sh -c 'echo $$ > \"$0\"; exec \"$1\" watch --broker \"$2\"' '\(pidFile)' '\(AgentProcess.executable)' \(broker.url)", "Enter"])
-        await tmux.screen(until: "the drawn view") { $0.first?.hasPrefix("uwb2mqtt watch  ") == true }
-        #expect(await tmux.run(["display-message", "-p", "-t", "watch", "#{alternate_on} #{cursor_flag}"]).output == "1 0\n")
-        let watchPID = try #require(pid_t((try? String(contentsOfFile: pidFile, encoding: .utf8))?.trimmingCharacters(in: .whitespacesAndNewlines) ?? ""))
+        let watchPID = try await startWatchFromTheShell(tmux, broker, dir)
         defer { kill(watchPID, SIGKILL) }
+        #expect(await tmux.run(["display-message", "-p", "-t", "watch", "#{alternate_on} #{cursor_flag}"]).output == "1 0\n")
         kill(watchPID, SIGTERM)
 
         let screen = await tmux.screen(until: "the shell's screen") { $0.contains("before-watch") }
@@ -225,7 +230,7 @@ import TestSupport
         let dir = try TemporaryDirectory(prefix: "watch-garbage")
         let tmux = Tmux(dir: dir)
         // 100 columns: the newest problem's line is whole.
-        let server = try await start(tmux, "exec '\(AgentProcess.executable)' watch --broker \(broker.url) 2>'\(dir.file("watch.err"))'", width: 100)
+        let server = try await start(tmux, watchCommand(broker, dir), width: 100)
         defer { kill(server, SIGTERM) }
         await tmux.screen(until: "watch connected") { $0.first?.contains("broker \(broker.url): connected") == true }
         try await MQTTTestPublisher.publish(broker: broker, topic: "uwb2mqtt/lobby/device", message: "{not json")
@@ -254,10 +259,7 @@ import TestSupport
         // phone-anna and tool-cart are five) and the line that says what is below.
         let server = try await start(tmux, "env PS1='$ ' /bin/sh", height: 6)
         defer { kill(server, SIGTERM) }
-        let pidFile = dir.file("watch.pid")
-        await tmux.run(["send-keys", "-t", "watch", "echo before-watch; sh -c 'echo $$ > \"$0\"; exec \"$1\" watch --broker \"$2\"' '\(pidFile)' '\(AgentProcess.executable)' \(broker.url)", "Enter"])
-        await tmux.screen(until: "the drawn view") { $0.first?.hasPrefix("uwb2mqtt watch  ") == true }
-        let watchPID = try #require(pid_t((try? String(contentsOfFile: pidFile, encoding: .utf8))?.trimmingCharacters(in: .whitespacesAndNewlines) ?? ""))
+        let watchPID = try await startWatchFromTheShell(tmux, broker, dir)
         defer { kill(watchPID, SIGKILL) }
         let agent = try AgentProcess(config: testConfig(url: broker.url, spool: dir.file("spool"), extra: "rules: \(AgentFixtures.exampleRulesPath)"),
                                      scenario: AgentFixtures.walkBy, directory: dir)

@@ -10,12 +10,6 @@ public struct ConfigurationWarning: Sendable, Hashable, CustomStringConvertible 
     /// What to do about it, for `doctor`'s hint.
     public var hint: String
 
-    public init(keyPath: [String], message: String, hint: String) {
-        self.keyPath = keyPath
-        self.message = message
-        self.hint = hint
-    }
-
     public var description: String { message }
 
     /// A session key published in examples: anyone with a UWB receiver can compute the STS and

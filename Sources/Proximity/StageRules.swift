@@ -11,11 +11,6 @@ public struct StageRules: Hashable, Sendable {
     public var hysteresis: Double
     public var bands: [StageBand]
 
-    public init(hysteresis: Double = 0, bands: [StageBand]) {
-        self.hysteresis = hysteresis
-        self.bands = bands
-    }
-
     /// The band a distance falls in with no history: the first whose lower bound it is beyond
     /// (a distance exactly on a boundary belongs to the nearer band, as zones count "at or below").
     public func band(at distance: Double) -> Int {

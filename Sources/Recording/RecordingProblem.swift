@@ -23,14 +23,6 @@ public struct RecordingProblem: Hashable, Sendable, CustomStringConvertible {
     /// What was wrong, for people.
     public var detail: String
 
-    public init(kind: Kind, file: String, offset: Int, length: Int, detail: String) {
-        self.kind = kind
-        self.file = file
-        self.offset = offset
-        self.length = length
-        self.detail = detail
-    }
-
     public var description: String {
         switch kind {
         case .truncated: "\(file): offset \(offset): truncated record (\(length) bytes at the end, \(detail)), skipped"

@@ -14,13 +14,6 @@ public struct PhoneMismatch: Hashable, Sendable, CustomStringConvertible {
     /// A likely cause, when the values tell (`byte order?`).
     public var hint: String?
 
-    public init(parameter: String, gateway: String, phone: String, hint: String? = nil) {
-        self.parameter = parameter
-        self.gateway = gateway
-        self.phone = phone
-        self.hint = hint
-    }
-
     public var description: String {
         "\(parameter): gateway \(gateway), phone \(phone)" + (hint.map { " (\($0))" } ?? "")
     }

@@ -6,11 +6,6 @@ public struct FuseConfigurationError: Error, Hashable, Sendable, CustomStringCon
         public var path: String
         public var message: String
 
-        public init(path: String, message: String) {
-            self.path = path
-            self.message = message
-        }
-
         public var description: String { "\(path): \(message)" }
     }
 

@@ -19,14 +19,4 @@ public struct SiteEvent: Hashable, Sendable {
     public var from: String
     public var to: String
     public var reason: SiteEventReason
-
-    public init(ts: Double, peer: String, type: Kind, zone: String? = nil, from: String, to: String, reason: SiteEventReason) {
-        self.ts = ts
-        self.peer = peer
-        self.type = type
-        self.zone = zone
-        self.from = from
-        self.to = to
-        self.reason = reason
-    }
 }

@@ -12,12 +12,4 @@ public struct SiteEventReason: Hashable, Sendable {
     public var cause: String?
     /// Seconds.
     public var lastSeen: Double?
-
-    public init(thresholdM: Double? = nil, dwellMs: Int? = nil, crossedAt: Double? = nil, cause: String? = nil, lastSeen: Double? = nil) {
-        self.thresholdM = thresholdM
-        self.dwellMs = dwellMs
-        self.crossedAt = crossedAt
-        self.cause = cause
-        self.lastSeen = lastSeen
-    }
 }

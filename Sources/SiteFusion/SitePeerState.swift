@@ -11,12 +11,4 @@ public struct SitePeerState: Hashable, Sendable {
     /// Usable gateways with a range of this peer in the newest window; 0 once no range arrived for
     /// `position_lost_after`.
     public var gatewaysInRange: Int
-
-    public init(ts: Double, peer: String, position: SiteFix?, zones: [String], gatewaysInRange: Int) {
-        self.ts = ts
-        self.peer = peer
-        self.position = position
-        self.zones = zones
-        self.gatewaysInRange = gatewaysInRange
-    }
 }

@@ -5,11 +5,6 @@ public struct Opcode: Hashable, Sendable {
     public let gid: UInt8
     public let oid: UInt8
 
-    public init(gid: UInt8, oid: UInt8) {
-        self.gid = gid
-        self.oid = oid
-    }
-
     // CORE (GID 0)
     public static let coreDeviceReset = Opcode(gid: GroupID.core, oid: 0x00)
     public static let coreDeviceStatus = Opcode(gid: GroupID.core, oid: 0x01)

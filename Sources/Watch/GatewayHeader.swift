@@ -33,10 +33,6 @@ public struct GatewayHeader: Sendable, Equatable {
     /// The previous `metrics`' uptime and measurement count, for the rate.
     var lastMetrics: (uptime: Double, measurements: Double)?
 
-    public init(id: String) {
-        self.id = id
-    }
-
     public static func == (a: GatewayHeader, b: GatewayHeader) -> Bool {
         a.id == b.id && a.status == b.status && a.version == b.version && a.deviceState == b.deviceState && a.firmware == b.firmware
             && a.deviceError == b.deviceError && a.rulesOK == b.rulesOK && a.rulesSHA == b.rulesSHA && a.rulesError == b.rulesError

@@ -25,8 +25,4 @@ public struct PeerRow: Sendable, Equatable {
     public var lastMeasurement: String?
     /// The address as `range` writes it (`0x0001`), for rules that name peers by address.
     public var mac: String?
-
-    public init(name: String) {
-        self.name = name
-    }
 }

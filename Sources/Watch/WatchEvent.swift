@@ -15,13 +15,6 @@ public struct WatchEvent: Sendable, Equatable {
     /// `HH:MM:SS` of `reason.last_seen`.
     public var lastSeen: String?
 
-    public init(gateway: String, peer: String, clock: String, type: String) {
-        self.gateway = gateway
-        self.peer = peer
-        self.clock = clock
-        self.type = type
-    }
-
     /// `zone_enter counter at 0.81 m after 300 ms dwell (threshold 1.0 m)`,
     /// `stage_change approach → reach at 0.91 m`, `signal_lost: measurement errors, last seen 12:03:01`.
     public var words: String {

@@ -47,10 +47,4 @@ public struct YAMLMappingEntry: Sendable {
     public var key: String
     public var keyMark: SourceMark
     public var value: YAMLNode
-
-    public init(key: String, keyMark: SourceMark, value: YAMLNode) {
-        self.key = key
-        self.keyMark = keyMark
-        self.value = value
-    }
 }

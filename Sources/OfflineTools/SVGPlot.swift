@@ -18,22 +18,13 @@ public struct PlotData: Sendable {
         /// Metres; nil when the device gave no distance (a failed measurement).
         public var meters: Double?
         /// False for a failed measurement (status not ok): drawn apart so that dropouts show.
-        public var ok: Bool
-        public init(time: Double, meters: Double?, ok: Bool = true) {
-            self.time = time
-            self.meters = meters
-            self.ok = ok
-        }
+        public var ok: Bool = true
     }
 
     /// One filtered distance.
     public struct Point: Hashable, Sendable {
         public var time: Double
         public var meters: Double
-        public init(time: Double, meters: Double) {
-            self.time = time
-            self.meters = meters
-        }
     }
 
     /// A threshold of a rule as a horizontal band (`low` < `high`) or line (`low` == `high`).
@@ -67,21 +58,12 @@ public struct PlotData: Sendable {
         public var type: String
         /// The text beside the marker (`zone_enter counter`, `stage point → reach`).
         public var label: String
-        public init(time: Double, type: String, label: String) {
-            self.time = time
-            self.type = type
-            self.label = label
-        }
     }
 
     /// A span during which the link was `lost`; `to` nil when it was still lost at the end.
     public struct Gap: Hashable, Sendable {
         public var from: Double
         public var to: Double?
-        public init(from: Double, to: Double?) {
-            self.from = from
-            self.to = to
-        }
     }
 
     /// Everything drawn in one peer's panel.
@@ -110,14 +92,6 @@ public struct PlotData: Sendable {
     /// End of the axis; nil: the latest time in the data.
     public var endTime: Double?
     public var peers: [Peer]
-
-    public init(title: String, subtitle: String? = nil, startTime: Double? = nil, endTime: Double? = nil, peers: [Peer]) {
-        self.title = title
-        self.subtitle = subtitle
-        self.startTime = startTime
-        self.endTime = endTime
-        self.peers = peers
-    }
 }
 
 /// Renders ``PlotData`` as one self-contained SVG document: no scripts, no external fonts or

@@ -120,10 +120,8 @@ import TestSupport
     /// firmware ignoring UCI): the probe gives up at its deadline with a hint.
     @Test func silentDeviceFailsAtTheDeadline() async throws {
         let fixture = try ConfigFixture()
-        let terminal = try PseudoTerminal()
+        let terminal = try fixture.deviceTerminal()
         defer { terminal.close() }
-        try terminal.link(at: fixture.directory.file("dwm3001c"))
-        try fixture.writeConfig(port: fixture.directory.file("dwm3001c"))
         var limits = DoctorCommand.Limits()
         limits.deviceTimeout = .milliseconds(500)
         let clock = ContinuousClock()
@@ -143,10 +141,8 @@ import TestSupport
     /// DEVICE_STATUS_NTF(ERROR). The probe resets it first, as the agent does, and passes.
     @Test func aDeviceThatWantsAResetFirstPasses() async throws {
         let fixture = try ConfigFixture()
-        let terminal = try PseudoTerminal()
+        let terminal = try fixture.deviceTerminal()
         defer { terminal.close() }
-        try terminal.link(at: fixture.directory.file("dwm3001c"))
-        try fixture.writeConfig(port: fixture.directory.file("dwm3001c"))
         let device = ResetFirstDevice(terminal: terminal)
         defer { device.stop() }
         let checks = await DoctorCommand.diagnose(configPath: fixture.configPath)
@@ -158,10 +154,8 @@ import TestSupport
     /// The same device, but one that never takes the reset either: the report says what it sent.
     @Test func aDeviceInErrorThatRefusesTheResetIsReportedAsSeen() async throws {
         let fixture = try ConfigFixture()
-        let terminal = try PseudoTerminal()
+        let terminal = try fixture.deviceTerminal()
         defer { terminal.close() }
-        try terminal.link(at: fixture.directory.file("dwm3001c"))
-        try fixture.writeConfig(port: fixture.directory.file("dwm3001c"))
         let device = ResetFirstDevice(terminal: terminal, acceptsReset: false)
         defer { device.stop() }
         var limits = DoctorCommand.Limits()
@@ -177,10 +171,8 @@ import TestSupport
     /// names the message and its size instead of waiting for a proper answer.
     @Test func aMalformedAnswerIsNamed() async throws {
         let fixture = try ConfigFixture()
-        let terminal = try PseudoTerminal()
+        let terminal = try fixture.deviceTerminal()
         defer { terminal.close() }
-        try terminal.link(at: fixture.directory.file("dwm3001c"))
-        try fixture.writeConfig(port: fixture.directory.file("dwm3001c"))
         // CORE_DEVICE_RESET_RSP with an empty payload.
         let device = ResetFirstDevice(terminal: terminal, resetAnswer: [0x40, 0x00, 0x00, 0x00])
         defer { device.stop() }

@@ -1,6 +1,7 @@
 #if canImport(Glibc)
 @preconcurrency import Glibc
 #endif
+import DeviceLink
 import Foundation
 import Gateway
 @testable import Commands
@@ -52,6 +53,20 @@ final class ConfigFixture: Sendable {
 
         """
         try directory.write("config.yaml", text)
+    }
+
+    /// A pseudo-terminal standing for the device: linked at `dwm3001c` in the directory, which
+    /// config.yaml names as its port. The caller closes it (`defer { terminal.close() }`).
+    func deviceTerminal() throws -> PseudoTerminal {
+        let terminal = try PseudoTerminal()
+        do {
+            try terminal.link(at: directory.file("dwm3001c"))
+            try writeConfig(port: directory.file("dwm3001c"))
+        } catch {
+            terminal.close()
+            throw error
+        }
+        return terminal
     }
 }
 

@@ -34,11 +34,13 @@ test: deps
 	$(SWIFT) build --product uwb2mqtt
 	$(SWIFT) test --skip-build
 
-# Every test in a process of its own, in an order shuffled by SEED (about 30 minutes here): a test
+# Every test in a process of its own, in an order shuffled by SEED (about 20 minutes here): a test
 # that passes only after another one has run, or leaves something behind that another needs
 # gone, fails here. Prints each failure and the seed, and exits 1 if there was one. Run it again
 # with the same SEED to get the same order.
-SEED ?= $(shell date +%s)
+ifndef SEED
+SEED := $(shell date +%s)
+endif
 test-alone: deps
 	$(SWIFT) build --build-tests
 	$(SWIFT) build --product uwb2mqtt

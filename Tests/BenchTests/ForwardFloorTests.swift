@@ -52,10 +52,7 @@ import UCI
         #expect(subscriber.messages.count == 16)
 
         broker.stop()
-        let deadline = ContinuousClock.now + .seconds(10)
-        while exitStatus.withLock({ $0 }) == nil, ContinuousClock.now < deadline {
-            try await Task.sleep(for: .milliseconds(20))
-        }
+        #expect(await waitUntil(timeout: 10) { exitStatus.withLock { $0 } != nil }, "the forwarder ends when the broker goes")
         #expect(exitStatus.withLock { $0 } == 0)
     }
 }

@@ -3,7 +3,7 @@
 
 SHELL      := /bin/bash
 SWIFT      ?= swift
-APT_PKGS   := libserialport-dev libmosquitto-dev libyaml-dev mosquitto mosquitto-clients pkg-config
+APT_PKGS   := libserialport-dev libmosquitto-dev libyaml-dev mosquitto mosquitto-clients pkg-config tmux
 FUZZ_TIME  ?= 60
 SUDO       := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
@@ -75,8 +75,9 @@ FUZZ_DIR   := $(CURDIR)/.build
 FUZZ_FLAGS ?=
 # Each target runs for FUZZ_TIME seconds: UCI (seeds: the uci.md vectors), the config loader,
 # the rules loader (and the engine on accepted rules), the agent's core driven by device bytes
-# (AgentCore, as run and replay drive it), and requests through the core.
-FUZZ_TARGETS ?= UCI Config Rules Core Request
+# (AgentCore, as run and replay drive it), requests through the core, and what `watch` reads
+# (messages of the v1 and the site tree, drawn with the site map).
+FUZZ_TARGETS ?= UCI Config Rules Core Request Watch
 fuzz: deps
 	cd Tests/Fuzz && $(SWIFT) build -c release --sanitize=fuzzer
 	@for t in $(FUZZ_TARGETS); do \

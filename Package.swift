@@ -15,6 +15,8 @@ let package = Package(
         .library(name: "Gateway", targets: ["Gateway"]),
         .library(name: "Proximity", targets: ["Proximity"]),
         .library(name: "YAMLCoding", targets: ["YAMLCoding"]),
+        // For the fuzzer of what `watch` reads.
+        .library(name: "Watch", targets: ["Watch"]),
     ],
     targets: [
         // C libraries from Debian packages, found through pkg-config.

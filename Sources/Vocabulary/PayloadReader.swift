@@ -206,7 +206,7 @@ public struct PayloadBounds: Equatable, Sendable, CustomStringConvertible {
     public static let durationMilliseconds = PayloadBounds(0...315_576_000_000, unit: "ms")
     public static let durationSeconds = PayloadBounds(0...315_576_000, unit: "s")
     /// Counters and counts (`measurements`, `dropped`, `gateways_in_range`, a line number).
-    public static let count = PayloadBounds(0...9_007_199_254_740_992, unit: "")
+    public static let count = PayloadBounds(0...1_000_000_000_000_000, unit: "")
     /// A fraction such as `progress`.
     public static let fraction = PayloadBounds(0...1, unit: "")
     /// Angles in degrees.
@@ -214,7 +214,7 @@ public struct PayloadBounds: Equatable, Sendable, CustomStringConvertible {
 
     public var description: String {
         func text(_ value: Double) -> String {
-            value == value.rounded() && abs(value) < 1e15 ? String(Int64(value)) : String(value)
+            value == value.rounded() && abs(value) < 1e16 ? String(Int64(value)) : String(value)
         }
         return "\(text(range.lowerBound))…\(text(range.upperBound))\(unit.isEmpty ? "" : " " + unit)"
     }

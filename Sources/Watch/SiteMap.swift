@@ -67,8 +67,15 @@ public struct SiteMap: Sendable, Equatable {
             let (across, down) = (accuracy / scale, accuracy / (2 * scale))
             // A cell is on the ring when the ellipse passes through it: its corners are not all
             // inside or all outside.
-            for row in Int((at.row - down).rounded(.down))...Int((at.row + down).rounded(.up)) {
-                for column in Int((at.column - across).rounded(.down))...Int((at.column + across).rounded(.up)) {
+            // Only the ring's cells on the canvas: a ring wider than the site is its edge at most,
+            // and a poor fix of a kilometre on a map of a metre must not cost a loop per cell off it.
+            func cells(_ centre: Double, _ radius: Double, _ count: Int) -> ClosedRange<Int>? {
+                let low = max(0, (centre - radius).rounded(.down)), high = min(Double(count - 1), (centre + radius).rounded(.up))
+                return low <= high ? Int(low)...Int(high) : nil
+            }
+            guard let rows = cells(at.row, down, rowCount), let columnRange = cells(at.column, across, columns) else { continue }
+            for row in rows {
+                for column in columnRange {
                     let corners = [(-0.5, -0.5), (-0.5, 0.5), (0.5, -0.5), (0.5, 0.5)].map { dr, dc in
                         let u = (Double(column) + dc - at.column) / across, v = (Double(row) + dr - at.row) / down
                         return u * u + v * v < 1

@@ -33,7 +33,8 @@ extension WallClock {
         guard let year = number(0..<4), let month = number(5..<7), let day = number(8..<10), let hour = number(11..<13),
               let minute = number(14..<16), let second = number(17..<19), (1...12).contains(month) else { return nil }
         var fraction = 0.0
-        if c[19] == UInt8(ascii: "."), c.count > 21, number(20..<(c.count - 1)) != nil {
+        // The fraction's digits are only checked, never summed: a `ts` of a thousand digits is text, not an overflow.
+        if c[19] == UInt8(ascii: "."), c.count > 21, c[20..<(c.count - 1)].allSatisfy({ $0 >= 48 && $0 <= 57 }) {
             fraction = Double("0" + String(decoding: c[19..<(c.count - 1)], as: UTF8.self)) ?? 0
         }
         // Days from the civil date (Howard Hinnant's algorithm).

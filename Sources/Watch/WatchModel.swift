@@ -77,116 +77,144 @@ public struct WatchModel: Sendable {
             }
             return path.count == 1 && ["status", "device", "rules"].contains(path[0]) ? [] : note("empty payload")
         }
-        guard let object = try? JSONReader.value(payload), object.isObject else {
-            return note("not a JSON object: " + Self.excerpt(payload))
+        let object: PayloadReader
+        do { object = try PayloadReader(bytes: payload) } catch {
+            return note(error.field == nil ? "not a JSON object: " + Self.excerpt(payload) : "\(error): " + Self.excerpt(payload))
         }
-        let payloadClock = object["ts"]?.text.flatMap(WallClock.clock(ts:))
-        let clock = payloadClock ?? fallbackClock
+        let clock = ((try? object.string("ts")) ?? nil).flatMap(WallClock.clock(ts:)) ?? fallbackClock
+        do {
+            var read = header
+            let changes = try self.read(gateway: gateway, path: path, subtopic: subtopic, object, payload: payload, clock: clock, into: &read)
+            header = read
+            return changes
+        } catch {
+            // A field out of its bounds or of the wrong type: the message is not taken, whatever
+            // else it says, and what was known stays as it was.
+            return note("\(error): " + Self.excerpt(payload), clock: clock)
+        }
+    }
+
+    /// The message of one gateway's topic `path`, read into `header` only once every field it
+    /// takes has been read.
+    private mutating func read(gateway: String, path: [String], subtopic: String, _ object: PayloadReader, payload: [UInt8],
+                               clock: String, into header: inout GatewayHeader) throws(PayloadRejection) -> [WatchChange] {
         func change(_ kind: WatchChange.Kind) -> [WatchChange] { [WatchChange(clock: clock, gateway: gateway, kind: kind)] }
-        func missing(_ key: String) -> [WatchChange] { note("no \(key) in \(Self.excerpt(payload))", clock: clock) }
+        func note(_ problem: String) -> [WatchChange] {
+            [WatchChange(clock: clock, gateway: gateway, kind: .note(topic: subtopic, problem: problem))]
+        }
+        func missing(_ key: String) -> [WatchChange] { note("no \(key) in \(Self.excerpt(payload))") }
 
         switch path.count == 3 && path[0] == "peer" ? "peer/" + path[2] : subtopic {
         case "status":
-            guard let state = object["state"]?.text else { return missing("\"state\"") }
-            let version = object["version"]?.text
+            guard let state = try object.string("state") else { return missing("\"state\"") }
+            let version = try object.string("version")
             // A gateway without a configured pose says `null`: it stays off the site map.
-            header.position = Self.point(object["position"])
+            header.position = try Self.point(object.object("position"))
             guard state != header.status || (version != nil && version != header.version) else { return [] }
             header.status = state
             if let version { header.version = version }
             return change(.status(state: state, version: version))
         case "device":
-            guard let state = object["state"]?.text else { return missing("\"state\"") }
-            let firmware = object["firmware"]?.text
-            let error = object["error"]?.text
+            guard let state = try object.string("state") else { return missing("\"state\"") }
+            let firmware = try object.string("firmware")
+            let error = try object.string("error")
             guard state != header.deviceState || error != header.deviceError else { return [] }
             header.deviceState = state
             header.firmware = firmware ?? header.firmware
             header.deviceError = error
             return change(.device(state: state, firmware: firmware, error: error))
         case "rules":
-            guard case let .bool(ok)? = object["ok"] else { return missing("\"ok\"") }
-            let sha = object["sha256"]?.text
-            let error = object["error"].flatMap(Self.rulesError)
-            header.thresholds = object["thresholds"]?.list?.compactMap(Self.threshold) ?? []
+            guard let ok = try object.bool("ok") else { return missing("\"ok\"") }
+            let sha = try object.string("sha256")
+            let error = try Self.rulesError(object)
+            var thresholds: [RuleThreshold] = []
+            for entry in try object.objects("thresholds") ?? [] { if let threshold = try Self.threshold(entry) { thresholds.append(threshold) } }
+            header.thresholds = thresholds
             guard ok != header.rulesOK || sha != header.rulesSHA || error != header.rulesError else { return [] }
             header.rulesOK = ok
             header.rulesSHA = sha
             header.rulesError = error
             return change(.rules(ok: ok, sha: sha, error: error))
         case "metrics":
-            guard let uptime = object["uptime_s"]?.number, let measurements = object["measurements"]?.number else {
+            guard let uptime = try object.number("uptime_s", in: .durationSeconds),
+                  let measurements = try object.number("measurements", in: .count) else {
                 return missing("\"uptime_s\" and \"measurements\"")
             }
+            let dropped = try object.integer("dropped", in: .count)
             if let last = header.lastMetrics, uptime > last.uptime {
                 header.measurementRate = (measurements - last.measurements) / (uptime - last.uptime)
             } else if uptime > 0 {
                 header.measurementRate = measurements / uptime
             }
             header.lastMetrics = (uptime, measurements)
-            guard let dropped = object["dropped"]?.number.map({ Int($0) }) else { return [] }
+            guard let dropped else { return [] }
             let grew = dropped > (header.dropped ?? 0)
             header.dropped = dropped
             return grew ? change(.dropped(total: dropped)) : []
         case "peer/state":
-            guard let link = object["link"]?.text else { return missing("\"link\"") }
-            var row = header.peers[path[1]] ?? PeerRow(name: object["peer"]?.text ?? path[1])
+            guard let link = try object.string("link") else { return missing("\"link\"") }
+            let name = try object.string("peer") ?? path[1]
+            var row = header.peers[path[1]] ?? PeerRow(name: name)
             let first = row.link == nil
             row.link = link
-            row.distance = object["distance_m"]?.number
-            row.stage = object["stage"]?.text
-            row.zones = object["zones"]?.list?.compactMap(\.text) ?? []
-            row.approaches = Self.approaches(object["approaches"])
-            if case let .bool(facing)? = object["facing"] { row.facing = facing } else { row.facing = nil }
-            if let ts = object["ts"]?.text, row.lastMeasurement.map({ $0 < ts }) ?? true { row.lastMeasurement = ts }
+            row.distance = try object.number("distance_m", in: .distanceMetres)
+            row.stage = try object.string("stage")
+            row.zones = try object.strings("zones") ?? []
+            row.approaches = try Self.approaches(object.object("approaches"))
+            row.facing = try object.bool("facing")
+            if let ts = try object.string("ts"), row.lastMeasurement.map({ $0 < ts }) ?? true { row.lastMeasurement = ts }
             header.peers[path[1]] = row
             return first ? change(.peerSeen(row)) : []
         case "peer/range":
-            var row = header.peers[path[1]] ?? PeerRow(name: object["peer"]?.text ?? path[1])
-            row.mac = object["mac"]?.text ?? row.mac
-            if object["status"]?.text == "ok", let distance = object["distance_m"]?.number {
+            let name = try object.string("peer") ?? path[1]
+            var row = header.peers[path[1]] ?? PeerRow(name: name)
+            row.mac = try object.string("mac") ?? row.mac
+            let distance = try object.number("distance_m", in: .distanceMetres)
+            if try object.string("status") == "ok", let distance {
                 row.distance = distance
-                row.lastMeasurement = object["ts"]?.text ?? row.lastMeasurement
+                row.lastMeasurement = try object.string("ts") ?? row.lastMeasurement
             }
             header.peers[path[1]] = row
             return []
         case "peer/feedback":
-            var row = header.peers[path[1]] ?? PeerRow(name: object["peer"]?.text ?? path[1])
-            row.progress = object["progress"]?.number
+            let name = try object.string("peer") ?? path[1]
+            var row = header.peers[path[1]] ?? PeerRow(name: name)
+            row.progress = try object.number("progress", in: .fraction)
             header.peers[path[1]] = row
             return []
         case "peer/position":
             return []
         case "peer/event":
-            guard let type = object["type"]?.text else { return missing("\"type\"") }
-            guard Self.eventTypes.contains(type) else { return note("unknown event type \"\(type)\"", clock: clock) }
-            let event = Self.event(object, gateway: gateway, peer: object["peer"]?.text ?? path[1], clock: clock, type: type)
+            guard let type = try object.string("type") else { return missing("\"type\"") }
+            guard Self.eventTypes.contains(type) else { return note("unknown event type \"\(type)\"") }
+            let event = try Self.event(object, gateway: gateway, peer: object.string("peer") ?? path[1], clock: clock, type: type)
             remember(event)
             return change(.event(event))
         default:
             if path.count == 2, path[0] == "ranking" {
-                guard let entries = object["peers"]?.list else { return missing("\"peers\"") }
-                let peers = entries.compactMap { $0["peer"]?.text }
+                guard let entries = try object.objects("peers") else { return missing("\"peers\"") }
+                var peers: [String] = []
+                for entry in entries { if let peer = try entry.string("peer") { peers.append(peer) } }
                 guard header.rankings[path[1]] != peers else { return [] }
                 header.rankings[path[1]] = peers
-                return change(.ranking(rule: object["rule"]?.text ?? path[1], peers: peers))
+                return change(.ranking(rule: try object.string("rule") ?? path[1], peers: peers))
             }
-            return note("not a topic of the v1 tree", clock: clock)
+            return note("not a topic of the v1 tree")
         }
     }
 
     /// An `event` payload as the list shows it.
-    static func event(_ object: JSONValue, gateway: String, peer: String, clock: String, type: String) -> WatchEvent {
+    static func event(_ object: PayloadReader, gateway: String, peer: String, clock: String, type: String) throws(PayloadRejection) -> WatchEvent {
         var event = WatchEvent(gateway: gateway, peer: peer, clock: clock, type: type)
-        event.rule = object["rule"]?.text
-        event.from = object["from"]?.text
-        event.to = object["to"]?.text
-        event.distance = object["distance_m"]?.number
-        let reason = object["reason"]
-        event.threshold = reason?["threshold_m"]?.number
-        event.dwellMs = reason?["dwell_ms"]?.number.map { Int($0) }
-        event.cause = reason?["cause"]?.text
-        event.lastSeen = reason?["last_seen"]?.text.flatMap(WallClock.clock(ts:))
+        event.rule = try object.string("rule")
+        event.from = try object.string("from")
+        event.to = try object.string("to")
+        event.distance = try object.number("distance_m", in: .distanceMetres)
+        let reason = try object.object("reason")
+        event.threshold = try reason?.number("threshold_m", in: .distanceMetres)
+        event.dwellMs = try reason?.integer("dwell_ms", in: .durationMilliseconds)
+        event.cause = try reason?.string("cause")
+        event.lastSeen = try reason?.string("last_seen").flatMap(WallClock.clock(ts:))
         return event
     }
 
@@ -195,17 +223,16 @@ public struct WatchModel: Sendable {
         if events.count > eventLimit { events.removeFirst(events.count - eventLimit) }
     }
 
-    /// One entry of `rules.thresholds`; nil for anything without a rule, kind and finite distance.
-    static func threshold(_ value: JSONValue) -> RuleThreshold? {
-        guard let rule = value["rule"]?.text, let kind = value["kind"]?.text, let metres = value["distance_m"]?.number, metres.isFinite else {
-            return nil
-        }
-        return RuleThreshold(rule: rule, kind: kind, metres: metres, peers: value["peers"]?.list?.compactMap(\.text) ?? ["*"])
+    /// One entry of `rules.thresholds`; nil for one without a rule, kind or distance.
+    static func threshold(_ entry: PayloadReader) throws(PayloadRejection) -> RuleThreshold? {
+        guard let rule = try entry.string("rule"), let kind = try entry.string("kind"),
+              let metres = try entry.number("distance_m", in: .distanceMetres) else { return nil }
+        return RuleThreshold(rule: rule, kind: kind, metres: metres, peers: try entry.strings("peers") ?? ["*"])
     }
 
     /// `{"x", "y", …}` → a point; nil for `null` or anything without both numbers.
-    static func point(_ value: JSONValue?) -> MapPoint? {
-        guard let x = value?["x"]?.number, let y = value?["y"]?.number, x.isFinite, y.isFinite else { return nil }
+    static func point(_ object: PayloadReader?) throws(PayloadRejection) -> MapPoint? {
+        guard let object, let x = try object.number("x", in: .siteMetres), let y = try object.number("y", in: .siteMetres) else { return nil }
         return MapPoint(x: x, y: y)
     }
 
@@ -216,17 +243,21 @@ public struct WatchModel: Sendable {
     ]
 
     /// `rules.error` as `line:column: message`.
-    static func rulesError(_ error: JSONValue) -> String? {
-        guard let message = error["message"]?.text ?? error.text else { return nil }
-        guard let line = error["line"]?.number, let column = error["column"]?.number else { return message }
-        return "\(Int(line)):\(Int(column)): \(message)"
+    static func rulesError(_ rules: PayloadReader) throws(PayloadRejection) -> String? {
+        if case .string(let text)? = rules.value["error"] { return text }
+        guard let error = try rules.object("error"), let message = try error.string("message") else { return nil }
+        guard let line = try error.integer("line", in: .count), let column = try error.integer("column", in: .count) else { return message }
+        return "\(line):\(column): \(message)"
     }
 
-    static func approaches(_ value: JSONValue?) -> [PeerRow.Approach] {
-        guard case let .object(members)? = value else { return [] }
-        return members.compactMap { member in
-            member.value["phase"]?.text.map { PeerRow.Approach(rule: member.key, phase: $0, progress: member.value["progress"]?.number) }
-        }.sorted { $0.rule < $1.rule }
+    static func approaches(_ object: PayloadReader?) throws(PayloadRejection) -> [PeerRow.Approach] {
+        guard case let .object(members)? = object?.value else { return [] }
+        var approaches: [PeerRow.Approach] = []
+        for member in members {
+            guard let approach = try object?.object(member.key), let phase = try approach.string("phase") else { continue }
+            approaches.append(PeerRow.Approach(rule: member.key, phase: phase, progress: try approach.number("progress", in: .fraction)))
+        }
+        return approaches.sorted { $0.rule < $1.rule }
     }
 
     /// The start of a payload, printable, for a note.
@@ -234,15 +265,5 @@ public struct WatchModel: Sendable {
         let text = String(decoding: payload.prefix(60), as: UTF8.self)
         let printable = String(text.map { $0.isASCII && ($0.asciiValue! < 0x20 || $0.asciiValue! == 0x7f) ? "?" : $0 })
         return payload.count > 60 ? printable + "…" : printable
-    }
-}
-
-extension JSONValue {
-    var text: String? {
-        if case let .string(s) = self { s } else { nil }
-    }
-
-    var list: [JSONValue]? {
-        if case let .list(l) = self { l } else { nil }
     }
 }

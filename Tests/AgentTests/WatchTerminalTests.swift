@@ -222,6 +222,42 @@ import TestSupport
         #expect(screen.contains { $0.hasPrefix("gw-a  online  device ranging") }, "\(shown)")
     }
 
+    /// Wild numbers from another client — a gateway standing at 1e308, a tag at -1e308, an
+    /// accuracy of 1e5 m on a site of a few metres — are unreadable lines, and the map goes on
+    /// drawing what is honest (it trapped converting such a coordinate to a cell).
+    @Test(.enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/tmux")))
+    func wildNumbersOnTheSiteAreLinesAndTheMapGoesOn() async throws {
+        let broker = try await MosquittoBroker.start()
+        defer { broker.stop() }
+        let dir = try TemporaryDirectory(prefix: "watch-wild")
+        func publish(_ topic: String, _ message: String) async throws {
+            try await MQTTTestPublisher.publish(broker: broker, topic: "uwb2mqtt/" + topic, message: message, retain: true)
+        }
+        for (id, x, y) in [("gw-a", 0, 0), ("gw-b", 6, 0), ("gw-c", 6, 4)] {
+            try await publish("\(id)/status", #"{"state": "online", "ts": "2026-11-29T12:00:00.000Z", "version": "0.1.0", "position": {"x": \#(x), "y": \#(y), "z": 2.5}}"#)
+        }
+        try await publish("gw-x/status", #"{"state": "online", "ts": "2026-11-29T12:00:00.000Z", "version": "0.1.0", "position": {"x": 1e308, "y": -1e308, "z": 2.5}}"#)
+        try await publish("site/lobby/status", #"{"state": "online", "ts": "2026-11-29T12:00:01.000Z", "version": "0.1.0", "instance": "5f3a", "zones": [{"name": "far", "polygon": [[0, 0], [1e308, 0], [1e308, 1e308]]}]}"#)
+        try await publish("site/lobby/peer/cart/state", #"{"ts": "2026-11-29T12:03:04.000Z", "peer": "cart", "position": {"x": 4.9, "y": 2.3, "z": 1.0, "accuracy_m": 0.05}, "zones": [], "gateways_in_range": 3}"#)
+        try await publish("site/lobby/peer/ghost/state", #"{"ts": "2026-11-29T12:03:04.000Z", "peer": "ghost", "position": {"x": -1e308, "y": 1e308, "z": 1.0, "accuracy_m": 0.05}, "zones": [], "gateways_in_range": 3}"#)
+        try await publish("site/lobby/peer/blur/state", #"{"ts": "2026-11-29T12:03:04.000Z", "peer": "blur", "position": {"x": 3, "y": 2, "z": 1.0, "accuracy_m": 100000}, "zones": [], "gateways_in_range": 3}"#)
+
+        let tmux = Tmux(dir: dir)
+        let server = try await start(tmux, "exec '\(AgentProcess.executable)' watch --broker \(broker.url) --site lobby 2>'\(dir.file("watch.err"))'",
+                                     width: 100, height: 40)
+        defer { kill(server, SIGTERM) }
+        let screen = await tmux.screen(until: "the map with the honest tag and the notes", timeout: 30) { rows in
+            rows.contains { $0.contains(#/● cart  4\.90, 2\.30 m/#) } && rows.contains { $0.contains("unreadable") && $0.contains("position.x") }
+        }
+        let shown = screen.joined(separator: "\n")
+        #expect(screen.contains { $0.hasPrefix("┌─ lobby ─") }, "\(shown)")
+        #expect(screen.contains { $0.contains(#/unreadable.*status: "position\.x" is outside -100000…100000 m/#) }, "\(shown)")
+        #expect(!screen.contains { $0.contains("ghost  ") && $0.contains(" m  ±") }, "the tag at -1e308 is not placed: \(shown)")
+        #expect(await tmux.run(["has-session", "-t", "watch"]).status == .exited(0), "watch is gone: \(shown)")
+        let errors = (try? String(contentsOfFile: dir.file("watch.err"), encoding: .utf8)) ?? ""
+        #expect(!errors.contains("Fatal error"), "\(errors)")
+    }
+
     /// Garbage from a gateway is a line on screen under that gateway's header, and the view goes on.
     @Test(.enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/tmux")))
     func anUnreadableMessageIsALineOnScreen() async throws {

@@ -1,7 +1,7 @@
 // swift-tools-version:6.0
 // libFuzzer harnesses (`make fuzz`): the UCI reassembler and decoder, the config loader, the
-// rules loader (and the engine on accepted rules), the agent's core on device bytes, and
-// requests through the agent's core.
+// rules loader (and the engine on accepted rules), the agent's core on device bytes,
+// requests through the agent's core, and what `watch` reads and draws.
 //
 // A separate package on purpose: an executable target built for libFuzzer has no `main` of its
 // own, and inside the root package it would break `swift test` at link time
@@ -41,6 +41,11 @@ let package = Package(
         .executableTarget(
             name: "FuzzRequest",
             dependencies: [.product(name: "Gateway", package: "uwb2mqtt")],
+            swiftSettings: [.unsafeFlags(["-parse-as-library"])]
+        ),
+        .executableTarget(
+            name: "FuzzWatch",
+            dependencies: [.product(name: "Watch", package: "uwb2mqtt")],
             swiftSettings: [.unsafeFlags(["-parse-as-library"])]
         ),
     ],

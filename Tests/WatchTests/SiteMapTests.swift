@@ -47,6 +47,16 @@ import Watch
         ])
     }
 
+    /// An accuracy of 100 km on a map of a few metres: the ring lies off the canvas, and drawing
+    /// it costs the canvas's cells, not the ring's (it looped over some 10^13 cells before).
+    @Test func aRingFarWiderThanTheMapIsNotDrawn() {
+        var (site, gateways) = Self.site(tagAt: MapPoint(x: 4, y: 2))
+        site.tags["cart"]?.accuracy = 100_000
+        let map = SiteMap(site: site, gateways: gateways, width: 30, height: 8)
+        #expect(map.rows.count == 8 && !map.rows.joined().contains("◦"))
+        #expect(map.rows.contains { $0.contains("cart ±") })
+    }
+
     @Test func aTagWithoutAPositionIsNotDrawn() {
         let (site, gateways) = Self.site(tagAt: nil)
         let rows = SiteMap(site: site, gateways: gateways, width: 30, height: 8).rows

@@ -1,5 +1,5 @@
 import Testing
-import Watch
+@testable import Watch
 
 /// The model fed the payloads of README's MQTT section, read back as the lines `watch --plain`
 /// prints for them.
@@ -101,9 +101,34 @@ import Watch
         #expect(feed.lines("lobby/peer/phone-anna/event", #"{"ts": "2026-11-29T12:03:04.000Z", "type": "teleported", "peer": "phone-anna"}"#)
             == [#"12:03:04 lobby  peer/phone-anna/event: unknown event type "teleported""#])
         #expect(feed.lines("lobby/peer/phone-anna/state", #"{"ts": "2026-11-29T12:03:04.000Z", "link": 3}"#)
-            == [#"12:03:04 lobby  peer/phone-anna/state: no "link" in {"ts": "2026-11-29T12:03:04.000Z", "link": 3}"#])
+            == [#"12:03:04 lobby  peer/phone-anna/state: "link" is not a string: {"ts": "2026-11-29T12:03:04.000Z", "link": 3}"#])
         #expect(feed.lines("lobby/telemetry", #"{"ts": "2026-11-29T12:03:04.000Z"}"#) == ["12:03:04 lobby  telemetry: not a topic of the v1 tree"])
         #expect(feed.model.gateways["lobby"]?.deviceState == nil)
+    }
+
+    /// Numbers another client can publish, each of which trapped a conversion to `Int` or a
+    /// loop: the message is a note naming the field and its bounds, and nothing known changes.
+    @Test func wildNumbersAreNotesAndChangeNothing() {
+        var feed = Feed()
+        _ = feed.lines("lobby/metrics", #"{"ts": "2026-11-29T12:03:30.000Z", "uptime_s": 30, "measurements": 300, "dropped": 2}"#)
+        #expect(feed.lines("lobby/metrics", #"{"ts": "2026-11-29T12:04:00.000Z", "uptime_s": 60, "measurements": 900, "dropped": 1e300}"#)
+            == [#"12:04:00 lobby  metrics: "dropped" is outside 0…1000000000000000: {"ts": "2026-11-29T12:04:00.000Z", "uptime_s": 60, "measurem…"#])
+        #expect(feed.model.gateways["lobby"]?.dropped == 2 && feed.model.gateways["lobby"]?.measurementRate == 10)
+        #expect(feed.lines("lobby/rules", #"{"ts": "2026-11-29T12:03:04.000Z", "ok": false, "error": {"line": 1e300, "column": 2, "message": "x"}}"#)
+            .first?.contains(#""error.line" is outside"#) == true)
+        #expect(feed.model.gateways["lobby"]?.rulesOK == nil)
+        #expect(feed.lines("lobby/peer/cart/event", #"{"ts": "2026-11-29T12:03:04.000Z", "type": "zone_enter", "reason": {"dwell_ms": -1e300}}"#)
+            .first?.contains(#""reason.dwell_ms" is outside"#) == true)
+        #expect(feed.model.events.isEmpty)
+        #expect(feed.lines("lobby/peer/cart/state", #"{"ts": "2026-11-29T12:03:04.000Z", "link": "ranging", "distance_m": 1e308}"#)
+            .first?.contains(#""distance_m" is outside -1000…100000 m"#) == true)
+        #expect(feed.model.gateways["lobby"]?.peers["cart"] == nil)
+        #expect(feed.lines("lobby/status", #"{"state": "online", "position": {"x": 1e308, "y": 0}}"#).first?.contains(#""position.x" is outside"#) == true)
+        #expect(feed.model.gateways["lobby"]?.status == nil && feed.model.gateways["lobby"]?.position == nil)
+        // A `ts` with a thousand fraction digits is shown by its clock, not summed into an overflow.
+        let ts = "2026-11-29T12:03:04." + String(repeating: "9", count: 1000) + "Z"
+        _ = feed.lines("lobby/peer/cart/state", #"{"ts": "\#(ts)", "link": "ranging", "distance_m": 1.5}"#)
+        #expect(WatchScreen.age(ts, now: 1_764_417_790) != "")
     }
 
     @Test func conversationsAndTheFuseTreeAreNotGateways() {

@@ -29,6 +29,17 @@ extension AgentCore {
         }
     }
 
+    /// True when `request` may act now (`RequestPacing`); else it is answered with when to try
+    /// again and counted. A component asks once the request is valid and would reach the device
+    /// or publish, so that a malformed one costs nobody's turn.
+    mutating func paced(_ request: Request, at moment: AgentMoment) -> Bool {
+        guard let known = request.name, let refusal = requestPacing.admit(known, at: moment.monotonic) else { return true }
+        countDroppedRequest()
+        for line in refusal.logs { log(.warning, line) }
+        respond(to: request, failure: refusal.answer)
+        return false
+    }
+
     /// Answers `request`: `ok` with `data`.
     mutating func respond(to request: Request, data: [JSONMember] = []) {
         respond(to: request.rawName, Payloads.response(id: request.id, ok: true, data: .object(data)))

@@ -77,8 +77,10 @@ public struct AgentCore {
     /// New rules that took effect while components were being told of something: they hear of
     /// it next, after all of them heard of the first.
     var rulesChangedPending = false
-    /// The limits requests pass before they are answered.
+    /// The limits requests pass before they are answered, and the rate of those that cost more
+    /// than an answer.
     var requestIntake = RequestIntake()
+    var requestPacing = RequestPacing()
     /// What the shell is to do besides publishing, oldest first.
     var actions: [AgentAction] = []
     /// The moment of the latest input.

@@ -34,6 +34,7 @@ struct PhonesComponent: AgentComponent {
             case let .failure(problem):
                 publish(PhoneSessions.Answer(request: request.rawName, id: request.id, result: .failure(problem)), &core)
             case let .success(phone):
+                guard core.paced(request, at: moment) else { return }
                 let id = UInt32.random(in: PhoneSessionRequest.sessionIDs, using: &random)
                 let key = SessionKeyInfo.random(using: &random)
                 carryOut(sessions.request(phone, id: request.id, now: moment.monotonic, sessionID: id, key: key), &core, at: moment)
@@ -44,6 +45,7 @@ struct PhonesComponent: AgentComponent {
                 return publish(PhoneSessions.Answer(request: request.rawName, id: request.id, result: .failure(PhoneRequestError(
                     "name is required: the phone's name from its phone_session request"))), &core)
             }
+            guard core.paced(request, at: moment) else { return }
             carryOut(sessions.stop(name: name, id: request.id, now: moment.monotonic), &core, at: moment)
         }
     }

@@ -17,6 +17,7 @@ struct RequestsComponent: AgentComponent {
             core.respond(to: request, data: [JSONMember("device", .string(deviceState.name)), JSONMember("peers", .list(peers))])
         case .sessionStart, .sessionStop, .deviceReset:
             guard core.status.deviceReachable else { return core.respond(to: request, failure: "no device (\(deviceState))") }
+            guard core.paced(request, at: moment) else { return }
             core.act(.device(request.name == .sessionStart ? .startRequested : request.name == .sessionStop ? .stopRequested : .resetRequested))
             core.respond(to: request)
         default:

@@ -6,12 +6,6 @@ import Vocabulary
 /// means). A file that fails validation never replaces the active rules; either way the outcome
 /// is published (retained) on the `rules` topic.
 struct RulesComponent: AgentComponent {
-    /// Reloads on request (which each publish the retained `rules`, and re-announce Home
-    /// Assistant entities) come at most once per this many seconds; more are refused and
-    /// counted in `requests_dropped`.
-    static let reloadInterval = 1.0
-    private var lastRequestedAt = -Double.infinity
-
     var requests: [Request.Name] { [.reloadRules] }
 
     /// The watch first: a change while the file is being read is then seen as one.
@@ -26,12 +20,10 @@ struct RulesComponent: AgentComponent {
         core.act(.loadRules(path: core.configuration.rules, trigger: .signal))
     }
 
+    /// Reloads on request each publish the retained `rules` and re-announce Home Assistant
+    /// entities: at most one a second (`RequestPacing`).
     mutating func answer(_ request: Request, _ core: inout AgentCore, at moment: AgentMoment) {
-        guard moment.monotonic - lastRequestedAt >= Self.reloadInterval else {
-            core.countDroppedRequest()
-            return core.respond(to: request, failure: "the rules were reloaded less than a second ago; at most one reload per second")
-        }
-        lastRequestedAt = moment.monotonic
+        guard core.paced(request, at: moment) else { return }
         core.act(.loadRules(path: core.configuration.rules, trigger: .request(request)))
     }
 

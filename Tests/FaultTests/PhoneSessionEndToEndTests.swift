@@ -269,4 +269,34 @@ import UCI
         _ = try await world.subscriber.waitForMessages(topic: "uwb2mqtt/gw/peer/tool-cart/range", count: cart + 3, timeout: .seconds(10))
         #expect(!world.host.commandsSeen.contains(.sessionStop(sessionHandle: 1)), "the tags' session ranged on")
     }
+
+    /// 200 `phone_session` requests as fast as mosquitto_pub sends them, each for another phone:
+    /// a few at once and then one a second reach the device (each a SESSION_INIT on the serial
+    /// link), the rest are refused at once saying when to try again and counted, and the log says
+    /// so once per 10 s with a count, not once per request (20,000 gave 12,168 lines and a
+    /// SESSION_INIT each).
+    @Test func aFloodOfPhoneSessionsIsPacedAndQuiet() async throws {
+        let world = try await World()
+        defer { world.stop() }
+        try await world.waitForTheTagToRange()
+        let lines = world.dir.file("phones.txt")
+        try (0..<200).map { n in
+            #"{"id": \#(n), "name": "flood-\#(n)", "phone_role": "controlee", "config_id": 1, "phone_address": "\#(String(format: "%02X:%02X", 0x40 + n / 256, n % 256))"}"#
+        }.joined(separator: "\n").appending("\n").write(toFile: lines, atomically: true, encoding: .utf8)
+        let floodStart = ContinuousClock.now
+        let flood = try ChildProcess(executable: "/bin/sh", arguments: [
+            "-c", "/usr/bin/mosquitto_pub -h 127.0.0.1 -p \(world.broker.port) -q 1 -t uwb2mqtt/gw/request/phone_session -l < '\(lines)'"],
+            stdoutPath: world.dir.file("flood.out"), stderrPath: world.dir.file("flood.err"))
+        defer { flood.terminate() }
+        let answers = try await world.subscriber.waitForMessages(topic: "uwb2mqtt/gw/response/phone_session", count: 200, timeout: .seconds(60))
+        let seconds = Int((ContinuousClock.now - floodStart).components.seconds) + 1
+        let refused = answers.map { json($0.payload) }.filter { ($0["error"] as? String)?.hasPrefix("too many phone_session requests") == true }
+        let paced = 200 - refused.count
+        #expect(paced >= 1 && paced <= 4 + seconds, "\(paced) reached the device in \(seconds) s")
+        #expect((refused.first?["error"] as? String)?.contains("try again in") == true, "\(refused.first ?? [:])")
+        let initialisations = world.host.commandsSeen.filter { if case .sessionInit = $0 { true } else { false } }.count
+        #expect(initialisations <= paced + 1, "\(initialisations) SESSION_INIT for \(paced) paced requests")
+        let said = world.agent.logLines.filter { $0.contains("refused a phone_session request") || $0.contains("more like it") }
+        #expect(said.count >= 1 && said.count <= 2 * (seconds / 10 + 1), "\(said)")
+    }
 }

@@ -25,6 +25,14 @@ import Gateway
         #expect(text.hasPrefix(#"{"id": 1, "ok": true"#), "\(text)")
     }
 
+    /// `reload_rules` waits for the rules read that the shell carries out; the harness carries it
+    /// out too, so an empty body (the fuzzer's 12-byte input) is answered, here with why the
+    /// default rules file could not be read.
+    @Test func reloadRulesIsAnsweredOnceTheRulesAreRead() {
+        let text = answer("reload_rules", "")
+        #expect(text.hasPrefix(#"{"ok": "#) && text.contains("/etc/uwb2mqtt/rules.yaml"), "\(text)")
+    }
+
     @Test func malformedJSONIsAnsweredWithWhereReadingStopped() {
         #expect(answer("ping", #"{"id": "1" "x": 2}"#)
                 == #"{"ok": false, "error": "the request body is not a JSON object (expected ',' or '}' at byte 11)"}"#)

@@ -156,7 +156,11 @@ public final class Agent {
         logger.info("uwb2mqtt \(AgentVersion.agent) starting: gateway \(topics.gateway), device \(devicePort), broker \(clientConfiguration.broker)")
         for warning in configuration.warnings { logger.warning("\(configuration.source): \(warning)") }
         do {
-            for filter in core.subscriptions { try client.subscribe(topic: filter, qos: .atLeastOnce) }
+            // Requests with their retain flag as published: an empty retained message that clears
+            // a retained request arrives as what it is, not as an empty request to carry out.
+            for filter in core.subscriptions {
+                try client.subscribe(topic: filter, qos: .atLeastOnce, retainAsPublished: filter == topics.requestFilter)
+            }
             try client.start()
         } catch {
             logger.error("cannot start the MQTT client: \(error)")

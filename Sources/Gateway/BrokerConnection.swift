@@ -3,7 +3,7 @@ import MQTTClient
 
 /// The broker settings the agent, `fuse` and `watch` share, turned into a client configuration: the URL,
 /// the credentials (the password read once from its file; a world-readable file is a warning),
-/// TLS files, keepalive and the last will.
+/// TLS files, keepalive, the protocol version and the last will.
 package struct BrokerConnection {
     var broker: BrokerSettings
     /// The configured `client_id` or the caller's default.
@@ -29,6 +29,7 @@ package struct BrokerConnection {
         settings.certFile = broker.certFile
         settings.keyFile = broker.keyFile
         settings.keepaliveSeconds = Int(broker.keepalive.seconds)
+        settings.protocolVersion = broker.protocolVersion == .mqtt5 ? .v5 : .v311
         settings.will = will
         return settings
     }

@@ -24,7 +24,10 @@ struct RequestIntake {
     mutating func admit(name: String, _ message: MQTTMessage) -> Outcome {
         if message.retained {
             // A request is an act of now, not a standing order: a retained `session_stop` would
-            // otherwise stop ranging after every restart of the agent or the broker.
+            // otherwise stop ranging after every restart of the agent or the broker. An empty one
+            // is someone clearing such a message (the agent subscribes to requests with MQTT 5's
+            // retain-as-published, so a clear arrives retained): nothing to do or say.
+            if message.payload.isEmpty { return .ignored(log: nil) }
             guard retainedLogged.count < 64, retainedLogged.insert(message.topic).inserted else { return .ignored(log: nil) }
             return .ignored(log: "ignored the retained message on \(message.topic): requests are not retained; "
                             + "clear it with: mosquitto_pub -r -n -t '\(message.topic)'")

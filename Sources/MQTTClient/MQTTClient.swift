@@ -29,11 +29,13 @@ import FoundationEssentials
 /// Lifecycle: `init` validates and configures (will, credentials, TLS, protocol, limits), `start`
 /// connects, `disconnect` flushes and ends. A disconnected client cannot be restarted.
 public final class MQTTClient {
-    public let configuration: MQTTConfiguration
+    /// As given, but for the protocol version: a broker that refuses MQTT 5 moves it to 3.1.1
+    /// for the connection's lifetime (see `fallBackTo311`).
+    public private(set) var configuration: MQTTConfiguration
 
     private let loop: EventLoop
     private let onEvent: (MQTTEvent) -> Void
-    private let reasons: MosquittoReasons
+    private var reasons: MosquittoReasons
     private let box: MosquittoCallbackBox
     private var mosq: OpaquePointer?
 
@@ -65,7 +67,7 @@ public final class MQTTClient {
     /// next flush to end the connection with.
     private var failedLibraryWrite: (Int32, Int32)?
     /// Remembered subscriptions, re-sent after every CONNACK.
-    private var subscriptions: [(filter: String, qos: MQTTQoS)] = []
+    private var subscriptions: [(filter: String, qos: MQTTQoS, retainAsPublished: Bool)] = []
     /// SUBSCRIBE message id → filter, to name the filter in `.subscribed`.
     private var pendingSubscriptions: [Int32: String] = [:]
     /// A refused CONNACK, reported with the disconnect that follows it.
@@ -430,13 +432,22 @@ public final class MQTTClient {
     /// Subscribes to `filter` now if connected, and again after every reconnect (the session is
     /// clean, so the broker forgets subscriptions when the connection drops). `.subscribed`
     /// reports each SUBACK. Subscribing again to the same filter replaces its QoS.
-    public func subscribe(topic filter: String, qos: MQTTQoS = .atLeastOnce) throws(MQTTError) {
+    ///
+    /// `retainAsPublished` (MQTT 5's subscription option): a retained message published while
+    /// the client is subscribed arrives with its retain flag, as it does to a new subscriber.
+    /// Without it, and always on MQTT 3.1.1, the broker clears the flag on live delivery, so that
+    /// an empty retained message that clears a topic looks like an ordinary empty message.
+    public func subscribe(topic filter: String, qos: MQTTQoS = .atLeastOnce, retainAsPublished: Bool = false) throws(MQTTError) {
         try MQTTTopic.validateFilter(filter)
         guard mosq != nil, !stopping else { throw .closed }
         subscriptions.removeAll { $0.filter == filter }
-        subscriptions.append((filter, qos))
-        if isConnected { sendSubscribe(filter, qos) }
+        subscriptions.append((filter, qos, retainAsPublished))
+        if isConnected { sendSubscribe(filter, qos, retainAsPublished: retainAsPublished) }
     }
+
+    /// Whether a live message's retain flag is the publisher's on `retainAsPublished`
+    /// subscriptions: MQTT 5 was negotiated.
+    public var deliversRetainAsPublished: Bool { configuration.protocolVersion == .v5 }
 
     /// Forgets `filter` and unsubscribes from it if connected.
     public func unsubscribe(topic filter: String) throws(MQTTError) {
@@ -499,10 +510,11 @@ public final class MQTTClient {
 
     /// Sends one SUBSCRIBE. A failure here (e.g. the connection just dropped) is harmless: the
     /// next CONNACK subscribes again.
-    private func sendSubscribe(_ filter: String, _ qos: MQTTQoS) {
+    private func sendSubscribe(_ filter: String, _ qos: MQTTQoS, retainAsPublished: Bool) {
         guard let mosq else { return }
         var messageID: Int32 = 0
-        if mosquitto_subscribe(mosq, &messageID, filter, qos.rawValue) == MosquittoCode.success {
+        let options = retainAsPublished && configuration.protocolVersion == .v5 ? Int32(MQTT_SUB_OPT_RETAIN_AS_PUBLISHED.rawValue) : 0
+        if mosquitto_subscribe_v5(mosq, &messageID, filter, qos.rawValue, options, nil) == MosquittoCode.success {
             pendingSubscriptions[messageID] = filter
         }
     }
@@ -518,6 +530,7 @@ public final class MQTTClient {
         case let .connack(code, flags):
             guard code == 0 else {
                 refusal = reasons.connackRefusal(code: code)
+                if configuration.protocolVersion == .v5, code == MosquittoCode.unsupportedProtocolVersion { fallBackTo311() }
                 return
             }
             isConnected = true
@@ -526,7 +539,9 @@ public final class MQTTClient {
             refusal = nil
             lastLogLine = nil
             openSSLLine = nil
-            for subscription in subscriptions { sendSubscribe(subscription.filter, subscription.qos) }
+            for subscription in subscriptions {
+                sendSubscribe(subscription.filter, subscription.qos, retainAsPublished: subscription.retainAsPublished)
+            }
             onEvent(.connected(sessionPresent: flags & 1 != 0))
 
         case let .disconnect(code, threadErrno):
@@ -565,6 +580,16 @@ public final class MQTTClient {
             lastLogLine = line
             if line.hasPrefix("OpenSSL Error") && openSSLLine == nil { openSSLLine = line }
         }
+    }
+
+    /// A broker of MQTT 3.1.1 only answers an MQTT 5 CONNECT with "unacceptable protocol
+    /// version" (libmosquitto reports it as MQTT 5's 0x84): the next attempt, after the usual
+    /// back-off, speaks 3.1.1, and so does every one after it. The refusal is the reason of this
+    /// attempt's `.disconnected`, said once like any other.
+    private func fallBackTo311() {
+        guard let mosq, mosquitto_int_option(mosq, MOSQ_OPT_PROTOCOL_VERSION, Int32(MQTT_PROTOCOL_V311)) == MosquittoCode.success else { return }
+        configuration.protocolVersion = .v311
+        reasons = MosquittoReasons(configuration: configuration)
     }
 
     /// TCP_CORK on or off. Turning it off sends what it held at once.

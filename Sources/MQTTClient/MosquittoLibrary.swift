@@ -38,6 +38,9 @@ enum MosquittoCode {
     static let proxy = Int32(MOSQ_ERR_PROXY.rawValue)
     static let malformedUTF8 = Int32(MOSQ_ERR_MALFORMED_UTF8.rawValue)
     static let keepalive = Int32(MOSQ_ERR_KEEPALIVE.rawValue)
+    /// Not an error code: MQTT 5's CONNACK reason "unsupported protocol version", which
+    /// libmosquitto also reports for a 3.1.1 broker's "unacceptable protocol version".
+    static let unsupportedProtocolVersion = Int32(MQTT_RC_UNSUPPORTED_PROTOCOL_VERSION.rawValue)
     static let tlsHandshake = Int32(MOSQ_ERR_TLS_HANDSHAKE.rawValue)
     static let qosNotSupported = Int32(MOSQ_ERR_QOS_NOT_SUPPORTED.rawValue)
     static let oversizePacket = Int32(MOSQ_ERR_OVERSIZE_PACKET.rawValue)

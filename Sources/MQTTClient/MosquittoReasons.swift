@@ -17,6 +17,9 @@ struct MosquittoReasons {
         let credentials: Set<Int32> = configuration.protocolVersion == .v311
             ? [4, 5]                                  // bad user name or password, not authorized
             : [0x86, 0x87, 0x8C]                      // bad user name or password, not authorized, bad auth method
+        if configuration.protocolVersion == .v5, code == MosquittoCode.unsupportedProtocolVersion {
+            return .connectionRefused(reason: "the broker does not speak MQTT 5 (\(configuration.broker)); connecting with MQTT 3.1.1")
+        }
         if credentials.contains(code) {
             return .notAuthorized(reason: "\(text) (user \(configuration.username.map { "'\($0)'" } ?? "none") at \(configuration.broker))")
         }

@@ -228,6 +228,11 @@ public enum Schemas {
               ],
               "default": "30s"
             },
+            "protocol": {
+              "description": "MQTT version to ask the broker for: 5, or 3.1.1; a broker that refuses 5 gets 3.1.1 (logged once).",
+              "enum": [5, "5", "3.1.1"],
+              "default": 5
+            },
             "qos_ranges": {
               "description": "QoS of the per-measurement range messages.",
               "enum": [0, 1],

@@ -7,17 +7,25 @@ import Glibc
 /// A loopback TCP relay between the agent and the broker that the test can cut and restore: a
 /// real network outage for the agent, while the broker and the test's subscriber stay up and
 /// see everything.
+///
+/// `refusingMQTT5`: in front of mosquitto it is a broker of MQTT 3.1.1 only, as older brokers
+/// are: a CONNECT of protocol level 5 gets the 3.1.1 CONNACK "unacceptable protocol version"
+/// (`20 02 00 01`) and the connection is closed; `refusedMQTT5` counts them.
 public final class TCPOutageProxy: Sendable {
     public let port: UInt16
     private let target: UInt16
+    private let refusingMQTT5: Bool
+    private let refusals = Atomic<Int>(0)
+    public var refusedMQTT5: Int { refusals.load(ordering: .relaxed) }
     private let listener: Int32
     private let up = Atomic<Bool>(true)
     private let stopping = Atomic<Bool>(false)
     private let generation = Atomic<Int>(0)
     private let done = DispatchSemaphore(value: 0)
 
-    public init(to target: UInt16) throws {
+    public init(to target: UInt16, refusingMQTT5: Bool = false) throws {
         self.target = target
+        self.refusingMQTT5 = refusingMQTT5
         let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         var one: Int32 = 1
         setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, socklen_t(MemoryLayout<Int32>.size))
@@ -73,16 +81,36 @@ public final class TCPOutageProxy: Sendable {
         done.signal()
     }
 
+    /// A CONNECT (0x10, the remaining length, "MQTT") whose protocol level is 5.
+    private static func isMQTT5Connect(_ bytes: ArraySlice<UInt8>) -> Bool {
+        let packet = Array(bytes)
+        guard packet.first == 0x10 else { return false }
+        var index = 1
+        while index < packet.count, packet[index] & 0x80 != 0 { index += 1 }
+        index += 1
+        guard packet.count > index + 6, packet[index..<index + 6] == [0x00, 0x04, 0x4D, 0x51, 0x54, 0x54] else { return false }
+        return packet[index + 6] == 5
+    }
+
     private func relay(_ a: Int32, _ b: Int32, _ myGeneration: Int) {
         defer { close(a); close(b) }
         var buffer = [UInt8](repeating: 0, count: 16384)
         var fds = [pollfd(fd: a, events: Int16(POLLIN), revents: 0), pollfd(fd: b, events: Int16(POLLIN), revents: 0)]
+        var first = refusingMQTT5
         while generation.load(ordering: .relaxed) == myGeneration {
             guard poll(&fds, 2, 20) >= 0 else { return }
             for (index, entry) in fds.enumerated() where entry.revents != 0 {
                 let from = entry.fd, to = index == 0 ? b : a
                 let n = buffer.withUnsafeMutableBytes { recv(from, $0.baseAddress, 16384, 0) }
                 if n <= 0 { return }
+                if index == 0, first {
+                    first = false
+                    if Self.isMQTT5Connect(buffer.prefix(n)) {
+                        refusals.add(1, ordering: .relaxed)
+                        _ = [UInt8]([0x20, 0x02, 0x00, 0x01]).withUnsafeBytes { send(a, $0.baseAddress, 4, Int32(MSG_NOSIGNAL)) }
+                        return
+                    }
+                }
                 var sent = 0
                 while sent < n {
                     let m = buffer.withUnsafeBytes { send(to, $0.baseAddress! + sent, n - sent, Int32(MSG_NOSIGNAL)) }

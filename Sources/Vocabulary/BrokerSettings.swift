@@ -1,6 +1,6 @@
 /// How to reach the MQTT broker, as the agent's and the fuse's config files both write it in
 /// their `mqtt` section: `url`, `base_topic`, `client_id`, `username`, `password_file`,
-/// `ca_file`, `cert_file`, `key_file`, `keepalive`. Decoded and checked once for both; a problem
+/// `ca_file`, `cert_file`, `key_file`, `keepalive`, `protocol`. Decoded and checked once for both; a problem
 /// is a `DecodingError` at the key it concerns, which `YAMLDecoder` reports as
 /// `file:line:column: message`. A section's other keys are its owner's to decode from the same
 /// decoder.
@@ -14,6 +14,8 @@ public struct BrokerSettings: Hashable, Sendable {
     public var certFile: String?
     public var keyFile: String?
     public var keepalive = TimeSpan(seconds: 30)
+    /// MQTT 5 unless the config says 3.1.1; a broker that refuses 5 gets 3.1.1 anyway.
+    public var protocolVersion = BrokerProtocol.mqtt5
 
     /// The longest `base_topic`: below it, a topic of 64-character names is within 512 bytes.
     public static let maximumBaseTopicBytes = 256
@@ -22,6 +24,7 @@ public struct BrokerSettings: Hashable, Sendable {
 
     enum CodingKeys: String, CodingKey {
         case url, username, keepalive
+        case protocolVersion = "protocol"
         case baseTopic = "base_topic", clientID = "client_id", passwordFile = "password_file", caFile = "ca_file"
         case certFile = "cert_file", keyFile = "key_file"
     }
@@ -54,9 +57,22 @@ extension BrokerSettings: Decodable {
         guard baseTopic.utf8.count <= Self.maximumBaseTopicBytes else {
             throw problem(.baseTopic, "is at most \(Self.maximumBaseTopicBytes) bytes, found \(baseTopic.utf8.count)")
         }
+        if c.contains(.protocolVersion) {
+            let text = (try? c.decode(String.self, forKey: .protocolVersion)) ?? (try? c.decode(Int.self, forKey: .protocolVersion)).map(String.init)
+            guard let text, let version = BrokerProtocol(rawValue: text) else {
+                throw problem(.protocolVersion, "is 5 or \"3.1.1\"")
+            }
+            protocolVersion = version
+        }
         keepalive = try c.decodeIfPresent(TimeSpan.self, forKey: .keepalive) ?? keepalive
         guard keepalive.seconds >= 5, keepalive.seconds <= 65535 else {
             throw problem(.keepalive, "must be between 5s and 65535s, found \(keepalive)")
         }
     }
+}
+
+/// The MQTT version a client asks the broker for (`mqtt.protocol`).
+public enum BrokerProtocol: String, Hashable, Sendable {
+    case mqtt5 = "5"
+    case mqtt311 = "3.1.1"
 }

@@ -134,6 +134,24 @@ func deviceStates(_ subscriber: MQTTTestSubscriber) -> [String] {
         #expect(agent.process.isRunning)
     }
 
+    /// A broker of MQTT 3.1.1 only (mosquitto behind a front that refuses protocol level 5, as
+    /// older brokers do): the agent asks for 5, is refused once, says so once, and speaks 3.1.1
+    /// from then on — online, ranging, answering requests.
+    @Test func aBrokerWithoutMQTT5GetsMQTT311() async throws {
+        let (broker, dir, subscriber) = try await startBrokerAndSubscriber(prefix: "agent-mqtt311", topics: ["uwb2mqtt/gw/#"])
+        defer { subscriber.stop(); broker.stop() }
+        let proxy = try TCPOutageProxy(to: broker.port, refusingMQTT5: true)
+        defer { proxy.stop() }
+        let agent = try AgentProcess(config: testConfig(url: proxy.url, spool: dir.file("spool")), directory: dir)
+        defer { agent.stop() }
+        try await subscriber.waitForMessage(topic: "uwb2mqtt/gw/status", where: { $0.payload.contains("online") }, timeout: .seconds(20))
+        _ = try await subscriber.waitForMessages(topic: "uwb2mqtt/gw/peer/tool-cart/range", count: 5, timeout: .seconds(20))
+        try await MQTTTestPublisher.publish(broker: broker, topic: "uwb2mqtt/gw/request/ping", message: #"{"id": 1}"#)
+        #expect(json(try await subscriber.waitForMessage(topic: "uwb2mqtt/gw/response/ping").payload)["ok"] as? Bool == true)
+        #expect(proxy.refusedMQTT5 == 1)
+        #expect(agent.logLines.filter { $0.contains("does not speak MQTT 5") && $0.contains("connecting with MQTT 3.1.1") }.count == 1, "\(agent.logLines)")
+    }
+
     @Test func aBrokerOutageLosesNoRetainedStateAndKeepsItsOrder() async throws {
         let (broker, dir, subscriber) = try await startBrokerAndSubscriber(prefix: "agent-outage", topics: ["uwb2mqtt/gw/#"])
         defer { subscriber.stop(); broker.stop() }

@@ -22,6 +22,33 @@ import TestSupport
         #expect(agent.logLines.filter { $0.contains("ignored the retained message on uwb2mqtt/gw/request/session_stop") }.count == 1)
     }
 
+    /// Clearing a retained request the way the log advises (`mosquitto_pub -r -n`) while the
+    /// agent runs: the broker delivers the clear live, and on MQTT 3.1.1 it arrived as an empty
+    /// `session_stop` and stopped ranging. Subscribed with retain-as-published it is a clear, and
+    /// an empty live request is still a request.
+    @Test func clearingARetainedRequestRunsNothing() async throws {
+        let broker = try await MosquittoBroker.start()
+        defer { broker.stop() }
+        let dir = try TemporaryDirectory(prefix: "request-clear")
+        let subscriber = try await MQTTTestSubscriber.start(broker: broker, topics: [
+            "uwb2mqtt/gw/device", "uwb2mqtt/gw/peer/tool-cart/range", "uwb2mqtt/gw/response/#"])
+        defer { subscriber.stop() }
+        let agent = try AgentProcess(config: testConfig(url: broker.url, spool: dir.file("spool")), directory: dir)
+        defer { agent.stop() }
+        _ = try await subscriber.waitForMessages(topic: "uwb2mqtt/gw/peer/tool-cart/range", count: 5, timeout: .seconds(20))
+        try await MQTTTestPublisher.publish(broker: broker, topic: "uwb2mqtt/gw/request/session_stop", message: "", retain: true)
+        // An empty live ping after it: answered, so the clear before it has been read too.
+        try await MQTTTestPublisher.publish(broker: broker, topic: "uwb2mqtt/gw/request/ping", message: "")
+        let pong = try await subscriber.waitForMessage(topic: "uwb2mqtt/gw/response/ping", timeout: .seconds(10))
+        #expect(json(pong.payload)["ok"] as? Bool == true)
+        let ranges = subscriber.messages.filter { $0.topic.hasSuffix("/range") }.count
+        _ = try await subscriber.waitForMessages(topic: "uwb2mqtt/gw/peer/tool-cart/range", count: ranges + 5, timeout: .seconds(10))
+        let states = subscriber.messages.filter { $0.topic.hasSuffix("/device") }.compactMap { json($0.payload)["state"] as? String }
+        #expect(!states.contains("idle"), "\(states)")
+        #expect(!subscriber.messages.contains { $0.topic.hasSuffix("/response/session_stop") })
+        #expect(!agent.logLines.contains { $0.contains("session_stop") }, "\(agent.logLines.filter { $0.contains("request") })")
+    }
+
     @Test func anOversizedBodyOrIDIsRefusedWithoutAStall() async throws {
         let (broker, dir, subscriber) = try await startBrokerAndSubscriber(prefix: "request-size", topics: ["uwb2mqtt/gw/response/ping", "uwb2mqtt/gw/peer/tool-cart/range"])
         defer { subscriber.stop(); broker.stop() }

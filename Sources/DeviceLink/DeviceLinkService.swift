@@ -20,7 +20,8 @@ public final class DeviceLinkService {
         /// with it (the pair dates it on the agent's time) and the message it came in (for
         /// recording). It stands for its frame too: one event per notification, not two.
         case measurements(SessionInfo, receivedAt: Double, monotonic: Double, raw: RawMessage)
-        case sessionStopped(ReasonCode)
+        /// The device's reason code, nil when it gave none (see `DeviceSession.Action.sessionStopped`).
+        case sessionStopped(ReasonCode?)
         /// What became of a session opened with `DeviceSession.Event.openSession`.
         case requestedSession(sessionID: UInt32, RequestedSessionNews)
         case log(LogLevel, String)

@@ -56,8 +56,11 @@ public struct DeviceSession: Sendable {
         /// A ranging round of the running session, while the session is ranging.
         case measurements(SessionInfo)
         /// The device stopped ranging without being asked: the proximity engine treats the
-        /// peers' links as lost with cause `session_stopped`.
-        case sessionStopped(reason: ReasonCode)
+        /// peers' links as lost with cause `session_stopped`. `reason` is the device's
+        /// SESSION_STATUS_NTF reason code, nil when the session ended with no such notification
+        /// (the device reset itself, reported an error or went silent): every byte is a code the
+        /// device may send (0xFF is RDS_BUSY), so none can stand for "no reason".
+        case sessionStopped(reason: ReasonCode?)
         case log(LogLevel, String)
         /// The session is wound down after `shutdownRequested`: close the transport for good.
         case shutDown
@@ -222,7 +225,7 @@ public struct DeviceSession: Sendable {
             if now - openedAt >= timing.stableAfter { openBackoff = timing.backoffInitial }
             actions.append(.log(.warning, "device disconnected: \(reason)"
                 + (openBackoff > timing.backoffInitial ? "; reopening in \(format(openBackoff)) s" : "")))
-            if state == .ranging { actions.append(.sessionStopped(reason: 0xFF)) }
+            // No `sessionStopped`: the peers' links end with the `absent` state, as `device_absent`.
             sessionHandle = nil
             sessionMayBeActive = false
             forgetRequested("the device went away", &actions)
@@ -416,7 +419,7 @@ public struct DeviceSession: Sendable {
             }
         case .ranging where now - lastNotificationAt >= rangingWatchdog:
             actions.append(.log(.warning, "no ranging data for \(format(now - lastNotificationAt)) s; initialising the device again"))
-            actions.append(.sessionStopped(reason: 0xFF))
+            actions.append(.sessionStopped(reason: nil))
             reinitialize(now: now, &actions)
         default:
             break
@@ -613,13 +616,13 @@ public struct DeviceSession: Sendable {
         switch DeviceNews(notification, ranging: state == .ranging) {
         case .deviceError?:
             actions.append(.log(.warning, "the device reports DEVICE_STATE_ERROR; resetting it"))
-            if state == .ranging { actions.append(.sessionStopped(reason: 0xFF)) }
+            if state == .ranging { actions.append(.sessionStopped(reason: nil)) }
             // Its sessions are lost and it accepts nothing but a reset: nothing to wind down.
             if isOpen { beginInitialization(now: now, &actions) }
             return
         case .selfReset?:
             actions.append(.log(.warning, "the device reset itself; initialising it again"))
-            actions.append(.sessionStopped(reason: 0xFF))
+            actions.append(.sessionStopped(reason: nil))
             beginInitialization(now: now, &actions)
             return
         case let .sessionEnded(handle, sessionState, reason)? where handle == sessionHandle:

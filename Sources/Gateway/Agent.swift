@@ -230,7 +230,7 @@ public final class Agent {
         publisher.syncJournal()
         // At debug level every event is also logged (kept typed by the core only then).
         for event in core.takeEvents() {
-            logger.debug("event \(event.type.rawValue) \(event.peer.displayName) \(event.rule ?? "")")
+            logger.debug("event \(event.type.rawValue) \(event.peer.displayName)\(event.rule.map { " " + $0 } ?? "")")
         }
         for action in core.takeActions() { perform(action) }
         armWakeTimer()

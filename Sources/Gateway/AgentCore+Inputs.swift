@@ -146,7 +146,7 @@ extension AgentCore {
             ranging(info, at: moment.time)
             tellComponents(moment) { $0.ranged(info, &$1, at: moment) }
         case let .sessionStopped(reason):
-            log(.debug, "ranging session stopped (\(reason))")
+            log(.debug, "ranging session stopped (\(reason.map { "\($0)" } ?? "the device was initialised again"))")
             linkLost(.sessionStopped, at: moment.time)
         case let .requestedSession(id, news):
             tellComponents(moment) { $0.deviceNews(sessionID: id, news, &$1, at: moment) }

@@ -18,9 +18,9 @@ struct RecordedSession {
     enum Reading: Equatable {
         /// A round of the configured session.
         case rounds(SessionInfo)
-        /// It stopped ranging without the host asking (for this reason; 0xFF when the device
+        /// It stopped ranging without the host asking (for this reason; nil when the device
         /// itself failed or reset, as `DeviceSession` says): its peers' links are lost.
-        case stopped(ReasonCode)
+        case stopped(ReasonCode?)
         case nothing
     }
 
@@ -46,7 +46,7 @@ struct RecordedSession {
             defer { ranging = false }
             guard ranging else { return .nothing }
             if case let .sessionEnded(_, _, reason) = news { return .stopped(reason) }
-            return .stopped(0xFF)
+            return .stopped(nil)
         default:
             break
         }

@@ -60,6 +60,9 @@ import Glibc
         }
         let produced = Self.producedEvents(agent)
         await eventually("every produced event to arrive", timeout: 10) { Set(eventIDs(subscriber)).count >= produced.count }
+        // An event without a rule (signal_lost) names its peer last, with nothing after it.
+        let eventLines = agent.logLines.filter { $0.contains("debug: event ") }
+        #expect(eventLines.contains { $0.hasSuffix("event signal_lost phone-anna") } && !eventLines.contains { $0.hasSuffix(" ") }, "\(eventLines)")
         let ids = eventIDs(subscriber)
         #expect(Set(ids.map(\.boot)).count == 1)
         #expect(deliveryViolations(ids).isEmpty, "\(deliveryViolations(ids)) in \(ids)")

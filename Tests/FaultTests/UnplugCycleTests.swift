@@ -69,6 +69,34 @@ import TestSupport
         var description: String { "\(cycle): \(residentKiB) KiB" }
     }
 
+    /// The pseudo-terminal closed under the agent (a USB unplug): each peer's link ends once, with
+    /// cause `device_absent` as the README promises, and the log gives no reason code the device
+    /// never sent (it said `session stopped (RDS_BUSY)`, 0xFF standing in for "no reason").
+    @Test func anUnplugEndsEveryLinkAsDeviceAbsent() async throws {
+        let (broker, dir, subscriber) = try await startBrokerAndSubscriber(prefix: "fault-unplug-cause", topics: ["uwb2mqtt/gw/peer/+/event", "uwb2mqtt/gw/device"])
+        defer { subscriber.stop(); broker.stop() }
+        let scenario = """
+        name: one-unplug
+        seed: 5
+        device: {ranging_interval: 0.1}
+        peers:
+          - {address: 0x0001, name: phone-anna, path: [{t: 0, distance: 2}]}
+          - {address: 0x0002, name: tool-cart, path: [{t: 0, distance: 3}]}
+        faults:
+          - {at: 2, kind: unplug, duration: 1}
+        """
+        let agent = try AgentProcess(config: testConfig(url: broker.url, spool: dir.file("spool"), extra: "log_level: debug"), scenario: scenario, directory: dir)
+        defer { agent.stop() }
+        func events(_ type: String) -> [[String: Any]] {
+            subscriber.messages.filter { $0.topic.hasSuffix("/event") }.map { json($0.payload) }.filter { $0["type"] as? String == type }
+        }
+        await eventually("both links regained after the re-plug", timeout: 30) { events("signal_regained").count >= 2 }
+        let lost = events("signal_lost")
+        #expect(lost.count == 2, "\(lost)")
+        #expect(lost.allSatisfy { ($0["reason"] as? [String: Any])?["cause"] as? String == "device_absent" }, "\(lost)")
+        #expect(!agent.logLines.contains { $0.contains("RDS_BUSY") }, "\(agent.logLines.filter { $0.contains("stopped") })")
+    }
+
     @Test func everyUnplugIsRecoveredWithoutDescriptorOrMemoryGrowth() async throws {
         let (broker, dir, subscriber) = try await startBrokerAndSubscriber(prefix: "fault-unplug", topics: ["uwb2mqtt/gw/peer/tool-cart/range", "uwb2mqtt/gw/metrics"])
         defer { subscriber.stop(); broker.stop() }

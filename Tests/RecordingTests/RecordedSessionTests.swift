@@ -45,9 +45,9 @@ import UCI
         _ = session.read(Self.round(1))
         #expect(session.read(Self.status(1, .deinitialized, 0x01)) == .stopped(0x01))
         _ = session.read(Self.round(1))
-        #expect(session.read(.notification(.coreDeviceStatus(.error))) == .stopped(0xFF))
+        #expect(session.read(.notification(.coreDeviceStatus(.error))) == .stopped(nil))
         _ = session.read(Self.round(1))
-        #expect(session.read(.notification(.coreDeviceStatus(.ready))) == .stopped(0xFF))
+        #expect(session.read(.notification(.coreDeviceStatus(.ready))) == .stopped(nil))
         // READY while not ranging is the end of a reset or a stop, not news.
         #expect(session.read(.notification(.coreDeviceStatus(.ready))) == .nothing)
     }

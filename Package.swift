@@ -47,8 +47,9 @@ let package = Package(
         // store-and-forward spool.
         .target(name: "MQTTClient", dependencies: ["CMosquitto", "EventLoop", "Vocabulary"]),
 
-        // YAML decoding over libyaml: config, rules and simulator scenario files.
-        .target(name: "YAMLCoding", dependencies: ["CYAML"]),
+        // YAML decoding over libyaml: config, rules and simulator scenario files. Vocabulary for the
+        // one wording of what a message may quote of a file (Excerpt).
+        .target(name: "YAMLCoding", dependencies: ["CYAML", "Vocabulary"]),
 
         // The agent: its deterministic core, the shell on the event loop, the features as
         // components, payloads, topics and config.

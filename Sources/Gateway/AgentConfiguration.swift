@@ -91,7 +91,7 @@ public struct AgentConfiguration: Sendable, Decodable {
                 switch text {
                 case "controller": role = .controller
                 case "controlee": role = .controlee
-                default: throw YAMLError(at: mark(.role), "device.role must be controller or controlee, found \"\(text)\"")
+                default: throw YAMLError(at: mark(.role), "device.role must be controller or controlee, found \(Excerpt.quoted(text))")
                 }
             }
             sessionID = try c.decodeIfPresent(UInt32.self, forKey: .sessionID) ?? 42
@@ -117,11 +117,11 @@ public struct AgentConfiguration: Sendable, Decodable {
                     throw YAMLError(at: mark(.peers), "peer address \(peer.address) is this device's own address")
                 }
                 guard peer.topicSegment.count <= TopicSegment.maximumLength else {
-                    throw YAMLError(at: mark(.peers), "peer name \"\(peer.displayName.prefix(20))…\" is \(peer.displayName.count) characters; "
+                    throw YAMLError(at: mark(.peers), "peer name \(Excerpt.quoted(peer.displayName)) is \(peer.displayName.count) characters; "
                                     + "a peer name is at most \(TopicSegment.maximumLength)")
                 }
                 if let other = segments[peer.topicSegment] {
-                    throw YAMLError(at: mark(.peers), "peer names \"\(other)\" and \"\(peer.displayName)\" both become the topic segment \"\(peer.topicSegment)\"")
+                    throw YAMLError(at: mark(.peers), "peer names \(Excerpt.quoted(other)) and \(Excerpt.quoted(peer.displayName)) both become the topic segment \(Excerpt.quoted(peer.topicSegment))")
                 }
                 segments[peer.topicSegment] = peer.displayName
             }
@@ -132,7 +132,7 @@ public struct AgentConfiguration: Sendable, Decodable {
         private mutating func decodeAir(_ c: KeyedDecodingContainer<CodingKeys>, mark: (CodingKeys) -> SourceMark) throws {
             if let text = try c.decodeIfPresent(String.self, forKey: .profile) {
                 guard let known = RangingProfile(rawValue: text) else {
-                    throw YAMLError(at: mark(.profile), "device.profile must be qorvo or android, found \"\(text)\"")
+                    throw YAMLError(at: mark(.profile), "device.profile must be qorvo or android, found \(Excerpt.quoted(text))")
                 }
                 profile = known
             }
@@ -258,7 +258,7 @@ public struct AgentConfiguration: Sendable, Decodable {
             case "info": logLevel = .info
             case "debug": logLevel = .debug
             default:
-                throw YAMLError(at: Self.mark(of: decoder, key: "log_level"), "log_level must be error, warning, info or debug, found \"\(level)\"")
+                throw YAMLError(at: Self.mark(of: decoder, key: "log_level"), "log_level must be error, warning, info or debug, found \(Excerpt.quoted(level))")
             }
         }
     }

@@ -1,3 +1,4 @@
+import Vocabulary
 import YAMLCoding
 
 /// A byte count: `65536`, `64KiB`, `64MiB`, `1GiB` (also KB/MB/GB as powers of 1000).
@@ -22,7 +23,7 @@ public struct ByteSize: Hashable, Sendable, Decodable {
             }
         }
         let mark = YAMLDecoder.mark(of: decoder) ?? SourceMark(file: "<config>", line: 0, column: 0)
-        throw YAMLError(at: mark, "expected a size such as 64MiB or 1048576, found \"\(text)\"")
+        throw YAMLError(at: mark, "expected a size such as 64MiB or 1048576, found \(Excerpt.quoted(text))")
     }
 }
 
@@ -47,7 +48,7 @@ public struct ShortAddress: Hashable, Sendable, Decodable, CustomStringConvertib
         var digits = Substring(text.trimmingWhitespace())
         if digits.lowercased().hasPrefix("0x") { digits = digits.dropFirst(2) }
         guard let parsed = UInt16(digits, radix: 16), !digits.isEmpty else {
-            throw YAMLError(at: mark, "expected a short address such as 0x0001, found \"\(text)\"")
+            throw YAMLError(at: mark, "expected a short address such as 0x0001, found \(Excerpt.quoted(text))")
         }
         value = parsed
     }

@@ -57,7 +57,7 @@ extension FacingRule: Decodable {
             } else if let n = value.value.number, StageBand.isAngle(value.value) {
                 tolerance = .degrees(n)
             } else {
-                throw YAMLError(at: value.mark, "tolerance_deg must be a number of degrees between 0 and 180 or \"stage\", found \(value.value.json)")
+                throw YAMLError(at: value.mark, "tolerance_deg must be a number of degrees between 0 and 180 or \"stage\", found \(RulesDecoding.found(value.value))")
             }
         }
     }
@@ -74,7 +74,7 @@ extension FacingCues: Decodable {
             case .null: return nil
             case .object: return value.value
             default:
-                throw YAMLError(at: value.mark, "the \(key.rawValue) cue must be a mapping (key: value pairs) or null, found \(value.value.json)",
+                throw YAMLError(at: value.mark, "the \(key.rawValue) cue must be a mapping (key: value pairs) or null, found \(RulesDecoding.found(value.value))",
                                 kind: .typeMismatch)
             }
         }

@@ -38,13 +38,13 @@ public struct PeerPattern: Hashable, Sendable, CustomStringConvertible {
             let digits = lower.dropFirst(2)
             guard digits.allSatisfy(\.isHexDigit), digits.count == 4 || digits.count == 16,
                   let value = UInt64(digits, radix: 16) else {
-                throw PatternError("invalid address \"\(text)\": expected 0x and 4 hex digits (short) or 16 (extended)")
+                throw PatternError("invalid address \(Excerpt.quoted(text)): expected 0x and 4 hex digits (short) or 16 (extended)")
             }
             kind = .address(digits.count == 4 ? .short(UInt16(value)) : .extended(value))
             return
         }
         if let bad = text.first(where: { "[]{}\\".contains($0) }) {
-            throw PatternError("invalid glob \"\(text)\": \"\(bad)\" is not supported (only * and ? are)")
+            throw PatternError("invalid glob \(Excerpt.quoted(text)): \(Excerpt.quoted(String(bad))) is not supported (only * and ? are)")
         }
         kind = text.contains("*") || text.contains("?") ? .glob(text) : .name(text)
     }

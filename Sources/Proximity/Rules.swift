@@ -111,7 +111,7 @@ extension Rules: Decodable {
                     throw YAMLError(at: at, "tolerance_deg: stage needs a stages section whose bands set facing_tolerance_deg")
                 }
                 if let band = stages.bands.first(where: { $0.facingToleranceDegrees == nil }) {
-                    throw YAMLError(at: band.mark ?? at, "band \"\(band.name)\" needs attributes.facing_tolerance_deg, since facing.tolerance_deg is \"stage\"",
+                    throw YAMLError(at: band.mark ?? at, "band \(Excerpt.quoted(band.name)) needs attributes.facing_tolerance_deg, since facing.tolerance_deg is \"stage\"",
                                     kind: .missingKey)
                 }
             }

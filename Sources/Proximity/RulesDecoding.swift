@@ -1,3 +1,4 @@
+import Vocabulary
 import YAMLCoding
 
 /// Helpers shared by the rules types' `init(from:)`: marks, wording of what was found, and the
@@ -20,7 +21,19 @@ enum RulesDecoding {
         case .mapping: return "a mapping"
         case .scalar(let s):
             if node.isNull { return s.text.isEmpty ? "nothing" : "null" }
-            return "\"\(s.text)\""
+            return Excerpt.quoted(s.text)
+        }
+    }
+
+    /// How to name a decoded JSON value (an attribute, a cue, a tolerance) in a message: text as
+    /// an ``Excerpt``, a number as written, a list or mapping by its kind.
+    static func found(_ value: JSONValue) -> String {
+        switch value {
+        case .null: "null"
+        case .bool, .int, .double: value.json
+        case let .string(text): Excerpt.quoted(text)
+        case .list: "a list"
+        case .object: "a mapping"
         }
     }
 
@@ -44,7 +57,7 @@ enum RulesDecoding {
         var seen: [String: SourceMark] = [:]
         for name in names {
             if let first = seen[name.value] {
-                throw YAMLError(at: name.mark, "duplicate \(kind) name \"\(name.value)\" (first used at line \(first.line))")
+                throw YAMLError(at: name.mark, "duplicate \(kind) name \(Excerpt.quoted(name.value)) (first used at line \(first.line))")
             }
             seen[name.value] = name.mark
         }

@@ -1,3 +1,4 @@
+import Vocabulary
 import YAMLCoding
 
 /// Ordered guidance bands, far to near (`stages:` in the rules file), with a hysteresis.
@@ -51,11 +52,11 @@ extension StageRules: Decodable {
             let isLast = i == bands.value.count - 1
             if isLast, band.beyond != nil {
                 throw YAMLError(at: band.beyondMark ?? noMark,
-                                "the last band \"\(band.name)\" is the nearest and has no lower bound; remove beyond")
+                                "the last band \(Excerpt.quoted(band.name)) is the nearest and has no lower bound; remove beyond")
             }
             if !isLast, band.beyond == nil {
                 throw YAMLError(at: band.mark ?? noMark,
-                                "band \"\(band.name)\" needs beyond (only the last, nearest band has no lower bound)",
+                                "band \(Excerpt.quoted(band.name)) needs beyond (only the last, nearest band has no lower bound)",
                                 kind: .missingKey)
             }
             if i > 0, !isLast, let previous = bands.value[i - 1].beyond, let beyond = band.beyond, beyond >= previous {

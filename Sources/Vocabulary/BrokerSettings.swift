@@ -38,7 +38,7 @@ extension BrokerSettings: Decodable {
         }
         url = try c.decodeIfPresent(String.self, forKey: .url) ?? url
         guard url.hasPrefix("mqtt://") || url.hasPrefix("mqtts://"), !url.hasSuffix("://") else {
-            throw problem(.url, "must start with mqtt:// or mqtts:// and name a host, found \"\(url)\"")
+            throw problem(.url, "must start with mqtt:// or mqtts:// and name a host, found \(Excerpt.quoted(url))")
         }
         clientID = try c.decodeIfPresent(String.self, forKey: .clientID)
         if let clientID, clientID.isEmpty { throw problem(.clientID, "must not be empty when given") }
@@ -52,7 +52,7 @@ extension BrokerSettings: Decodable {
         }
         baseTopic = try c.decodeIfPresent(String.self, forKey: .baseTopic) ?? baseTopic
         guard !baseTopic.isEmpty, !baseTopic.contains("+"), !baseTopic.contains("#"), !baseTopic.hasPrefix("/"), !baseTopic.hasSuffix("/") else {
-            throw problem(.baseTopic, "must be a topic without wildcards or leading/trailing '/', found \"\(baseTopic)\"")
+            throw problem(.baseTopic, "must be a topic without wildcards or leading/trailing '/', found \(Excerpt.quoted(baseTopic))")
         }
         guard baseTopic.utf8.count <= Self.maximumBaseTopicBytes else {
             throw problem(.baseTopic, "is at most \(Self.maximumBaseTopicBytes) bytes, found \(baseTopic.utf8.count)")

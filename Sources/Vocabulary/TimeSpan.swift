@@ -20,8 +20,8 @@ public struct TimeSpan: Hashable, Sendable, Comparable, CustomStringConvertible 
 
         public var description: String {
             switch self {
-            case let .notADuration(text): "expected a duration such as 300ms, 2s, 1min, 1h or a number of seconds, found \"\(text)\""
-            case let .negative(text): "a duration cannot be negative, found \"\(text)\""
+            case let .notADuration(text): "expected a duration such as 300ms, 2s, 1min, 1h or a number of seconds, found \(Excerpt.quoted(text))"
+            case let .negative(text): "a duration cannot be negative, found \(Excerpt.quoted(text))"
             }
         }
     }

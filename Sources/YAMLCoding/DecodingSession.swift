@@ -19,6 +19,9 @@ final class DecodingSession {
         self.userInfo = userInfo
     }
 
+    /// Whether `node` is the document's top level (see `Wording.mismatch`).
+    func isTop(_ node: YAMLNode) -> Bool { node.id == document.root.id }
+
     /// Records that a keyed container exists over `mapping`, so that its keys are checked later.
     func openedKeyedContainer(on mapping: YAMLNode) {
         if requested[mapping.id] == nil { requested[mapping.id] = [] }
@@ -59,7 +62,7 @@ final class DecodingSession {
                     let expected = (requested[node.id] ?? []).sorted()
                     let hint = expected.isEmpty ? "this mapping takes no keys"
                                                 : "expected one of: \(expected.joined(separator: ", "))"
-                    return YAMLError(at: entry.keyMark, "unknown key \(Wording.quote(entry.key)) (\(hint))",
+                    return YAMLError(at: entry.keyMark, "unknown key \(Wording.excerpt(entry.key)) (\(hint))",
                                      kind: .unknownKey)
                 }
                 if let e = search(entry.value, visited: &visited) { return e }

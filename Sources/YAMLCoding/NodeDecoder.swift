@@ -20,7 +20,7 @@ final class NodeDecoder: Decoder {
 
     func container<Key: CodingKey>(keyedBy type: Key.Type) throws -> KeyedDecodingContainer<Key> {
         guard case .mapping(let entries) = node.content else {
-            throw YAMLError(at: node.mark, Wording.mismatch(expected: Wording.mapping, found: node), kind: .typeMismatch)
+            throw YAMLError(at: node.mark, collectionMismatch(expected: Wording.mapping), kind: .typeMismatch)
         }
         session.openedKeyedContainer(on: node)
         return KeyedDecodingContainer(KeyedContainer<Key>(decoder: self, entries: entries))
@@ -28,7 +28,7 @@ final class NodeDecoder: Decoder {
 
     func unkeyedContainer() throws -> any UnkeyedDecodingContainer {
         guard case .sequence(let items) = node.content else {
-            throw YAMLError(at: node.mark, Wording.mismatch(expected: Wording.list, found: node), kind: .typeMismatch)
+            throw YAMLError(at: node.mark, collectionMismatch(expected: Wording.list), kind: .typeMismatch)
         }
         return UnkeyedContainer(decoder: self, items: items)
     }
@@ -59,6 +59,13 @@ final class NodeDecoder: Decoder {
             throw YAMLError(at: node.mark, Wording.mismatch(expected: expected, found: node), kind: .typeMismatch)
         }
         return (s, CoreSchema.resolve(s, tag: node.tag))
+    }
+
+    /// `expected X, found Y` for a mapping or list this node is not; at the top of the file,
+    /// where text is most likely a file that was never meant for this (a key, a password), it
+    /// quotes nothing.
+    private func collectionMismatch(expected: String) -> String {
+        Wording.mismatch(expected: expected, found: node, atTop: session.isTop(node))
     }
 
     func isNull(_ node: YAMLNode) -> Bool { node.isNull }

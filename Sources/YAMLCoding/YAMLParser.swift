@@ -1,4 +1,5 @@
 import CYAML
+import Vocabulary
 
 /// Turns libyaml's event stream into a ``YAMLNode`` tree.
 ///
@@ -196,11 +197,11 @@ private struct TreeBuilder {
         case YAML_ALIAS_EVENT:
             let name = Self.string(e.data.alias.anchor) ?? ""
             if openAnchors.contains(name) {
-                throw YAMLError(at: at, "alias *\(name) refers to the list or mapping that contains it; recursive aliases are not supported",
+                throw YAMLError(at: at, "alias *\(Excerpt.of(name)) refers to the list or mapping that contains it; recursive aliases are not supported",
                                 kind: .structure)
             }
             guard let target = anchors[name] else {
-                throw YAMLError(at: at, "alias *\(name) has no anchor &\(name) before it", kind: .structure)
+                throw YAMLError(at: at, "alias *\(Excerpt.of(name)) has no anchor &\(Excerpt.of(name)) before it", kind: .structure)
             }
             expanded += target.size
             if expanded > maxAliasExpansion {
@@ -269,7 +270,7 @@ private struct TreeBuilder {
                                 kind: .structure)
             }
             if let first = frame.seen[scalar.text] {
-                throw YAMLError(at: keyMark, "duplicate key \"\(scalar.text)\" (first used at line \(first.line))",
+                throw YAMLError(at: keyMark, "duplicate key \(Wording.excerpt(scalar.text)) (first used at line \(first.line))",
                                 kind: .structure)
             }
             frame.seen[scalar.text] = keyMark

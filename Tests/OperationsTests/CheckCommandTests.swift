@@ -124,6 +124,22 @@ import TestSupport
         #expect(errors == ["\(missing): no such file"])
     }
 
+    /// A rules or config path pointed at a private key or a password file (issue #35): the error
+    /// names the place and what was expected, and prints nothing of the file.
+    @Test(arguments: [("id_ed25519", SecretFiles.openSSHPrivateKey), ("mqtt.password", SecretFiles.password)])
+    func aSecretFileGivenAsRulesOrConfigIsNotPrinted(name: String, secret: String) throws {
+        let fixture = try ConfigFixture()
+        try fixture.writeConfig(port: "auto")
+        let path = try fixture.directory.write(name, secret)
+        let expected = "\(path):1:1: expected a mapping (key: value pairs) at the top of the file, found text (not quoted: this may not be the file meant)"
+        for arguments in [["--config", fixture.configPath, "--rules", path], ["--config", path]] {
+            let (status, output, errors) = check(arguments)
+            #expect(status == 1)
+            #expect(errors == [expected], "\(arguments)")
+            #expect(SecretFiles.leaks(of: secret, in: (output + errors).joined(separator: "\n")).isEmpty, "\(output + errors)")
+        }
+    }
+
     @Test func badBrokerPortIsAnErrorAtTheURL() throws {
         let fixture = try ConfigFixture()
         try fixture.writeConfig(port: "auto", url: "mqtt://broker:99999")

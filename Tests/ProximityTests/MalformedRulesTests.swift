@@ -51,6 +51,16 @@ import Testing
         ("version: 1\nrankings:\n  - {name: r, base_scores: {cart: high}}\n", "rules.yaml:3:35: expected a number, found \"high\""),
         ("version: 1\nrankings:\n  - {name: \"\"}\n", "rules.yaml:3:12: a name cannot be empty"),
         ("version: 1\nrankings:\n  - {name: \(String(repeating: "r", count: 65))}\n", "rules.yaml:3:12: a name is at most 64 characters, this one has 65"),
+        // A file that is no rules file, and values quoted as short excerpts (issue #35).
+        ("-----BEGIN OPENSSH PRIVATE KEY-----\nb3BlbnNzaC1rZXktdjEAAAAABG5vbmUAAAAEbm9uZQAAAAAAAAABAAAAMwAAAAtzc2gtZW\n-----END OPENSSH PRIVATE KEY-----\n",
+         "rules.yaml:1:1: expected a mapping (key: value pairs) at the top of the file, found text (not quoted: this may not be the file meant)"),
+        ("version: b3BlbnNzaC1rZXktdjEAAAAABG5vbmU\n", "rules.yaml:1:10: expected a whole number, found \"b3BlbnNzaC1rZXktdjEA…\""),
+        (zone + "    enter_within: 1\n    exit_beyond: 2\n    peers: [\"b3BlbnNzaC1rZXktdjEAAAAA[x]\"]\n",
+         "rules.yaml:6:13: invalid glob \"b3BlbnNzaC1rZXktdjEA…\": \"[\" is not supported (only * and ? are)"),
+        ("version: 1\nfacing: {tolerance_deg: b3BlbnNzaC1rZXktdjEAAAAABG5vbmU}\n",
+         "rules.yaml:2:25: tolerance_deg must be a number of degrees between 0 and 180 or \"stage\", found \"b3BlbnNzaC1rZXktdjEA…\""),
+        ("version: 1\nfacing: {tolerance_deg: [1, 2]}\n",
+         "rules.yaml:2:25: tolerance_deg must be a number of degrees between 0 and 180 or \"stage\", found a list"),
         ("version: 1\nzones:\n\t- name: a\n", "rules.yaml:3:1: tab characters cannot be used for indentation, use spaces (found character that cannot start any token while scanning for the next token)"),
     ]
 

@@ -93,6 +93,19 @@ import YAMLCoding
         ("z: 1\ndevice:\n  peers: []\n  a: 2\n", "t.yaml:1:1: unknown key \"z\" (expected one of: device, enabled, ratio)"),
         ("base: &p {address: 0x1, name: a, extra: 1}\ndevice: {peers: [*p]}\n",
          "t.yaml:1:1: unknown key \"base\" (expected one of: device, enabled, ratio)"),
+        // What the file holds is quoted as a short excerpt, escaped; a top level that is text
+        // (a key or a password file given by mistake) is named and not quoted at all.
+        ("-----BEGIN OPENSSH PRIVATE KEY-----\nb3BlbnNzaC1rZXktdjEAAAAABG5vbmUAAAAEbm9uZQAAAAAAAAABAAAAMwAAAAtzc2gtZW\n-----END OPENSSH PRIVATE KEY-----\n",
+         "t.yaml:1:1: expected a mapping (key: value pairs) at the top of the file, found text (not quoted: this may not be the file meant)"),
+        ("s3cr3t-Passw0rd!\n", "t.yaml:1:1: expected a mapping (key: value pairs) at the top of the file, found text (not quoted: this may not be the file meant)"),
+        ("\"s3cr3t\"\n", "t.yaml:1:1: expected a mapping (key: value pairs) at the top of the file, found text (not quoted: this may not be the file meant)"),
+        ("|\n  s3cr3t\n", "t.yaml:1:1: expected a mapping (key: value pairs) at the top of the file, found a block of text (not quoted: this may not be the file meant)"),
+        ("device: {peers: []}\nb3BlbnNzaC1rZXktdjEAAAAABG5vbmU: 1\n",
+         "t.yaml:2:1: unknown key \"b3BlbnNzaC1rZXktdjEA…\" (expected one of: device, enabled, ratio)"),
+        ("device:\n  baud: b3BlbnNzaC1rZXktdjEAAAAABG5vbmU\n  peers: []\n", "t.yaml:2:9: expected a whole number, found \"b3BlbnNzaC1rZXktdjEA…\""),
+        ("device:\n  baud: \"a\\u0007\\u202Eb\\r\"\n  peers: []\n", "t.yaml:2:9: expected a whole number, found the quoted text \"a\\u{7}\\u{202e}b\\r\""),
+        ("a: 1\nb3BlbnNzaC1rZXktdjEAAAAABG5vbmU: 2\nb3BlbnNzaC1rZXktdjEAAAAABG5vbmU: 3\n",
+         "t.yaml:3:1: duplicate key \"b3BlbnNzaC1rZXktdjEA…\" (first used at line 2)"),
     ])
     func decodingErrors(yaml: String, message: String) {
         #expect(failure(Root.self, yaml) == message)

@@ -1,0 +1,61 @@
+/// What an error message may quote of a file: a short excerpt of a value, in double quotes,
+/// with every character that could hide or fake text escaped (`expected a number, found "abc"`).
+///
+/// Messages about a config or rules file go to the `rules` topic (retained, for every
+/// subscriber), the log and request answers. A path pointed at the wrong file — a private key, a
+/// password file — must not put that file's content there: a quoted value is cut after
+/// ``maximumCharacters`` and marked `…`, which is enough to recognise a typo and never a line of
+/// a key. (What the top level of a file is, when it is not a mapping, is not quoted at all; see
+/// YAMLCoding's wording.)
+public enum Excerpt {
+    /// Unicode scalars of the value shown before the `…`.
+    public static let maximumCharacters = 20
+
+    /// `text` quoted, escaped and cut: `"counter, checkout, e…"` for a longer value.
+    public static func quoted(_ text: some StringProtocol) -> String {
+        "\"" + of(text) + "\""
+    }
+
+    /// `text` escaped and cut, without quotes: for a name whose syntax marks it already (an
+    /// alias, `*name`).
+    public static func of(_ text: some StringProtocol) -> String {
+        var out = ""
+        var count = 0
+        for c in text.unicodeScalars {
+            if count == maximumCharacters {
+                out += "…"
+                break
+            }
+            count += 1
+            append(c, to: &out)
+        }
+        return out
+    }
+
+    /// `text` quoted and escaped, not cut: for names the program defines (a missing key), never
+    /// for what a file holds.
+    public static func quotedWhole(_ text: some StringProtocol) -> String {
+        var out = "\""
+        for c in text.unicodeScalars { append(c, to: &out) }
+        return out + "\""
+    }
+
+    /// One character as a message shows it: quotes and backslashes escaped, control characters
+    /// (C0, DEL, C1) and the bidirectional overrides that reorder what a terminal shows as `\u{…}`.
+    private static func append(_ c: Unicode.Scalar, to out: inout String) {
+        switch c {
+        case "\"": out += "\\\""
+        case "\\": out += "\\\\"
+        case "\n": out += "\\n"
+        case "\r": out += "\\r"
+        case "\t": out += "\\t"
+        default:
+            let v = c.value
+            if v < 0x20 || (0x7F...0x9F).contains(v) || (0x202A...0x202E).contains(v) || (0x2066...0x2069).contains(v) {
+                out += "\\u{\(String(v, radix: 16))}"
+            } else {
+                out.unicodeScalars.append(c)
+            }
+        }
+    }
+}

@@ -1,0 +1,47 @@
+import Foundation
+import Testing
+import TestSupport
+
+/// A rules file is the agent's to read, not a network peer's, but what the agent says about it
+/// goes to every subscriber (issue #35): a file that is no rules file is never published, too
+/// large a file is refused, and what is published about rules stays within a broker's limits.
+@Suite(.serialized, .timeLimit(.minutes(3))) struct HostileRulesFileTests {
+    /// The rules path pointed at a private key, then the file replaced by a password: the retained
+    /// `rules`, the `reload_rules` answer and the log name the place and what was expected, and
+    /// nothing of either file.
+    @Test func aSecretGivenAsTheRulesFileIsNeverPublishedOrLogged() async throws {
+        let broker = try await MosquittoBroker.start()
+        defer { broker.stop() }
+        let dir = try TemporaryDirectory(prefix: "rules-secret")
+        let rulesPath = try dir.write("rules.yaml", SecretFiles.openSSHPrivateKey)
+        let subscriber = try await MQTTTestSubscriber.start(broker: broker, topics: ["uwb2mqtt/gw/rules", "uwb2mqtt/gw/response/#"])
+        defer { subscriber.stop() }
+        let agent = try AgentProcess(config: testConfig(url: broker.url, spool: dir.file("spool"), extra: "rules: \(rulesPath)"), directory: dir)
+        defer { agent.stop() }
+
+        let first = json(try await subscriber.waitForMessage(topic: "uwb2mqtt/gw/rules").payload)
+        let error = first["error"] as? [String: Any]
+        #expect(first["ok"] as? Bool == false)
+        #expect(error?["line"] as? Int == 1 && error?["column"] as? Int == 1, "\(first)")
+        #expect((error?["message"] as? String)?.hasPrefix("expected a mapping (key: value pairs) at the top of the file") == true, "\(first)")
+
+        try SecretFiles.password.write(toFile: rulesPath, atomically: true, encoding: .utf8)
+        try await MQTTTestPublisher.publish(broker: broker, topic: "uwb2mqtt/gw/request/reload_rules", message: #"{"id": "r1"}"#)
+        let answer = json(try await subscriber.waitForMessage(topic: "uwb2mqtt/gw/response/reload_rules").payload)
+        #expect(answer["ok"] as? Bool == false)
+        #expect((answer["error"] as? String)?.hasPrefix("\(rulesPath):1:1: expected a mapping") == true, "\(answer)")
+
+        // A subscriber that comes later gets the retained outcome of the last load.
+        let later = try await MQTTTestSubscriber.start(broker: broker, topics: ["uwb2mqtt/gw/rules"])
+        defer { later.stop() }
+        let retained = try await later.waitForMessage(topic: "uwb2mqtt/gw/rules")
+        #expect(retained.retained && json(retained.payload)["ok"] as? Bool == false)
+
+        await eventually("the failed loads in the log") { agent.logLines.filter { $0.contains("rules: \(rulesPath):1:1:") }.count >= 2 }
+        let published = (subscriber.messages + later.messages).map(\.payload).joined(separator: "\n")
+        for secret in [SecretFiles.openSSHPrivateKey, SecretFiles.password] {
+            #expect(SecretFiles.leaks(of: secret, in: published).isEmpty, "\(published)")
+            #expect(SecretFiles.leaks(of: secret, in: agent.log).isEmpty, "\(agent.log)")
+        }
+    }
+}

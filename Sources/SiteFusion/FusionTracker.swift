@@ -181,8 +181,14 @@ public struct FusionTracker: Sendable {
     private func zoneEvent(_ peer: String, _ zone: PolygonZone, _ change: ZonePresence.Transition) -> SiteEvent {
         SiteEvent(ts: change.at, peer: peer, type: change.entered ? .zoneEnter : .zoneExit, zone: zone.name,
                   from: change.entered ? "outside" : "inside", to: change.entered ? "inside" : "outside",
-                  reason: SiteEventReason(thresholdM: zone.hysteresis, dwellMs: Int((zone.dwell * 1000).rounded()),
+                  reason: SiteEventReason(thresholdM: zone.hysteresis, dwellMs: Self.wholeMilliseconds(zone.dwell),
                                           crossedAt: change.crossedAt))
+    }
+
+    /// Seconds as whole milliseconds, saturating: a conversion that traps on a huge or non-finite
+    /// value has no place on a path a configuration reaches.
+    static func wholeMilliseconds(_ seconds: Double) -> Int {
+        Int(exactly: (seconds * 1000).rounded()) ?? (seconds < 0 ? 0 : Int.max)
     }
 
     private func snapshot(_ peer: String, _ track: PeerTrack, at time: Double) -> SitePeerState {

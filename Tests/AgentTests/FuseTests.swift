@@ -35,28 +35,11 @@ import Glibc
             let (px, py) = path(Double(round) / 10)
             for (id, x, y) in Self.gateways {
                 let distance = ((px - x) * (px - x) + (py - y) * (py - y) + 1.5 * 1.5).squareRoot()
-                let payload = #"{"ts": "\#(stamp(now))", "peer": "cart", "mac": "0x0001", "session": 42, "seq": 1, "status": "ok", "distance_m": \#(distance), "raw_distance_m": \#(distance), "nlos": false}"#
+                let payload = #"{"ts": "\#(rfc3339(now))", "peer": "cart", "mac": "0x0001", "session": 42, "seq": 1, "status": "ok", "distance_m": \#(distance), "raw_distance_m": \#(distance), "nlos": false}"#
                 try client.publish(topic: "uwb2mqtt/\(id)/peer/cart/range", payload: payload, qos: .atMostOnce)
             }
             try await Task.sleep(for: .milliseconds(100))
         }
-    }
-
-    func stamp(_ seconds: Double) -> String {
-        let formatter = ISO8601DateFormatter()
-        formatter.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
-        return formatter.string(from: Date(timeIntervalSince1970: seconds))
-    }
-
-    /// A feeder client, connected: QoS 0 ranges published before the CONNACK would be dropped.
-    func client(_ broker: MosquittoBroker) async throws -> Feeder {
-        let client = try Feeder(configuration: try MQTTConfiguration(url: broker.url, clientID: "fuse-feeder-\(getpid())"))
-        let deadline = ContinuousClock.now + .seconds(10)
-        while !client.isConnected {
-            guard ContinuousClock.now < deadline else { throw TestSupportError.timedOut(waitingFor: "the feeder to connect", after: .seconds(10), detail: "") }
-            try await Task.sleep(for: .milliseconds(10))
-        }
-        return client
     }
 
     @Test func positionsZonesAndLoss() async throws {
@@ -65,7 +48,7 @@ import Glibc
         let fuse = try startFuse(broker, dir, name: "fuse")
         defer { fuse.terminate() }
         try await subscriber.waitForMessage(topic: "uwb2mqtt/site/lobby/status", where: { $0.payload.contains("online") })
-        let feeder = try await client(broker)
+        let feeder = try await Feeder.connected(to: broker)
         // Through the checkout zone: from (4, 0.75) to (1, 0.75) and back out to (4, 4).
         try await feed(feeder, seconds: 6) { t in t < 3 ? (4 - t, 0.75) : (1 + (t - 3), 0.75 + (t - 3)) }
         feeder.disconnect()
@@ -136,6 +119,13 @@ import Glibc
     }
 }
 
+/// `seconds` since the epoch as a payload's `ts` (RFC 3339 UTC, milliseconds).
+func rfc3339(_ seconds: Double) -> String {
+    let formatter = ISO8601DateFormatter()
+    formatter.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
+    return formatter.string(from: Date(timeIntervalSince1970: seconds))
+}
+
 /// A feeder's MQTT client on an event loop thread of its own.
 final class Feeder: Sendable {
     private let thread: EventLoopThread
@@ -154,6 +144,15 @@ final class Feeder: Sendable {
             box.client = try MQTTClient(configuration: configuration, loop: loop) { _ in }
             try box.client!.start()
         }
+    }
+
+    /// A feeder client, connected: QoS 0 ranges published before the CONNACK would be dropped.
+    static func connected(to broker: MosquittoBroker) async throws -> Feeder {
+        let client = try Feeder(configuration: try MQTTConfiguration(url: broker.url, clientID: "fuse-feeder-\(getpid())"))
+        guard await waitUntil(timeout: 10, { client.isConnected }) else {
+            throw TestSupportError.timedOut(waitingFor: "the feeder to connect", after: .seconds(10), detail: "")
+        }
+        return client
     }
 
     var isConnected: Bool {

@@ -1,0 +1,277 @@
+import Vocabulary
+import Gateway
+import DeviceLink
+import SiteFusion
+
+/// The decisions of `uwb2mqtt fuse` without its I/O: a message from the broker (topic, payload
+/// bytes, the moment it arrived) or the passing of time in, what to publish and what to log out.
+/// `FuseService` only moves bytes and time between this and the broker.
+///
+/// Everything it reads comes from whoever can publish under `<base>/`: each payload is read
+/// through `PayloadReader` (every number within the bounds its meaning allows), and what fails
+/// is refused (``FuseRejection``), counted per cause and logged at most once per cause per 10 s.
+///
+/// Times are seconds since the epoch, from the wall clock at the moment the input happened.
+public struct FuseCore: Sendable {
+    public let configuration: FuseConfiguration
+    public let instanceID: String
+    public private(set) var tracker: FusionTracker
+    /// Whether this instance holds the site (and publishes).
+    public private(set) var active = false
+    /// The instance that holds the site, as far as this one knows.
+    public private(set) var activeInstance: String?
+    /// Messages refused, by ``FuseRejection/cause``.
+    public private(set) var rejections: [String: Int] = [:]
+    /// The site topic segment.
+    public let site: String
+    /// When to decide, after connecting, whether another instance holds the site.
+    private var decideAt: Double?
+    private var eventCounter = 0
+    private var rejectionLog: [String: LogThrottle] = [:]
+    /// A status that flips the window can come once per message.
+    private var windowLog = LogThrottle()
+    private let base: String
+    private let baseLevels: Int
+
+    /// How long a newly connected instance waits for a retained site status before it takes the
+    /// site: another instance may hold it.
+    static let standbyWait = 1.0
+
+    public init(configuration: FuseConfiguration, instanceID: String) {
+        self.configuration = configuration
+        self.instanceID = instanceID
+        tracker = FusionTracker(settings: configuration.fusionSettings, zones: configuration.polygonZones)
+        base = TopicTree(base: configuration.mqtt.baseTopic, gatewayID: "x").base
+        baseLevels = base.split(separator: "/", omittingEmptySubsequences: false).count
+        site = TopicSegment.sanitize(configuration.site)
+    }
+
+    public var siteRoot: String { "\(base)/site/\(site)" }
+    public var statusTopic: String { siteRoot + "/status" }
+    /// The subscriptions: every gateway's status, every peer's ranges.
+    public var gatewayStatusFilter: String { "\(base)/+/status" }
+    public var rangeFilter: String { "\(base)/+/peer/+/range" }
+    /// The site status this instance's last will leaves.
+    public var lastWill: [UInt8] { Array(#"{"state":"offline","instance":"\#(instanceID)"}"#.utf8) }
+
+    // MARK: inputs
+
+    /// The connection to the broker is up (again).
+    public mutating func connected(at time: Double) -> [FuseAction] {
+        if !active { decideAt = time + Self.standbyWait }
+        return []
+    }
+
+    /// Time has passed: decides on standing by, and lets the tracker fire what became due.
+    public mutating func tick(at time: Double) -> [FuseAction] {
+        var actions: [FuseAction] = []
+        if let due = decideAt, time >= due {
+            decideAt = nil
+            if let holder = activeInstance {
+                actions.append(.log(.info, "standing by: instance \(Self.printable(holder)) holds site \(site)"))
+            } else {
+                actions += becomeActive(at: time)
+            }
+        }
+        return actions + publish(tracker.tick(at: time))
+    }
+
+    /// One message from the broker, received at `time`.
+    public mutating func receive(topic: String, payload: some Collection<UInt8>, at time: Double) -> [FuseAction] {
+        if topic == statusTopic { return siteStatus(payload, at: time) }
+        let levels = topic.split(separator: "/", omittingEmptySubsequences: false)
+        guard levels.count > baseLevels, topic.hasPrefix(base + "/") else { return [] }
+        let gateway = String(levels[baseLevels])
+        if levels.count == baseLevels + 2, levels[baseLevels + 1] == "status" {
+            return gatewayStatus(gateway, payload, at: time)
+        }
+        if levels.count == baseLevels + 4, levels[baseLevels + 1] == "peer", levels[baseLevels + 3] == "range" {
+            return range(from: gateway, payload, at: time)
+        }
+        return []
+    }
+
+    /// Shutting down: the site status to leave, if this instance holds the site.
+    public func stopping(at time: Double) -> [FuseAction] {
+        active ? [.publish(topic: statusTopic, payload: status(online: false, at: time), qos: 1, retain: true)] : []
+    }
+
+    // MARK: messages
+
+    /// A gateway's retained status: where it stands, whether it is online, how often it ranges.
+    /// An empty payload is the status cleared: the gateway is forgotten.
+    private mutating func gatewayStatus(_ gateway: String, _ payload: some Collection<UInt8>, at time: Double) -> [FuseAction] {
+        guard !payload.isEmpty else {
+            tracker.removeGateway(gateway)
+            return [.log(.debug, "gateway \(Self.printable(gateway)) removed: its status was cleared")]
+        }
+        let what = "status of gateway \(Self.printable(gateway))"
+        let online: Bool, placed: Bool, x: Double?, y: Double?, z: Double?, interval: Double?
+        do throws(PayloadRejection) {
+            let reader = try PayloadReader(bytes: payload)
+            online = try reader.string("state") == "online"
+            let place = try reader.object("position")
+            placed = place != nil
+            x = try place?.number("x", in: .siteMetres)
+            y = try place?.number("y", in: .siteMetres)
+            z = try place?.number("z", in: .siteMetres)
+            interval = try reader.number("ranging_interval_ms", in: .rangingIntervalMilliseconds)
+        } catch {
+            return refuse(.payload(error), what, at: time)
+        }
+        var position: SitePoint?
+        if placed {
+            guard let x, let y, let z else { return refuse(.incompletePosition, what, at: time) }
+            position = SitePoint(x: x, y: y, z: z)
+        }
+        let before = tracker.window
+        tracker.updateGateway(gateway, position: position, online: online, rangingInterval: interval.map { $0 / 1000 })
+        var actions: [FuseAction] = []
+        if tracker.window != before {
+            let line = "window \(TimeSpan(seconds: tracker.window)): 1.25 × the slowest ranging interval the gateways report"
+            actions += windowLog.lines(for: line, at: time).map { .log(.info, $0) }
+        }
+        actions.append(.log(.debug, "gateway \(Self.printable(gateway)) \(online ? "online" : "offline")\(position.map { " at \($0)" } ?? " without a position")"))
+        return actions
+    }
+
+    /// A gateway's range of a peer: fused when it succeeded with a distance and its time.
+    private mutating func range(from gateway: String, _ payload: some Collection<UInt8>, at time: Double) -> [FuseAction] {
+        let what = "range from gateway \(Self.printable(gateway))"
+        let status: String?, distance: Double?, peer: String?, ts: String?, nlos: Bool?
+        do throws(PayloadRejection) {
+            let reader = try PayloadReader(bytes: payload)
+            status = try reader.string("status")
+            distance = try reader.number("raw_distance_m", in: .distanceMetres)
+            peer = try reader.string("peer")
+            ts = try reader.string("ts")
+            nlos = try reader.bool("nlos")
+        } catch {
+            return refuse(.payload(error), what, at: time)
+        }
+        // A failed measurement says nothing of where the tag is.
+        guard status == "ok", let distance else { return [] }
+        guard let peer, !peer.isEmpty, peer.count <= TopicSegment.maximumLength else { return refuse(.unusablePeer, what, at: time) }
+        guard let measured = ts.flatMap(Timestamp.parse) else { return [] }
+        return publish(tracker.ingest(GatewayRange(peer: peer, gateway: gateway, distanceM: distance, nlos: nlos ?? false, time: measured)))
+    }
+
+    /// Another instance's status: stand by while it holds the site; take over when it is gone.
+    private mutating func siteStatus(_ payload: some Collection<UInt8>, at time: Double) -> [FuseAction] {
+        guard !payload.isEmpty else { return [] }
+        let instance: String?, online: Bool
+        do throws(PayloadRejection) {
+            let reader = try PayloadReader(bytes: payload)
+            instance = try reader.string("instance")
+            online = try reader.string("state") == "online"
+        } catch {
+            return refuse(.payload(error), "site status", at: time)
+        }
+        guard let instance, instance != instanceID else { return [] }
+        var actions: [FuseAction] = []
+        if online {
+            if active, instance < instanceID {
+                // Two came up at once: the smaller id keeps the site.
+                active = false
+                actions.append(.log(.info, "instance \(Self.printable(instance)) also holds site \(site); standing by"))
+            }
+            if !active { activeInstance = instance }
+        } else if instance == activeInstance || activeInstance == nil {
+            activeInstance = nil
+            actions.append(.log(.info, "instance \(Self.printable(instance)) is gone; taking over site \(site)"))
+            actions += becomeActive(at: time)
+        } else if active {
+            // A stand-by instance's will overwrote the retained status: say again who holds the site.
+            actions.append(.publish(topic: statusTopic, payload: status(online: true, at: time), qos: 1, retain: true))
+        }
+        return actions
+    }
+
+    private mutating func becomeActive(at time: Double) -> [FuseAction] {
+        guard !active else { return [] }
+        active = true
+        activeInstance = instanceID
+        return [.log(.info, "active for site \(site)"),
+                .publish(topic: statusTopic, payload: status(online: true, at: time), qos: 1, retain: true)]
+    }
+
+    /// Counts `rejection` and says so, at most once per cause per 10 s (with the count of the
+    /// lines held back since).
+    private mutating func refuse(_ rejection: FuseRejection, _ what: String, at time: Double) -> [FuseAction] {
+        let cause = rejection.cause
+        let count = (rejections[cause] ?? 0) + 1
+        rejections[cause] = count
+        var throttle = rejectionLog[cause] ?? LogThrottle()
+        let lines = throttle.lines(for: "not taking the \(what): \(rejection) (\(count) refused for \(cause))", at: time)
+        rejectionLog[cause] = throttle
+        return lines.map { .log(.warning, $0) }
+    }
+
+    // MARK: output
+
+    /// The retained site status. `zones` (beyond mqtt-api.md) gives each zone's outline, so that
+    /// a viewer (`watch --site`) draws the site as the fuse decides on it.
+    public func status(online: Bool, at time: Double) -> [UInt8] {
+        let zones: [JSONValue] = configuration.zones.map { zone in
+            .object([JSONMember("name", .string(zone.name)),
+                     JSONMember("polygon", .list(zone.polygon.map { .list([Self.millimetres($0.x), Self.millimetres($0.y)]) }))])
+        }
+        return Payloads.render([JSONMember("state", .string(online ? "online" : "offline")), JSONMember("ts", .string(Timestamp.rfc3339(time))),
+                                JSONMember("version", .string(AgentVersion.agent)), JSONMember("instance", .string(instanceID)),
+                                JSONMember("zones", .list(zones))])
+    }
+
+    private mutating func publish(_ outputs: [FusionOutput]) -> [FuseAction] {
+        guard active else { return [] }
+        var actions: [FuseAction] = []
+        for output in outputs {
+            switch output {
+            case let .position(p):
+                let fields: [JSONMember] = [JSONMember("ts", .string(Timestamp.rfc3339(p.ts))), JSONMember("peer", .string(p.peer)), JSONMember("frame", .string("site")),
+                                            JSONMember("x", Self.millimetres(p.x)), JSONMember("y", Self.millimetres(p.y)), JSONMember("z", Self.millimetres(p.z)),
+                                            JSONMember("accuracy_m", Self.millimetres(p.accuracyM)), JSONMember("gateways", .list(p.gateways.map(JSONValue.string))),
+                                            JSONMember("method", .string(SiteFix.method))]
+                actions.append(.publish(topic: peerTopic(p.peer, "position"), payload: Payloads.render(fields), qos: 0, retain: false))
+            case let .state(s):
+                let position: JSONValue = s.position.map {
+                    .object([JSONMember("x", Self.millimetres($0.x)), JSONMember("y", Self.millimetres($0.y)), JSONMember("z", Self.millimetres($0.z)),
+                             JSONMember("accuracy_m", Self.millimetres($0.accuracyM))])
+                } ?? .null
+                let fields: [JSONMember] = [JSONMember("ts", .string(Timestamp.rfc3339(s.ts))), JSONMember("peer", .string(s.peer)), JSONMember("position", position),
+                                            JSONMember("zones", .list(s.zones.map(JSONValue.string))), JSONMember("gateways_in_range", .int(Int64(s.gatewaysInRange)))]
+                actions.append(.publish(topic: peerTopic(s.peer, "state"), payload: Payloads.render(fields), qos: 1, retain: true))
+            case let .event(e):
+                eventCounter += 1
+                var reason: [JSONMember] = []
+                if let t = e.reason.thresholdM { reason.append(JSONMember("threshold_m", .double(t))) }
+                if let d = e.reason.dwellMs { reason.append(JSONMember("dwell_ms", .int(Int64(d)))) }
+                if let c = e.reason.crossedAt { reason.append(JSONMember("crossed_at", .string(Timestamp.rfc3339(c)))) }
+                if let c = e.reason.cause { reason.append(JSONMember("cause", .string(c))) }
+                if let l = e.reason.lastSeen { reason.append(JSONMember("last_seen", .string(Timestamp.rfc3339(l)))) }
+                let fields: [JSONMember] = [JSONMember("id", .string("site-\(site):\(instanceID):\(eventCounter)")), JSONMember("ts", .string(Timestamp.rfc3339(e.ts))),
+                                            JSONMember("peer", .string(e.peer)), JSONMember("type", .string(e.type.rawValue)),
+                                            JSONMember("rule", e.zone.map(JSONValue.string) ?? .null), JSONMember("from", .string(e.from)), JSONMember("to", .string(e.to)),
+                                            JSONMember("distance_m", .null), JSONMember("reason", .object(reason)), JSONMember("cue", .null)]
+                actions.append(.log(.info, "site event \(e.type.rawValue) \(Self.printable(e.peer))\(e.zone.map { " " + $0 } ?? "")"))
+                actions.append(.publish(topic: peerTopic(e.peer, "event"), payload: Payloads.render(fields), qos: 1, retain: false))
+            }
+        }
+        return actions
+    }
+
+    private func peerTopic(_ peer: String, _ leaf: String) -> String {
+        "\(siteRoot)/peer/\(TopicSegment.sanitize(peer))/\(leaf)"
+    }
+
+    private static func millimetres(_ value: Double) -> JSONValue { .double((value * 1000).rounded() / 1000) }
+
+    /// A name from the network as a log line may show it: no control characters (a newline would
+    /// forge a line of its own), at most 64 characters.
+    static func printable(_ name: String) -> String {
+        var out = ""
+        for character in name.prefix(64) {
+            out.append(character.unicodeScalars.contains { $0.properties.generalCategory == .control } ? "?" : character)
+        }
+        return name.count > 64 ? out + "…" : out
+    }
+}

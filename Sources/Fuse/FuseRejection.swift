@@ -1,0 +1,33 @@
+import Vocabulary
+import Gateway
+
+/// Why the fuse did not take a message from the network. Anyone on the broker can publish under
+/// `<base>/`; what no honest gateway sends is refused here, counted by ``cause`` and said at most
+/// once per cause per 10 s, and never reaches the tracker.
+public enum FuseRejection: Equatable, Sendable, CustomStringConvertible {
+    /// The payload is no JSON object, or one of its fields is of the wrong type, not finite or
+    /// outside its bounds.
+    case payload(PayloadRejection)
+    /// A gateway's `position` without one of `x`, `y` and `z`.
+    case incompletePosition
+    /// A successful range without a `peer`, or with one longer than a topic segment may be.
+    case unusablePeer
+
+    /// The same text for every message refused the same way: the key of the count and of the
+    /// log throttle (a bounded set, whatever the network sends).
+    public var cause: String {
+        switch self {
+        case let .payload(rejection): rejection.cause
+        case .incompletePosition: "position incomplete"
+        case .unusablePeer: "peer missing or too long"
+        }
+    }
+
+    public var description: String {
+        switch self {
+        case let .payload(rejection): "\(rejection)"
+        case .incompletePosition: "its \"position\" lacks one of \"x\", \"y\" and \"z\""
+        case .unusablePeer: "its \"peer\" is missing or longer than \(TopicSegment.maximumLength) characters"
+        }
+    }
+}

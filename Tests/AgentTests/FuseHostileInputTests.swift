@@ -1,0 +1,114 @@
+import Foundation
+import Testing
+import TestSupport
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// `uwb2mqtt fuse` against what anyone on the broker can publish (issue #35): out-of-range and
+/// wrong-typed numbers, a retained status that would crash every start. The fuse refuses what no
+/// honest gateway sends, says so, and goes on placing the honest tags.
+@Suite(.serialized, .timeLimit(.minutes(2))) struct FuseHostileInputTests {
+    static let gateways: [(String, Double, Double)] = [("gw-a", 0, 0), ("gw-b", 6, 0), ("gw-c", 6, 6), ("gw-d", 0, 6)]
+
+    /// The fuse's config: site lobby, tag height 1 m, and `extra` keys.
+    func startFuse(_ broker: MosquittoBroker, _ dir: TemporaryDirectory, extra: String) throws -> ChildProcess {
+        let path = try dir.write("fuse.yaml", """
+            site: lobby
+            mqtt: {url: "\(broker.url)", base_topic: uwb2mqtt}
+            tag_height: 1.0
+            \(extra)
+            """)
+        return try ChildProcess(executable: AgentProcess.executable, arguments: ["fuse", "--config", path],
+                                stdoutPath: dir.file("fuse.out"), stderrPath: dir.file("fuse.err"))
+    }
+
+    func log(_ fuse: ChildProcess) -> String {
+        (try? String(contentsOfFile: fuse.stderrPath, encoding: .utf8)) ?? ""
+    }
+
+    /// The four gateways' retained statuses, as agents ranging every 100 ms publish them.
+    func publishStatuses(_ feeder: Feeder) throws {
+        for (id, x, y) in Self.gateways {
+            let status = #"{"state": "online", "ts": "\#(rfc3339(Date().timeIntervalSince1970))", "version": "0.1.0", "position": {"x": \#(x), "y": \#(y), "z": 2.5}, "heading_deg": 90, "ranging_interval_ms": 100}"#
+            try feeder.publish(topic: "uwb2mqtt/\(id)/status", payload: status, qos: .atLeastOnce, retain: true)
+        }
+    }
+
+    /// One round: each gateway's range of `peer` standing at (x, y), stamped with the time of
+    /// sending plus the gateway's entry in `clockAhead` (seconds).
+    func publishRound(_ feeder: Feeder, peer: String = "cart", x: Double = 3, y: Double = 2, clockAhead: [String: Double] = [:]) throws {
+        let now = Date().timeIntervalSince1970
+        for (id, gx, gy) in Self.gateways {
+            let distance = ((x - gx) * (x - gx) + (y - gy) * (y - gy) + 1.5 * 1.5).squareRoot()
+            try feeder.publish(topic: "uwb2mqtt/\(id)/peer/\(peer)/range", payload: range(peer: peer, distance: distance, ts: now + (clockAhead[id] ?? 0)),
+                               qos: .atMostOnce)
+        }
+    }
+
+    func range(peer: String, distance: Double, ts: Double) -> String {
+        #"{"ts": "\#(rfc3339(ts))", "peer": "\#(peer)", "mac": "0x0001", "session": 42, "seq": 1, "status": "ok", "distance_m": \#(distance), "raw_distance_m": \#(distance), "nlos": false}"#
+    }
+
+    /// Rounds every 100 ms (a tag ranging at the agents' rate), for `rounds` rounds.
+    func feed(_ feeder: Feeder, rounds: Int, peer: String = "cart", clockAhead: [String: Double] = [:]) async throws {
+        for _ in 0..<rounds {
+            try publishRound(feeder, peer: peer, clockAhead: clockAhead)
+            try await Task.sleep(for: .milliseconds(100))
+        }
+    }
+
+    func positions(_ subscriber: MQTTTestSubscriber, peer: String = "cart") -> [[String: Any]] {
+        subscriber.messages.filter { $0.topic == "uwb2mqtt/site/lobby/peer/\(peer)/position" }.map { json($0.payload) }
+    }
+
+    func seconds(_ text: Any?) -> Double? {
+        guard let text = text as? String else { return nil }
+        let formatter = ISO8601DateFormatter()
+        formatter.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
+        return formatter.date(from: text)?.timeIntervalSince1970
+    }
+
+    /// A status retained on the broker with `"ranging_interval_ms": 1e19` stopped the fuse at
+    /// every start (the window, 1.25 × that, converted to whole milliseconds for the log); with
+    /// it, statuses whose position is out of bounds, of the wrong type or no JSON at all, and
+    /// ranges with an absurd distance or a wrongly typed field. Each is refused and named in the
+    /// log, and the honest gateways go on placing the tag.
+    @Test func hostileStatusesAndRangesAreRefusedNotFatal() async throws {
+        let (broker, dir, subscriber) = try await startBrokerAndSubscriber(prefix: "fuse-hostile", topics: ["uwb2mqtt/site/#"])
+        defer { subscriber.stop(); broker.stop() }
+        // Retained before the fuse starts, as a status left on the broker is at every restart.
+        let hostile = [("gw-huge", #"{"state": "online", "position": {"x": 3, "y": 3, "z": 2.5}, "ranging_interval_ms": 1e19}"#),
+                       ("gw-far", #"{"state": "online", "position": {"x": 1e300, "y": 0, "z": 2.5}}"#),
+                       ("gw-text", #"{"state": "online", "position": {"x": "here", "y": 0, "z": 2.5}}"#),
+                       ("gw-junk", "not json")]
+        for (id, payload) in hostile {
+            try await MQTTTestPublisher.publish(broker: broker, topic: "uwb2mqtt/\(id)/status", message: payload, retain: true)
+        }
+        // No ranging_interval: the window follows what the gateways' statuses say.
+        let fuse = try startFuse(broker, dir, extra: "position_lost_after: 2s")
+        defer { fuse.terminate() }
+        try await subscriber.waitForMessage(topic: "uwb2mqtt/site/lobby/status", where: { $0.payload.contains("online") })
+        let feeder = try await Feeder.connected(to: broker)
+        defer { feeder.disconnect() }
+        try publishStatuses(feeder)
+        try feeder.publish(topic: "uwb2mqtt/gw-a/peer/cart/range", payload: range(peer: "cart", distance: 1e300, ts: Date().timeIntervalSince1970), qos: .atMostOnce)
+        try feeder.publish(topic: "uwb2mqtt/gw-b/peer/cart/range", payload: #"{"ts": "\#(rfc3339(Date().timeIntervalSince1970))", "peer": "cart", "status": "ok", "raw_distance_m": 3, "nlos": "yes"}"#,
+                           qos: .atMostOnce)
+        try await feed(feeder, rounds: 20)
+        _ = try await subscriber.waitForMessages(topic: "uwb2mqtt/site/lobby/peer/cart/position", count: 10)
+
+        #expect(fuse.isRunning, "\(log(fuse))")
+        let said = log(fuse)
+        for expected in ["status of gateway gw-huge: \"ranging_interval_ms\" is outside 1…60000 ms",
+                         "status of gateway gw-far: \"position.x\" is outside -100000…100000 m",
+                         "status of gateway gw-text: \"position.x\" is not a number",
+                         "status of gateway gw-junk: not JSON",
+                         "range from gateway gw-a: \"raw_distance_m\" is outside -1000…100000 m",
+                         "range from gateway gw-b: \"nlos\" is not true or false"] {
+            #expect(said.contains("not taking the " + expected), "\(expected) in \(said)")
+        }
+        // The window follows the honest gateways' 100 ms, not the refused 1e19 ms.
+        #expect(said.contains("window 125ms"), "\(said)")
+    }
+}

@@ -8,10 +8,13 @@ import SiteFusion
 /// `FuseService` only moves bytes and time between this and the broker.
 ///
 /// Everything it reads comes from whoever can publish under `<base>/`: each payload is read
-/// through `PayloadReader` (every number within the bounds its meaning allows), and what fails
-/// is refused (``FuseRejection``), counted per cause and logged at most once per cause per 10 s.
+/// through `PayloadReader` (every number within the bounds its meaning allows), a range's `ts`
+/// must be within `max_clock_skew` of the arrival, and what fails is refused
+/// (``FuseRejection``), counted per cause and logged at most once per cause per 10 s. The
+/// tracker dates every range by its arrival, so no gateway's clock can reorder the site's ranges.
 ///
-/// Times are seconds since the epoch, from the wall clock at the moment the input happened.
+/// Times are seconds since the epoch, from the wall clock at the moment the input happened: they
+/// date what is published.
 public struct FuseCore: Sendable {
     public let configuration: FuseConfiguration
     public let instanceID: String
@@ -135,7 +138,7 @@ public struct FuseCore: Sendable {
         return actions
     }
 
-    /// A gateway's range of a peer: fused when it succeeded with a distance and its time.
+    /// A gateway's range of a peer: fused when it succeeded with a distance, dated by its arrival.
     private mutating func range(from gateway: String, _ payload: some Collection<UInt8>, at time: Double) -> [FuseAction] {
         let what = "range from gateway \(Self.printable(gateway))"
         let status: String?, distance: Double?, peer: String?, ts: String?, nlos: Bool?
@@ -152,8 +155,14 @@ public struct FuseCore: Sendable {
         // A failed measurement says nothing of where the tag is.
         guard status == "ok", let distance else { return [] }
         guard let peer, !peer.isEmpty, peer.count <= TopicSegment.maximumLength else { return refuse(.unusablePeer, what, at: time) }
-        guard let measured = ts.flatMap(Timestamp.parse) else { return [] }
-        return publish(tracker.ingest(GatewayRange(peer: peer, gateway: gateway, distanceM: distance, nlos: nlos ?? false, time: measured)))
+        let about = "range of \(Self.printable(peer)) from gateway \(Self.printable(gateway))"
+        guard let ts else { return refuse(.missingTime, about, at: time) }
+        guard let measured = Timestamp.parse(ts) else { return refuse(.unreadableTime, about, at: time) }
+        let skew = measured - time
+        guard abs(skew) <= configuration.maxClockSkew.seconds else {
+            return refuse(.clockSkew(seconds: skew, limit: configuration.maxClockSkew), about, at: time)
+        }
+        return publish(tracker.ingest(GatewayRange(peer: peer, gateway: gateway, distanceM: distance, nlos: nlos ?? false, time: time)))
     }
 
     /// Another instance's status: stand by while it holds the site; take over when it is gone.

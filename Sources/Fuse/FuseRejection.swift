@@ -10,6 +10,13 @@ public enum FuseRejection: Equatable, Sendable, CustomStringConvertible {
     case payload(PayloadRejection)
     /// A gateway's `position` without one of `x`, `y` and `z`.
     case incompletePosition
+    /// A successful range without a `ts`.
+    case missingTime
+    /// A `ts` that is no RFC 3339 UTC time.
+    case unreadableTime
+    /// A `ts` further from this machine's clock than `max_clock_skew`: by `seconds`, positive
+    /// ahead of it, negative behind.
+    case clockSkew(seconds: Double, limit: TimeSpan)
     /// A successful range without a `peer`, or with one longer than a topic segment may be.
     case unusablePeer
 
@@ -19,6 +26,9 @@ public enum FuseRejection: Equatable, Sendable, CustomStringConvertible {
         switch self {
         case let .payload(rejection): rejection.cause
         case .incompletePosition: "position incomplete"
+        case .missingTime: "ts missing"
+        case .unreadableTime: "ts not a time"
+        case let .clockSkew(seconds, _): seconds > 0 ? "ts ahead of the clock" : "ts behind the clock"
         case .unusablePeer: "peer missing or too long"
         }
     }
@@ -27,6 +37,11 @@ public enum FuseRejection: Equatable, Sendable, CustomStringConvertible {
         switch self {
         case let .payload(rejection): "\(rejection)"
         case .incompletePosition: "its \"position\" lacks one of \"x\", \"y\" and \"z\""
+        case .missingTime: "it has no \"ts\""
+        case .unreadableTime: "its \"ts\" is not an RFC 3339 UTC time"
+        case let .clockSkew(seconds, limit):
+            "its \"ts\" is \(TimeSpan(seconds: abs(seconds))) \(seconds > 0 ? "ahead of" : "behind") this machine's clock "
+                + "(max_clock_skew \(limit)): is the gateway's clock synchronised?"
         case .unusablePeer: "its \"peer\" is missing or longer than \(TopicSegment.maximumLength) characters"
         }
     }

@@ -9,6 +9,7 @@ import Vocabulary
 /// # window: 250ms            # default: 1.25 × ranging_interval
 /// tag_height: 1.0            # omit to solve z (needs 4 gateways)
 /// position_lost_after: 2s
+/// # max_clock_skew: 2s       # a range whose ts is further off this machine's clock is dropped
 /// zones:
 ///   - {name: checkout, polygon: [[0, 0], [2, 0], [2, 1.5], [0, 1.5]], hysteresis: 0.2, dwell: 300ms}
 /// ```
@@ -30,12 +31,18 @@ public struct FuseConfiguration: Hashable, Sendable, Decodable {
     /// Metres; nil means solve z.
     public var tagHeight: Double?
     public var positionLostAfter: TimeSpan
+    /// How far a range's `ts` may be from this machine's clock at its arrival. The fuse dates
+    /// ranges by their arrival, so a gateway's clock cannot reorder them; this only drops what
+    /// no honest gateway with a synchronised clock sends — a range from the future, or one held
+    /// back (a replay, a backlog) that no longer says where the tag is.
+    public var maxClockSkew: TimeSpan
     public var zones: [FuseZone]
 
     enum CodingKeys: String, CodingKey {
         case site, mqtt, window, zones
         case rangingInterval = "ranging_interval"
         case tagHeight = "tag_height", positionLostAfter = "position_lost_after"
+        case maxClockSkew = "max_clock_skew"
     }
 
     /// The agent's default `device.ranging_interval`.
@@ -46,15 +53,20 @@ public struct FuseConfiguration: Hashable, Sendable, Decodable {
     /// missed its round drops out rather than pulling the fix back to where the tag was.
     public static let windowPerRangingInterval = 1.25
     public static let defaultPositionLostAfter = TimeSpan(seconds: 2)
+    /// NTP keeps gateways within milliseconds of each other; two seconds leave room for a
+    /// gateway that has just booted and for delivery through a loaded broker or a bridge.
+    public static let defaultMaxClockSkew = TimeSpan(seconds: 2)
 
     public init(site: String, mqtt: BrokerSettings = BrokerSettings(), rangingInterval: TimeSpan? = nil,
-                window: TimeSpan? = nil, tagHeight: Double? = nil, positionLostAfter: TimeSpan = defaultPositionLostAfter, zones: [FuseZone] = []) {
+                window: TimeSpan? = nil, tagHeight: Double? = nil, positionLostAfter: TimeSpan = defaultPositionLostAfter,
+                maxClockSkew: TimeSpan = defaultMaxClockSkew, zones: [FuseZone] = []) {
         self.site = site
         self.mqtt = mqtt
         self.rangingInterval = rangingInterval
         self.window = window
         self.tagHeight = tagHeight
         self.positionLostAfter = positionLostAfter
+        self.maxClockSkew = maxClockSkew
         self.zones = zones
     }
 
@@ -66,6 +78,7 @@ public struct FuseConfiguration: Hashable, Sendable, Decodable {
         window = try c.decodeIfPresent(TimeSpan.self, forKey: .window)
         tagHeight = try c.decodeIfPresent(Double.self, forKey: .tagHeight)
         positionLostAfter = try c.decodeIfPresent(TimeSpan.self, forKey: .positionLostAfter) ?? Self.defaultPositionLostAfter
+        maxClockSkew = try c.decodeIfPresent(TimeSpan.self, forKey: .maxClockSkew) ?? Self.defaultMaxClockSkew
         zones = try c.decodeIfPresent([FuseZone].self, forKey: .zones) ?? []
     }
 
@@ -91,6 +104,9 @@ public struct FuseConfiguration: Hashable, Sendable, Decodable {
             problem("position_lost_after", "must be more than 0, found \(positionLostAfter)")
         } else if positionLostAfter.seconds < effectiveWindow.seconds {
             problem("position_lost_after", "must be at least the window (\(effectiveWindow)), found \(positionLostAfter)")
+        }
+        if !(maxClockSkew.seconds > 0) || !maxClockSkew.seconds.isFinite {
+            problem("max_clock_skew", "must be more than 0 and finite, found \(maxClockSkew)")
         }
         var names: [String: Int] = [:]
         for (i, zone) in zones.enumerated() {

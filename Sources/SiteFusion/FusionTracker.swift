@@ -3,8 +3,8 @@ import Vocabulary
 /// The site's view of every peer: ranges from many gateways in, positions, retained states and
 /// events out. The pure core of `uwb2mqtt fuse`.
 ///
-/// Deterministic: time arrives with each range (its measurement time) and with ``tick(at:)``; the
-/// tracker never reads a clock. The service feeds it every gateway status and every successful
+/// Deterministic: time arrives with each range (when the service received it, by its own clock)
+/// and with ``tick(at:)``; the tracker never reads a clock. The service feeds it every gateway status and every successful
 /// range, calls `tick` periodically (a few times a second, so that losses and dwells end on time
 /// even when ranges stop), and publishes what comes back.
 ///

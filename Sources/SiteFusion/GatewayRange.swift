@@ -9,7 +9,9 @@ public struct GatewayRange: Hashable, Sendable {
     public var distanceM: Double
     /// The range payload's `nlos` (null counts as false).
     public var nlos: Bool
-    /// Seconds (the payload's `ts`): the time of the measurement, not of its arrival.
+    /// Seconds: when the fuse received the range, by its own clock. The payload's `ts` is only
+    /// checked against that clock (`max_clock_skew`): a gateway's clock is not trusted to order
+    /// ranges, since one running ahead would date its ranges past every other gateway's.
     public var time: Double
 
     public init(peer: String, gateway: String, distanceM: Double, nlos: Bool = false, time: Double) {

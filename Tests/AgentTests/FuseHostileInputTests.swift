@@ -6,7 +6,8 @@ import Glibc
 #endif
 
 /// `uwb2mqtt fuse` against what anyone on the broker can publish (issue #35): out-of-range and
-/// wrong-typed numbers, a retained status that would crash every start. The fuse refuses what no
+/// wrong-typed numbers, a retained status that would crash every start, ranges from the future,
+/// gateways whose clocks run ahead, and a stream of made-up peer names. The fuse refuses what no
 /// honest gateway sends, says so, and goes on placing the honest tags.
 @Suite(.serialized, .timeLimit(.minutes(2))) struct FuseHostileInputTests {
     static let gateways: [(String, Double, Double)] = [("gw-a", 0, 0), ("gw-b", 6, 0), ("gw-c", 6, 6), ("gw-d", 0, 6)]
@@ -110,5 +111,58 @@ import Glibc
         }
         // The window follows the honest gateways' 100 ms, not the refused 1e19 ms.
         #expect(said.contains("window 125ms"), "\(said)")
+    }
+
+    /// One range dated a year ahead made every honest range look a year old: no positions for
+    /// the tag (and a `position_lost`) until the year was over. Now the fuse dates ranges by
+    /// their arrival and refuses one whose `ts` is further off its clock than `max_clock_skew`.
+    @Test func aRangeFromTheFutureBlindsNoOne() async throws {
+        let (broker, dir, subscriber) = try await startBrokerAndSubscriber(prefix: "fuse-future", topics: ["uwb2mqtt/site/#"])
+        defer { subscriber.stop(); broker.stop() }
+        let fuse = try startFuse(broker, dir, extra: "ranging_interval: 100ms\nposition_lost_after: 2s")
+        defer { fuse.terminate() }
+        try await subscriber.waitForMessage(topic: "uwb2mqtt/site/lobby/status", where: { $0.payload.contains("online") })
+        let feeder = try await Feeder.connected(to: broker)
+        defer { feeder.disconnect() }
+        try publishStatuses(feeder)
+        try await feed(feeder, rounds: 10)
+        let injected = Date().timeIntervalSince1970
+        try feeder.publish(topic: "uwb2mqtt/gw-a/peer/cart/range", payload: range(peer: "cart", distance: 3.5, ts: injected + 365 * 86_400), qos: .atMostOnce)
+        try await feed(feeder, rounds: 30)
+
+        await eventually("20 positions after the range from the future") {
+            positions(subscriber).filter { (seconds($0["ts"]) ?? 0) > injected + 0.1 }.count >= 20
+        }
+        let events = subscriber.messages.filter { $0.topic == "uwb2mqtt/site/lobby/peer/cart/event" }
+        #expect(!events.contains { $0.payload.contains("position_lost") }, "\(events)")
+        let said = log(fuse)
+        #expect(said.contains("not taking the range of cart from gateway gw-a: its \"ts\" is 3153"), "\(said)")
+        #expect(said.contains("s ahead of this machine's clock (max_clock_skew 2s)"), "\(said)")
+    }
+
+    /// A gateway whose clock runs half a second ahead dated its ranges past every other
+    /// gateway's window: no positions at all, without a word. Dated by their arrival its ranges
+    /// count like the others'; one five seconds ahead (beyond `max_clock_skew`) is refused and
+    /// named, and the three others still place the tag.
+    @Test func aGatewayClockAheadStillCountsAndOneFarAheadIsNamed() async throws {
+        let (broker, dir, subscriber) = try await startBrokerAndSubscriber(prefix: "fuse-skew", topics: ["uwb2mqtt/site/#"])
+        defer { subscriber.stop(); broker.stop() }
+        // max_clock_skew left at its default, 2 s.
+        let fuse = try startFuse(broker, dir, extra: "ranging_interval: 100ms")
+        defer { fuse.terminate() }
+        try await subscriber.waitForMessage(topic: "uwb2mqtt/site/lobby/status", where: { $0.payload.contains("online") })
+        let feeder = try await Feeder.connected(to: broker)
+        defer { feeder.disconnect() }
+        try publishStatuses(feeder)
+        try await feed(feeder, rounds: 20, clockAhead: ["gw-a": 0.5, "gw-d": 5])
+
+        await eventually("10 positions from gw-a, gw-b and gw-c") {
+            positions(subscriber).filter { $0["gateways"] as? [String] == ["gw-a", "gw-b", "gw-c"] }.count >= 10
+        }
+        #expect(!positions(subscriber).contains { ($0["gateways"] as? [String] ?? []).contains("gw-d") })
+        let said = log(fuse)
+        #expect(said.contains("not taking the range of cart from gateway gw-d: its \"ts\" is 4.9") || said.contains("gw-d: its \"ts\" is 5"), "\(said)")
+        #expect(said.contains("ahead of this machine's clock (max_clock_skew 2s)"), "\(said)")
+        #expect(!said.contains("from gateway gw-a"), "\(said)")
     }
 }

@@ -95,6 +95,24 @@ import Testing
         }
     }
 
+    /// How far a range's `ts` may be off this clock before the range is refused.
+    @Test func clockSkew() throws {
+        let defaults = try decode(#"{"site": "lobby"}"#)
+        try defaults.validate()
+        #expect(defaults.maxClockSkew.seconds == 2)
+        let set = try decode(#"{"site": "lobby", "max_clock_skew": "500ms"}"#)
+        try set.validate()
+        #expect(set.maxClockSkew.seconds == 0.5)
+        let zero = try decode(#"{"site": "lobby", "max_clock_skew": 0}"#)
+        do {
+            try zero.validate()
+            Issue.record("accepted max_clock_skew 0")
+        } catch {
+            #expect(error.problems.map(\.path) == ["max_clock_skew"], "\(error)")
+            #expect(error.description.contains("must be more than 0"), "\(error)")
+        }
+    }
+
     @Test func validationNamesEveryProblem() throws {
         let config = try decode("""
             {"site": "lo/bby",

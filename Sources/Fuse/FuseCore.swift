@@ -31,7 +31,8 @@ public struct FuseCore: Sendable {
     private var decideAt: Double?
     private var eventCounter = 0
     private var rejectionLog: [String: LogThrottle] = [:]
-    /// A status that flips the window can come once per message.
+    /// Lines that a flood can cause once per message (made-up names, a status that flips the window).
+    private var forgettingLog = LogThrottle()
     private var windowLog = LogThrottle()
     private let base: String
     private let baseLevels: Int
@@ -57,6 +58,15 @@ public struct FuseCore: Sendable {
     /// The site status this instance's last will leaves.
     public var lastWill: [UInt8] { Array(#"{"state":"offline","instance":"\#(instanceID)"}"#.utf8) }
 
+    /// The next moment ``tick(at:)`` has something to do; nil when nothing can become due
+    /// without a message.
+    public var nextWake: Double? {
+        switch (decideAt, tracker.nextDeadline) {
+        case let (decide?, deadline?): min(decide, deadline)
+        case let (decide, deadline): decide ?? deadline
+        }
+    }
+
     // MARK: inputs
 
     /// The connection to the broker is up (again).
@@ -76,7 +86,7 @@ public struct FuseCore: Sendable {
                 actions += becomeActive(at: time)
             }
         }
-        return actions + publish(tracker.tick(at: time))
+        return actions + publish(tracker.tick(at: time), at: time)
     }
 
     /// One message from the broker, received at `time`.
@@ -156,13 +166,14 @@ public struct FuseCore: Sendable {
         guard status == "ok", let distance else { return [] }
         guard let peer, !peer.isEmpty, peer.count <= TopicSegment.maximumLength else { return refuse(.unusablePeer, what, at: time) }
         let about = "range of \(Self.printable(peer)) from gateway \(Self.printable(gateway))"
+        guard tracker.gateways.entries[gateway] != nil else { return refuse(.unknownGateway, about, at: time) }
         guard let ts else { return refuse(.missingTime, about, at: time) }
         guard let measured = Timestamp.parse(ts) else { return refuse(.unreadableTime, about, at: time) }
         let skew = measured - time
         guard abs(skew) <= configuration.maxClockSkew.seconds else {
             return refuse(.clockSkew(seconds: skew, limit: configuration.maxClockSkew), about, at: time)
         }
-        return publish(tracker.ingest(GatewayRange(peer: peer, gateway: gateway, distanceM: distance, nlos: nlos ?? false, time: time)))
+        return publish(tracker.ingest(GatewayRange(peer: peer, gateway: gateway, distanceM: distance, nlos: nlos ?? false, time: time)), at: time)
     }
 
     /// Another instance's status: stand by while it holds the site; take over when it is gone.
@@ -230,10 +241,12 @@ public struct FuseCore: Sendable {
                                 JSONMember("zones", .list(zones))])
     }
 
-    private mutating func publish(_ outputs: [FusionOutput]) -> [FuseAction] {
-        guard active else { return [] }
+    private mutating func publish(_ outputs: [FusionOutput], at time: Double) -> [FuseAction] {
         var actions: [FuseAction] = []
+        var forgotten = 0
         for output in outputs {
+            if case .forgotten = output { forgotten += 1 }
+            guard active else { continue }
             switch output {
             case let .position(p):
                 let fields: [JSONMember] = [JSONMember("ts", .string(Timestamp.rfc3339(p.ts))), JSONMember("peer", .string(p.peer)), JSONMember("frame", .string("site")),
@@ -263,7 +276,18 @@ public struct FuseCore: Sendable {
                                             JSONMember("distance_m", .null), JSONMember("reason", .object(reason)), JSONMember("cue", .null)]
                 actions.append(.log(.info, "site event \(e.type.rawValue) \(Self.printable(e.peer))\(e.zone.map { " " + $0 } ?? "")"))
                 actions.append(.publish(topic: peerTopic(e.peer, "event"), payload: Payloads.render(fields), qos: 1, retain: false))
+            case let .forgotten(peer):
+                // An empty retained message clears the state topic on the broker.
+                actions.append(.publish(topic: peerTopic(peer, "state"), payload: [], qos: 1, retain: true))
             }
+        }
+        if forgotten > 0 {
+            let left = tracker.peerCount
+            let line = "forgot \(forgotten) peer\(forgotten == 1 ? "" : "s") not seen for \(configuration.forgetAfter); \(left) tracked"
+            actions += forgettingLog.lines(for: line, at: time).map { .log(.info, $0) }
+            // Said every time, past the throttle: once no peer is left it takes forget_after of
+            // silence before it can be said again.
+            if left == 0 { actions.append(.log(.info, "no peer left to track")) }
         }
         return actions
     }

@@ -19,6 +19,9 @@ public enum FuseRejection: Equatable, Sendable, CustomStringConvertible {
     case clockSkew(seconds: Double, limit: TimeSpan)
     /// A successful range without a `peer`, or with one longer than a topic segment may be.
     case unusablePeer
+    /// A range from a gateway that published no status: the fuse knows nothing of where it
+    /// stands, and made-up gateway names must not grow each peer's window.
+    case unknownGateway
 
     /// The same text for every message refused the same way: the key of the count and of the
     /// log throttle (a bounded set, whatever the network sends).
@@ -30,6 +33,7 @@ public enum FuseRejection: Equatable, Sendable, CustomStringConvertible {
         case .unreadableTime: "ts not a time"
         case let .clockSkew(seconds, _): seconds > 0 ? "ts ahead of the clock" : "ts behind the clock"
         case .unusablePeer: "peer missing or too long"
+        case .unknownGateway: "gateway without a status"
         }
     }
 
@@ -43,6 +47,7 @@ public enum FuseRejection: Equatable, Sendable, CustomStringConvertible {
             "its \"ts\" is \(TimeSpan(seconds: abs(seconds))) \(seconds > 0 ? "ahead of" : "behind") this machine's clock "
                 + "(max_clock_skew \(limit)): is the gateway's clock synchronised?"
         case .unusablePeer: "its \"peer\" is missing or longer than \(TopicSegment.maximumLength) characters"
+        case .unknownGateway: "no status of that gateway has arrived"
         }
     }
 }

@@ -25,6 +25,12 @@ public final class FuseService {
     private var loop: EventLoop!
     private var stopRequested = false
     private var brokerProblem = RepeatedReason()
+    /// The wake-up scheduled for the core (wall-clock time it is for), if any.
+    private var wake: (timer: EventLoop.Timer, at: Double)?
+
+    /// Wake-ups for the core ride on the loop's other wake-ups within this much, so that a
+    /// crowd of peers due one after another costs a tick every 50 ms, not one per peer.
+    static let wakeSlack = 0.05
 
     public init(configuration: FuseConfiguration, logger: Logger) {
         self.logger = logger
@@ -53,7 +59,6 @@ public final class FuseService {
             return 1
         }
         logger.info("uwb2mqtt fuse \(AgentVersion.agent): site \(core.site) (instance \(core.instanceID)), broker \(settings.broker)")
-        scheduleTick()
         loop.run(until: { [unowned self] in stopRequested })
         perform(core.stopping(at: Clocks.wall()))
         _ = client.disconnect(timeout: .seconds(3))
@@ -87,13 +92,20 @@ public final class FuseService {
                 logger.log(level, line)
             }
         }
+        scheduleWake()
     }
 
-    /// Losses and dwells end on time even when ranges stop.
-    private func scheduleTick() {
-        loop.schedule(after: 0.1) { [unowned self] in
+    /// Sleeps until the core's next deadline: nothing runs while nothing can become due. A
+    /// wake-up already scheduled earlier stays (it finds nothing to do and schedules the next),
+    /// so that ranges, which move deadlines later, cost no timer each.
+    private func scheduleWake() {
+        guard let next = core.nextWake else { return }
+        if let wake, wake.at <= next { return }
+        if let wake { loop.cancel(wake.timer) }
+        let timer = loop.schedule(after: next - Clocks.wall(), slack: Self.wakeSlack) { [unowned self] in
+            wake = nil
             perform(core.tick(at: Clocks.wall()))
-            scheduleTick()
         }
+        wake = (timer, next)
     }
 }

@@ -10,6 +10,7 @@ import Vocabulary
 /// tag_height: 1.0            # omit to solve z (needs 4 gateways)
 /// position_lost_after: 2s
 /// # max_clock_skew: 2s       # a range whose ts is further off this machine's clock is dropped
+/// # forget_after: 60s        # a peer without a range for this long is forgotten
 /// zones:
 ///   - {name: checkout, polygon: [[0, 0], [2, 0], [2, 1.5], [0, 1.5]], hysteresis: 0.2, dwell: 300ms}
 /// ```
@@ -36,13 +37,17 @@ public struct FuseConfiguration: Hashable, Sendable, Decodable {
     /// no honest gateway with a synchronised clock sends — a range from the future, or one held
     /// back (a replay, a backlog) that no longer says where the tag is.
     public var maxClockSkew: TimeSpan
+    /// A peer without a range for this long is forgotten and its retained state cleared: peer
+    /// names come from the network, and one never seen again must not be kept for ever. More
+    /// than `position_lost_after`, so that the loss is announced first.
+    public var forgetAfter: TimeSpan
     public var zones: [FuseZone]
 
     enum CodingKeys: String, CodingKey {
         case site, mqtt, window, zones
         case rangingInterval = "ranging_interval"
         case tagHeight = "tag_height", positionLostAfter = "position_lost_after"
-        case maxClockSkew = "max_clock_skew"
+        case maxClockSkew = "max_clock_skew", forgetAfter = "forget_after"
     }
 
     /// The agent's default `device.ranging_interval`.
@@ -56,10 +61,13 @@ public struct FuseConfiguration: Hashable, Sendable, Decodable {
     /// NTP keeps gateways within milliseconds of each other; two seconds leave room for a
     /// gateway that has just booted and for delivery through a loaded broker or a bridge.
     public static let defaultMaxClockSkew = TimeSpan(seconds: 2)
+    /// A minute: a tag out of range for longer comes back as a new peer (its state starts
+    /// afresh), and a stream of made-up names holds memory for a minute at most.
+    public static let defaultForgetAfter = TimeSpan(seconds: 60)
 
     public init(site: String, mqtt: BrokerSettings = BrokerSettings(), rangingInterval: TimeSpan? = nil,
                 window: TimeSpan? = nil, tagHeight: Double? = nil, positionLostAfter: TimeSpan = defaultPositionLostAfter,
-                maxClockSkew: TimeSpan = defaultMaxClockSkew, zones: [FuseZone] = []) {
+                maxClockSkew: TimeSpan = defaultMaxClockSkew, forgetAfter: TimeSpan = defaultForgetAfter, zones: [FuseZone] = []) {
         self.site = site
         self.mqtt = mqtt
         self.rangingInterval = rangingInterval
@@ -67,6 +75,7 @@ public struct FuseConfiguration: Hashable, Sendable, Decodable {
         self.tagHeight = tagHeight
         self.positionLostAfter = positionLostAfter
         self.maxClockSkew = maxClockSkew
+        self.forgetAfter = forgetAfter
         self.zones = zones
     }
 
@@ -79,6 +88,7 @@ public struct FuseConfiguration: Hashable, Sendable, Decodable {
         tagHeight = try c.decodeIfPresent(Double.self, forKey: .tagHeight)
         positionLostAfter = try c.decodeIfPresent(TimeSpan.self, forKey: .positionLostAfter) ?? Self.defaultPositionLostAfter
         maxClockSkew = try c.decodeIfPresent(TimeSpan.self, forKey: .maxClockSkew) ?? Self.defaultMaxClockSkew
+        forgetAfter = try c.decodeIfPresent(TimeSpan.self, forKey: .forgetAfter) ?? Self.defaultForgetAfter
         zones = try c.decodeIfPresent([FuseZone].self, forKey: .zones) ?? []
     }
 
@@ -104,9 +114,16 @@ public struct FuseConfiguration: Hashable, Sendable, Decodable {
             problem("position_lost_after", "must be more than 0, found \(positionLostAfter)")
         } else if positionLostAfter.seconds < effectiveWindow.seconds {
             problem("position_lost_after", "must be at least the window (\(effectiveWindow)), found \(positionLostAfter)")
+        } else if !positionLostAfter.seconds.isFinite {
+            problem("position_lost_after", "must be a finite duration")
         }
         if !(maxClockSkew.seconds > 0) || !maxClockSkew.seconds.isFinite {
             problem("max_clock_skew", "must be more than 0 and finite, found \(maxClockSkew)")
+        }
+        if !forgetAfter.seconds.isFinite {
+            problem("forget_after", "must be a finite duration, found \(forgetAfter)")
+        } else if !(forgetAfter.seconds > positionLostAfter.seconds) {
+            problem("forget_after", "must be more than position_lost_after (\(positionLostAfter)), found \(forgetAfter)")
         }
         var names: [String: Int] = [:]
         for (i, zone) in zones.enumerated() {
@@ -136,7 +153,7 @@ public struct FuseConfiguration: Hashable, Sendable, Decodable {
     /// The tracker settings this configuration describes.
     public var fusionSettings: FusionSettings {
         FusionSettings(window: effectiveWindow.seconds, tagHeight: tagHeight, positionLostAfter: positionLostAfter.seconds,
-                       windowFollowsGateways: window == nil && rangingInterval == nil)
+                       forgetAfter: forgetAfter.seconds, windowFollowsGateways: window == nil && rangingInterval == nil)
     }
 
     /// The zones as the tracker uses them.

@@ -5,4 +5,7 @@ public enum FusionOutput: Hashable, Sendable {
     /// the service may also republish ``FusionTracker/state(of:)`` at its own interval.
     case state(SitePeerState)
     case event(SiteEvent)
+    /// The peer was not seen for `forget_after` and is no longer tracked: its retained state is
+    /// to be cleared. A range after this starts it afresh.
+    case forgotten(String)
 }

@@ -3,10 +3,14 @@ import Vocabulary
 /// The site's view of every peer: ranges from many gateways in, positions, retained states and
 /// events out. The pure core of `uwb2mqtt fuse`.
 ///
-/// Deterministic: time arrives with each range (when the service received it, by its own clock)
-/// and with ``tick(at:)``; the tracker never reads a clock. The service feeds it every gateway status and every successful
-/// range, calls `tick` periodically (a few times a second, so that losses and dwells end on time
-/// even when ranges stop), and publishes what comes back.
+/// Deterministic: time arrives with each range and with ``tick(at:)``; the tracker never reads a
+/// clock. The service feeds it every gateway status and every successful range, dated by its own
+/// clock when it received them, calls `tick` at ``nextDeadline`` (so that losses and dwells end on
+/// time even when ranges stop, and an idle service sleeps), and publishes what comes back.
+///
+/// Peer names come from the network: a peer not seen for `forgetAfter` is forgotten
+/// (``FusionOutput/forgotten(_:)``) and its memory released, so that a stream of new names costs
+/// nothing once it stops. `tick` visits only the peers that are due, never all of them.
 ///
 /// ```swift
 /// var tracker = FusionTracker(settings: FusionSettings(tagHeight: 1.0), zones: [checkout])
@@ -17,6 +21,7 @@ import Vocabulary
 ///     case .position(let p): publish(p)        // <base>/site/<site>/peer/cart/position
 ///     case .state(let s): publishRetained(s)   // …/state
 ///     case .event(let e): publishEvent(e)      // …/event
+///     case .forgotten(let peer): clear(peer)   // …/state, an empty retained message
 ///     }
 /// }
 /// ```
@@ -28,6 +33,8 @@ public struct FusionTracker: Sendable {
     public private(set) var window: Double
     public private(set) var gateways = GatewayRegistry()
     private var peers: [String: PeerTrack] = [:]
+    /// Every tracked peer's `due`, earliest first; its first entry is always current (see `settle`).
+    private var deadlines = PeerDeadlineQueue()
     private let solver: MultilaterationSolver
 
     public init(settings: FusionSettings, zones: [PolygonZone] = []) {
@@ -51,6 +58,13 @@ public struct FusionTracker: Sendable {
         var presence: [ZonePresence]
         var gatewaysInRange = 0
         var published: SitePeerState?
+        /// The time of the newest range of this peer (counting one its window ignored as older
+        /// than its gateway's newest): forgetting counts from here.
+        var lastSeen: Double
+        /// The earliest moment something can change without a new range — the loss, the gateways
+        /// in range dropping to 0, a dwell running out, forgetting — as queued in `deadlines`;
+        /// infinity while it has no entry there.
+        var due = Double.infinity
     }
 
     /// Records a gateway's retained status. Offline or unplaced gateways stop contributing at once.
@@ -67,8 +81,15 @@ public struct FusionTracker: Sendable {
         gateways.remove(id)
     }
 
-    /// The peers seen so far, sorted.
+    /// The peers tracked, sorted: those seen within `forgetAfter`.
     public var peerNames: [String] { peers.keys.sorted() }
+
+    /// How many peers are tracked.
+    public var peerCount: Int { peers.count }
+
+    /// The earliest moment at which ``tick(at:)`` has something to do (a loss, a dwell, forgetting
+    /// a peer); nil when no peer is tracked. A service calls `tick` then, not before.
+    public var nextDeadline: Double? { deadlines.first?.time }
 
     /// The current retained state of `peer`, or nil if it never ranged.
     public func state(of peer: String) -> SitePeerState? {
@@ -79,7 +100,8 @@ public struct FusionTracker: Sendable {
     /// Feeds one successful range. A range that is not a finite, non-negative distance is ignored.
     public mutating func ingest(_ range: GatewayRange) -> [FusionOutput] {
         guard range.distanceM.isFinite, range.distanceM >= 0, range.time.isFinite else { return [] }
-        var track = peers[range.peer] ?? PeerTrack(presence: Array(repeating: ZonePresence(), count: zones.count))
+        var track = peers[range.peer] ?? PeerTrack(presence: Array(repeating: ZonePresence(), count: zones.count), lastSeen: range.time)
+        track.lastSeen = max(track.lastSeen, range.time)
         track.window.insert(range)
         let now = track.window.latestTime ?? range.time
         var outputs = expire(range.peer, &track, at: now)
@@ -120,16 +142,24 @@ public struct FusionTracker: Sendable {
             }
         }
         outputs += publishIfChanged(range.peer, &track, at: now)
-        peers[range.peer] = track
+        store(range.peer, track)
+        settle()
         return outputs
     }
 
-    /// Advances time to `time` with no new range: fires `position_lost` for peers without a fix
-    /// for `position_lost_after`, and completes zone changes whose dwell ran out.
+    /// Advances time to `time` with no new range, for the peers due by then (``nextDeadline``):
+    /// fires `position_lost` for peers without a fix for `position_lost_after`, completes zone
+    /// changes whose dwell ran out, and forgets peers without a range for `forgetAfter`.
     public mutating func tick(at time: Double) -> [FusionOutput] {
         var outputs: [FusionOutput] = []
-        for peer in peers.keys.sorted() {
-            guard var track = peers[peer] else { continue }
+        var forgot = false
+        // Each peer processed here leaves with a deadline after `time` (every condition that was
+        // due is settled), so this ends.
+        while let first = deadlines.first, first.time <= time {
+            deadlines.removeFirst()
+            let peer = first.peer
+            guard var track = peers[peer], track.due == first.time else { continue }
+            track.due = .infinity
             outputs += expire(peer, &track, at: time)
             if track.position != nil {
                 for (i, zone) in zones.enumerated() {
@@ -139,8 +169,16 @@ public struct FusionTracker: Sendable {
                 }
             }
             outputs += publishIfChanged(peer, &track, at: time)
-            peers[peer] = track
+            if time >= track.lastSeen + settings.forgetAfter {
+                peers[peer] = nil
+                forgot = true
+                outputs.append(.forgotten(peer))
+            } else {
+                store(peer, track)
+            }
         }
+        settle()
+        if forgot { releaseForgottenStorage() }
         return outputs
     }
 
@@ -148,12 +186,15 @@ public struct FusionTracker: Sendable {
 
     /// The loss check: no fix for `position_lost_after` means the position is gone (with its
     /// zones, each left with its own event so that no consumer keeps a stale presence).
+    ///
+    /// Each check compares `time` with the very deadline `deadline(of:)` queues (less the slack),
+    /// so that a tick at that deadline always settles it, whatever the magnitude of the times.
     private func expire(_ peer: String, _ track: inout PeerTrack, at time: Double) -> [FusionOutput] {
-        if let latest = track.window.latestTime, time - latest >= settings.positionLostAfter - ZonePresence.timeSlack {
+        if let latest = track.window.latestTime, time >= latest + settings.positionLostAfter - ZonePresence.timeSlack {
             track.gatewaysInRange = 0
         }
         guard track.position != nil, let lastFix = track.lastFix,
-              time - lastFix >= settings.positionLostAfter - ZonePresence.timeSlack else { return [] }
+              time >= lastFix + settings.positionLostAfter - ZonePresence.timeSlack else { return [] }
         let at = lastFix + settings.positionLostAfter
         track.position = nil
         track.motion.reset()
@@ -189,6 +230,57 @@ public struct FusionTracker: Sendable {
     /// value has no place on a path a configuration reaches.
     static func wholeMilliseconds(_ seconds: Double) -> Int {
         Int(exactly: (seconds * 1000).rounded()) ?? (seconds < 0 ? 0 : Int.max)
+    }
+
+    // MARK: deadlines
+
+    /// When something can next change for `track` without a range: the least of its forgetting,
+    /// its loss, its gateways in range dropping to 0 and its zones' dwells; infinity if none is
+    /// finite.
+    private func deadline(of track: PeerTrack) -> Double {
+        var due = track.lastSeen + settings.forgetAfter
+        func consider(_ candidate: Double) { if candidate < due { due = candidate } }
+        if track.gatewaysInRange > 0, let latest = track.window.latestTime { consider(latest + settings.positionLostAfter) }
+        if track.position != nil {
+            if let lastFix = track.lastFix { consider(lastFix + settings.positionLostAfter) }
+            for (i, zone) in zones.enumerated() {
+                if let end = track.presence[i].dwellEnd(zone: zone) { consider(end) }
+            }
+        }
+        return due.isNaN ? .infinity : due
+    }
+
+    /// Keeps `track` and queues its deadline when it moved.
+    private mutating func store(_ peer: String, _ track: PeerTrack) {
+        var track = track
+        let due = deadline(of: track)
+        if due != track.due {
+            track.due = due
+            if due < .infinity { deadlines.insert(PeerDeadlineQueue.Entry(time: due, peer: peer)) }
+        }
+        peers[peer] = track
+    }
+
+    /// Drops queued deadlines that no longer match their peer's from the top, so that
+    /// `nextDeadline` is a real one; rebuilds the queue when stale entries outnumber live ones
+    /// (each range of a tracked peer moves its deadline and leaves one behind).
+    private mutating func settle() {
+        while let first = deadlines.first, peers[first.peer]?.due != first.time { deadlines.removeFirst() }
+        if deadlines.count > 2 * peers.count + 64 {
+            deadlines.rebuild(peers.compactMap { peer, track in
+                track.due < .infinity ? PeerDeadlineQueue.Entry(time: track.due, peer: peer) : nil
+            })
+        }
+    }
+
+    /// A dictionary keeps its storage when entries are removed: after a crowd of peers was
+    /// forgotten, the storage sized for the crowd is given back.
+    private mutating func releaseForgottenStorage() {
+        if peers.isEmpty {
+            peers = [:]
+        } else if peers.capacity > 4 * peers.count + 64 {
+            peers = Dictionary(uniqueKeysWithValues: peers.map { ($0.key, $0.value) })
+        }
     }
 
     private func snapshot(_ peer: String, _ track: PeerTrack, at time: Double) -> SitePeerState {

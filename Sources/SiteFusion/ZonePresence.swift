@@ -37,8 +37,14 @@ struct ZonePresence: Hashable, Sendable {
     /// Completes a pending change whose dwell has run out by `time` with no position contradicting
     /// it; the change's time is when the dwell ran out, not when the tick happened to come.
     mutating func tick(at time: Double, zone: PolygonZone) -> Transition? {
-        guard let crossedAt, time - crossedAt >= zone.dwell - Self.timeSlack else { return nil }
-        return complete(crossedAt: crossedAt, at: crossedAt + zone.dwell)
+        guard let end = dwellEnd(zone: zone), time >= end - Self.timeSlack, let crossedAt else { return nil }
+        return complete(crossedAt: crossedAt, at: end)
+    }
+
+    /// When the pending change completes unless a position contradicts it; nil with none pending.
+    /// A tick at this moment completes it.
+    func dwellEnd(zone: PolygonZone) -> Double? {
+        crossedAt.map { $0 + zone.dwell }
     }
 
     /// Leaves the zone without a dwell (the position was lost); returns true if the peer was inside.

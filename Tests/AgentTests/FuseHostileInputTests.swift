@@ -8,7 +8,8 @@ import Glibc
 /// `uwb2mqtt fuse` against what anyone on the broker can publish (issue #35): out-of-range and
 /// wrong-typed numbers, a retained status that would crash every start, ranges from the future,
 /// gateways whose clocks run ahead, and a stream of made-up peer names. The fuse refuses what no
-/// honest gateway sends, says so, and goes on placing the honest tags.
+/// honest gateway sends, says so, and goes on placing the honest tags; what it is told of peers
+/// it does not see again is released.
 @Suite(.serialized, .timeLimit(.minutes(2))) struct FuseHostileInputTests {
     static let gateways: [(String, Double, Double)] = [("gw-a", 0, 0), ("gw-b", 6, 0), ("gw-c", 6, 6), ("gw-d", 0, 6)]
 
@@ -164,5 +165,47 @@ import Glibc
         #expect(said.contains("not taking the range of cart from gateway gw-d: its \"ts\" is 4.9") || said.contains("gw-d: its \"ts\" is 5"), "\(said)")
         #expect(said.contains("ahead of this machine's clock (max_clock_skew 2s)"), "\(said)")
         #expect(!said.contains("from gateway gw-a"), "\(said)")
+    }
+
+    /// 25,000 made-up peer names were kept for ever: memory, a retained state each on the broker,
+    /// and a tick that walked them all ten times a second. Now a peer without a range for
+    /// `forget_after` is forgotten and its retained state cleared, and the tracker is empty.
+    @Test func peersNotSeenAgainAreForgottenAndTheirStateCleared() async throws {
+        let stateTopics = "uwb2mqtt/site/lobby/peer/+/state"
+        let (broker, dir, subscriber) = try await startBrokerAndSubscriber(prefix: "fuse-forget", topics: ["uwb2mqtt/site/lobby/status", stateTopics])
+        defer { subscriber.stop(); broker.stop() }
+        let fuse = try startFuse(broker, dir, extra: "ranging_interval: 100ms\nposition_lost_after: 500ms\nforget_after: 2s")
+        defer { fuse.terminate() }
+        try await subscriber.waitForMessage(topic: "uwb2mqtt/site/lobby/status", where: { $0.payload.contains("online") })
+        let feeder = try await Feeder.connected(to: broker)
+        defer { feeder.disconnect() }
+        try publishStatuses(feeder)
+
+        func states(_ messages: [MQTTTestSubscriber.Message], empty: Bool) -> Set<String> {
+            Set(messages.filter { $0.topic.hasSuffix("/state") && $0.payload.isEmpty == empty }.map(\.topic))
+        }
+        // 300 peers, one round each, in batches that wait for their states (the fuse's input is
+        // not flooded faster than it reads).
+        let peers = 300, batch = 25
+        for start in stride(from: 0, to: peers, by: batch) {
+            for i in start..<(start + batch) { try publishRound(feeder, peer: "tag-\(i)", x: 1 + Double(i % 5), y: 1 + Double(i / 5 % 5)) }
+            await eventually("the states of \(start + batch) peers") { states(subscriber.messages, empty: false).count >= start + batch }
+        }
+        let seen = states(subscriber.messages, empty: false)
+        #expect(seen.count == peers)
+
+        // Silence: each is lost after 500 ms and forgotten after 2 s, its state cleared.
+        await eventually("every state cleared", timeout: 30) { states(subscriber.messages, empty: true) == seen }
+        await eventually("the fuse to say it tracks no peer") { log(fuse).contains("no peer left to track") }
+        #expect(log(fuse).contains("forgot "), "\(log(fuse))")
+
+        // A fresh subscriber gets no retained state: the sentinel, published after it
+        // subscribed, comes after any retained message the broker still had for it.
+        let fresh = try await MQTTTestSubscriber.start(broker: broker, topics: [stateTopics, "fuse-test/sentinel"])
+        defer { fresh.stop() }
+        try await MQTTTestPublisher.publish(broker: broker, topic: "fuse-test/sentinel", message: "done")
+        try await fresh.waitForMessage(topic: "fuse-test/sentinel")
+        #expect(fresh.messages.filter { $0.topic.hasSuffix("/state") }.isEmpty, "\(fresh.messages.prefix(5))")
+        #expect(fuse.isRunning)
     }
 }

@@ -113,6 +113,27 @@ import Testing
         }
     }
 
+    /// How long an unseen peer is kept: more than position_lost_after, so that its loss comes first.
+    @Test func forgetting() throws {
+        let defaults = try decode(#"{"site": "lobby"}"#)
+        #expect(defaults.forgetAfter.seconds == 60 && defaults.fusionSettings.forgetAfter == 60)
+        let set = try decode(#"{"site": "lobby", "forget_after": "5min"}"#)
+        try set.validate()
+        #expect(set.fusionSettings.forgetAfter == 300)
+        for (json, message) in [(#""forget_after": "2s""#, "must be more than position_lost_after (2s), found 2s"),
+                                (#""position_lost_after": "90s""#, "must be more than position_lost_after (90s)"),
+                                (#""forget_after": "1e308min""#, "must be a finite duration")] {
+            let config = try decode(#"{"site": "lobby", \#(json)}"#)
+            do {
+                try config.validate()
+                Issue.record("accepted \(json)")
+            } catch {
+                #expect(error.problems.map(\.path) == ["forget_after"], "\(error)")
+                #expect(error.description.contains(message), "\(error)")
+            }
+        }
+    }
+
     @Test func validationNamesEveryProblem() throws {
         let config = try decode("""
             {"site": "lo/bby",

@@ -254,12 +254,13 @@ public struct AgentCore {
         publish(engine.forget(stale, at: time))
     }
 
-    /// A phone's session ended: its link is lost (`session_stopped`); it keeps its name until
-    /// the name comes back with a new address.
+    /// A phone's session ended: its link is lost (`session_stopped`), also when it never ranged
+    /// (let go after `phones.no_ranging_timeout`); it keeps its name until the name comes back
+    /// with a new address.
     public mutating func phoneLeft(address: UInt16, at time: Double) {
         let mac = MacAddress.short(address)
         phoneSessions[mac] = nil
-        publish(engine.linkLost(peer: peers.route(for: mac).identity, cause: .sessionStopped, at: advance(to: time)))
+        publish(engine.linkLost(peer: peers.route(for: mac).identity, cause: .sessionStopped, at: advance(to: time), endsConnecting: true))
     }
 
     /// Time as the core sees it never runs backwards: an input dated before the latest one

@@ -107,11 +107,13 @@ extension PeerTracker {
     }
 
     /// Takes the link down and clears every rule, each with its event and `reason.cause`.
-    mutating func lose(_ cause: LossCause, at time: Double, rules: Rules) -> [ProximityEvent] {
-        // A peer that never ranged, or is already lost, has nothing to clear.
-        guard link == .ranging else { return [] }
+    /// `endsConnecting`: a peer whose session ends before its first good round (a phone let go
+    /// for never ranging) is lost too, so that its retained state does not say `connecting` for
+    /// good; otherwise a peer that never ranged has nothing to clear.
+    mutating func lose(_ cause: LossCause, at time: Double, rules: Rules, endsConnecting: Bool = false) -> [ProximityEvent] {
+        guard link == .ranging || (endsConnecting && link == .connecting) else { return [] }
         let reason = EventReason.loss(cause)
-        var events = [event(.signalLost, at: time, from: "ranging", to: "lost", reason: .loss(cause, lastSeen: lastValid))]
+        var events = [event(.signalLost, at: time, from: .string(link.rawValue), to: "lost", reason: .loss(cause, lastSeen: lastValid))]
         link = .lost
         lossCause = cause
         for (i, rule) in rules.zones.enumerated() {

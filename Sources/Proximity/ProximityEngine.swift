@@ -190,12 +190,13 @@ public struct ProximityEngine: Sendable {
     }
 
     /// The device link reports that ranging stopped: for one peer, or for all when `peer` is nil.
-    /// Ranging peers lose their link with `cause`; peers not ranging are left as they are.
-    public mutating func linkLost(peer: PeerIdentity?, cause: LossCause, at time: Double) -> [ProximityOutput] {
+    /// Ranging peers lose their link with `cause`; peers not ranging are left as they are, but
+    /// for `endsConnecting`: a peer still connecting is lost too (its session is gone).
+    public mutating func linkLost(peer: PeerIdentity?, cause: LossCause, at time: Double, endsConnecting: Bool = false) -> [ProximityOutput] {
         var outputs: [ProximityOutput] = []
         for address in order where peer == nil || peer?.address == address {
             guard var tracker = trackers[address] else { continue }
-            outputs += tracker.lose(cause, at: time, rules: rules).map(ProximityOutput.event)
+            outputs += tracker.lose(cause, at: time, rules: rules, endsConnecting: endsConnecting).map(ProximityOutput.event)
             if let state = stateChange(of: &tracker, at: time) { outputs.append(.state(state)) }
             store(tracker)
         }

@@ -201,6 +201,18 @@ import UCI
         #expect(diagnosis.contains { $0.contains("PREAMBLE_CODE_INDEX: gateway \(parameters.preambleIndex == 12 ? 11 : parameters.preambleIndex - 1), phone \(parameters.preambleIndex)") },
                 "\(diagnosis)")
         await eventually("SESSION_DEINIT of the phone's session") { world.host.commandsSeen.contains(.sessionDeinit(sessionHandle: 2)) }
+        // Let go before its first good round, the phone's link is lost, not `connecting` for good:
+        // one signal_lost (from connecting) and the retained state says so.
+        await eventually("the phone's state lost") {
+            world.subscriber.messages.last { $0.topic == "uwb2mqtt/gw/peer/phone-dan/state" }.map { json($0.payload)["link"] as? String == "lost" } ?? false
+        }
+        let lostEvents = world.events("phone-dan").filter { $0["type"] as? String == "signal_lost" }
+        #expect(lostEvents.count == 1 && lostEvents.first?["from"] as? String == "connecting", "\(lostEvents)")
+        #expect((lostEvents.first?["reason"] as? [String: Any])?["cause"] as? String == "session_stopped", "\(lostEvents)")
+        let retained = try await MQTTTestSubscriber.start(broker: world.broker, topics: ["uwb2mqtt/gw/peer/phone-dan/state"])
+        defer { retained.stop() }
+        let state = try await retained.waitForMessage(topic: "uwb2mqtt/gw/peer/phone-dan/state", timeout: .seconds(5))
+        #expect(json(state.payload)["link"] as? String == "lost" && state.retained, "\(state.payload)")
     }
 
     @Test func badRequestsGetAClearErrorAndOpenNothing() async throws {

@@ -37,6 +37,9 @@ struct PhoneSessionRequest: Equatable, Sendable {
     /// Optional: an app may choose these itself (both ends must hold the same).
     var sessionID: UInt32?
     var sessionKeyInfo: SessionKeyInfo?
+    /// `"replace": true`: a phone already holding the name is let go first (an app restarted
+    /// with a new address); without it the name is refused while in use.
+    var replace = false
 
     /// Jetpack config ids the gateway can serve: static STS, unicast and one-to-many.
     static let configIDs = [1, 2]
@@ -50,7 +53,7 @@ struct PhoneSessionRequest: Equatable, Sendable {
 
     private init(_ body: [String: JSONValue]) throws(PhoneRequestError) {
         let known: Set<String> = ["id", "name", "phone_role", "config_id", "phone_address", "update_rate", "slot_duration_ms",
-                                  "complex_channel", "session_id", "session_key_info"]
+                                  "complex_channel", "session_id", "session_key_info", "replace"]
         if let unknown = body.keys.sorted().first(where: { !known.contains($0) }) {
             throw PhoneRequestError("unknown key \"\(unknown.prefix(32))\" (known: \(known.subtracting(["id"]).sorted().joined(separator: ", ")))")
         }
@@ -105,6 +108,11 @@ struct PhoneSessionRequest: Equatable, Sendable {
         case nil: sessionID = nil
         case let .int(id)? where id >= 1 && id <= Int64(Self.sessionIDs.upperBound): sessionID = UInt32(id)
         default: throw PhoneRequestError("session_id must be an integer from 1 to 2147483647")
+        }
+        switch body["replace"] {
+        case nil: replace = false
+        case let .bool(flag)?: replace = flag
+        default: throw PhoneRequestError("replace must be true or false")
         }
         switch body["session_key_info"] {
         case nil: sessionKeyInfo = nil

@@ -115,8 +115,16 @@ struct PhoneSessions {
         if let other = phones.values.first(where: { TopicSegment.sanitize($0.name) == segment && $0.name != request.name }) {
             return refuse("the name \"\(request.name)\" gives the same topic as the phone \(other.name)'s")
         }
-        // The same phone asking again (an app restarted, a new scope): its old session goes first.
-        if phones[request.name] != nil { out = release(request.name, reason: "the phone asked for a new session", now: now) }
+        // A name in use is the running phone's: taken over only when asked (`replace: true`, an
+        // app restarted with a new address) or by the same address asking again (a new scope);
+        // the old session goes first.
+        if let holder = phones[request.name] {
+            guard request.replace || holder.address == address else {
+                return refuse("the name \"\(request.name)\" is in use by the phone at \(WireOrderAddress.text(of: holder.address)); "
+                              + "ask with \"replace\": true to end its session and take the name")
+            }
+            out = release(request.name, reason: "the phone asked for a new session", now: now)
+        }
         guard phones.count < settings.maximum else { return refuse("\(settings.maximum) phones range already (phones.max)") }
 
         let key = request.sessionKeyInfo ?? settings.sessionKeyInfo ?? drawnKey

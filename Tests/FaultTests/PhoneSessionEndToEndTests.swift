@@ -282,6 +282,29 @@ import UCI
         #expect(!world.host.commandsSeen.contains(.sessionStop(sessionHandle: 1)), "the tags' session ranged on")
     }
 
+    /// A name in use by a phone is refused when another address asks for it, naming the name;
+    /// with `"replace": true` the running phone's session ends and the new one takes the name.
+    @Test func aNameInUseIsRefusedOrReplacedAsAsked() async throws {
+        let world = try await World()
+        defer { world.stop() }
+        try await world.waitForTheTagToRange()
+        let first = try await world.ask(#"{"id": 1, "name": "phone-gus", "phone_role": "controlee", "config_id": 1, "phone_address": "AB:CD"}"#)
+        #expect(first["ok"] as? Bool == true, "\(first)")
+        let taken = try await world.ask(#"{"id": 2, "name": "phone-gus", "phone_role": "controlee", "config_id": 1, "phone_address": "12:34"}"#)
+        #expect(taken["ok"] as? Bool == false)
+        #expect((taken["error"] as? String)?.hasPrefix(#"the name "phone-gus" is in use by the phone at AB:CD"#) == true, "\(taken)")
+        let firstSession = try #require((first["data"] as? [String: Any])?["session_id"] as? Int)
+        // The refusal reached nothing: the first phone's session was not wound down for it.
+        #expect(!world.host.commandsSeen.contains { if case .sessionDeinit = $0 { true } else { false } })
+        let replaced = try await world.ask(#"{"id": 3, "name": "phone-gus", "phone_role": "controlee", "config_id": 1, "phone_address": "12:34", "replace": true}"#)
+        #expect(replaced["ok"] as? Bool == true, "\(replaced)")
+        #expect((replaced["data"] as? [String: Any])?["phone_address"] as? String == "12:34")
+        #expect((replaced["data"] as? [String: Any])?["session_id"] as? Int != firstSession)
+        await eventually("the first phone's session wound down") {
+            world.host.commandsSeen.contains { if case .sessionDeinit = $0 { true } else { false } }
+        }
+    }
+
     /// 200 `phone_session` requests as fast as mosquitto_pub sends them, each for another phone:
     /// a few at once and then one a second reach the device (each a SESSION_INIT on the serial
     /// link), the rest are refused at once saying when to try again and counted, and the log says

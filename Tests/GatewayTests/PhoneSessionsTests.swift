@@ -126,6 +126,25 @@ import Vocabulary
         #expect(out.deviceEvents.isEmpty)
     }
 
+    /// A ranging phone's name asked for from another address: refused, naming the name, unless
+    /// the request says `"replace": true`, which ends the running phone's session first.
+    @Test func aNameInUseIsRefusedUnlessReplaced() throws {
+        var p = phones()
+        _ = p.request(try request(Self.anna), id: nil, now: 0, sessionID: 77, key: Self.key)
+        _ = p.news(sessionID: 77, .ranging, now: 0.1)
+        var again = Self.anna
+        again["phone_address"] = "12:34"
+        var out = p.request(try request(again), id: 2, now: 1, sessionID: 78, key: Self.key)
+        guard case let .failure(problem)? = out.answers.first?.result else { Issue.record("accepted"); return }
+        #expect(problem.message == #"the name "phone-anna" is in use by the phone at AB:CD; ask with "replace": true to end its session and take the name"#)
+        #expect(out.deviceEvents.isEmpty && out.left.isEmpty)
+        again["replace"] = true
+        out = p.request(try request(again), id: 3, now: 2, sessionID: 78, key: Self.key)
+        #expect(out.left == [0xCDAB], "the old phone's link ends")
+        #expect(out.deviceEvents.contains { if case .openSession = $0 { true } else { false } }, "\(out.deviceEvents)")
+        #expect(parse(Self.anna.merging(["replace": "yes"]) { $1 }).failureMessage == "replace must be true or false")
+    }
+
     @Test func aConfiguredPeersAddressIsRefused() throws {
         var p = phones()
         let out = p.request(try request(Self.anna.merging(["phone_address": "01:00"]) { $1 }), id: nil, now: 0, sessionID: 7, key: Self.key)
@@ -270,5 +289,11 @@ extension PhoneSessionsTests {
         #expect(p.expire(now: 60).deviceEvents.isEmpty)
         _ = p.stop(name: "phone-anna", id: "s", now: 61)
         #expect(p.news(sessionID: 77, .ranging, now: 62).deviceEvents == [.closeSession(sessionID: 77, reason: "no phone waits for it")])
+    }
+}
+
+extension Result where Failure == PhoneRequestError {
+    var failureMessage: String? {
+        if case let .failure(problem) = self { problem.message } else { nil }
     }
 }

@@ -75,9 +75,10 @@ FUZZ_DIR   := $(CURDIR)/.build
 FUZZ_FLAGS ?=
 # Each target runs for FUZZ_TIME seconds: UCI (seeds: the uci.md vectors), the config loader,
 # the rules loader (and the engine on accepted rules), the agent's core driven by device bytes
-# (AgentCore, as run and replay drive it), requests through the core, and what `watch` reads
-# (messages of the v1 and the site tree, drawn with the site map).
-FUZZ_TARGETS ?= UCI Config Rules Core Request Watch
+# (AgentCore, as run and replay drive it), requests through the core, the fuse's message
+# handling (FuseCore, as `uwb2mqtt fuse` drives it) on gateway statuses and ranges, and what
+# `watch` reads (messages of the v1 and the site tree, drawn with the site map).
+FUZZ_TARGETS ?= UCI Config Rules Core Request Fuse Watch
 fuzz: deps
 	cd Tests/Fuzz && $(SWIFT) build -c release --sanitize=fuzzer
 	@for t in $(FUZZ_TARGETS); do \

@@ -15,7 +15,8 @@ let package = Package(
         .library(name: "Gateway", targets: ["Gateway"]),
         .library(name: "Proximity", targets: ["Proximity"]),
         .library(name: "YAMLCoding", targets: ["YAMLCoding"]),
-        // For the fuzzer of what `watch` reads.
+        // For the fuzzers of the fuse's message handling (FuseCore) and of what `watch` reads.
+        .library(name: "Fuse", targets: ["Fuse", "SiteFusion"]),
         .library(name: "Watch", targets: ["Watch"]),
     ],
     targets: [

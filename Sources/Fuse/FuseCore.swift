@@ -5,7 +5,8 @@ import SiteFusion
 
 /// The decisions of `uwb2mqtt fuse` without its I/O: a message from the broker (topic, payload
 /// bytes, the moment it arrived) or the passing of time in, what to publish and what to log out.
-/// `FuseService` only moves bytes and time between this and the broker.
+/// `FuseService` only moves bytes and time between this and the broker; the fuzzer (FuzzFuse)
+/// drives the same code with hostile input.
 ///
 /// Everything it reads comes from whoever can publish under `<base>/`: each payload is read
 /// through `PayloadReader` (every number within the bounds its meaning allows), a range's `ts`

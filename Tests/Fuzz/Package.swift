@@ -1,7 +1,8 @@
 // swift-tools-version:6.0
 // libFuzzer harnesses (`make fuzz`): the UCI reassembler and decoder, the config loader, the
-// rules loader (and the engine on accepted rules), the agent's core on device bytes,
-// requests through the agent's core, and what `watch` reads and draws.
+// rules loader (and the engine on accepted rules), the agent's core on device bytes, requests
+// through the agent's core, the fuse's message handling (FuseCore) on broker messages, and
+// what `watch` reads and draws.
 //
 // A separate package on purpose: an executable target built for libFuzzer has no `main` of its
 // own, and inside the root package it would break `swift test` at link time
@@ -36,6 +37,11 @@ let package = Package(
             name: "FuzzCore",
             dependencies: [.product(name: "Gateway", package: "uwb2mqtt"), .product(name: "Proximity", package: "uwb2mqtt"),
                            .product(name: "UCI", package: "uwb2mqtt")],
+            swiftSettings: [.unsafeFlags(["-parse-as-library"])]
+        ),
+        .executableTarget(
+            name: "FuzzFuse",
+            dependencies: [.product(name: "Fuse", package: "uwb2mqtt"), .product(name: "Vocabulary", package: "uwb2mqtt")],
             swiftSettings: [.unsafeFlags(["-parse-as-library"])]
         ),
         .executableTarget(

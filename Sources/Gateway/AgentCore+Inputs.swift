@@ -127,6 +127,7 @@ extension AgentCore {
     private mutating func deviceEvent(_ event: DeviceLinkService.Event, at moment: AgentMoment) {
         switch event {
         case let .stateChanged(state, port):
+            let retrying = state == .opening && ["absent", "error"].contains(status.deviceStateSaid?.name)
             status.deviceState = state
             status.devicePort = port
             if state.name == "absent" { linkLost(.deviceAbsent, at: moment.time) }
@@ -134,7 +135,14 @@ extension AgentCore {
                 status.rangingReached += 1
                 if status.rangingReached > 1 { status.deviceReconnects += 1 }
             }
-            log(.info, "device \(state)")
+            // Opening again after a failed open is the back-off's retry, not news: what it ends
+            // in is (and is said only when it differs from what was said before it).
+            if retrying {
+                log(.debug, "device opening (retry)")
+                return
+            }
+            if state != status.deviceStateSaid { log(.info, "device \(state)") }
+            status.deviceStateSaid = state
             publishDevice(at: moment)
         case let .deviceIdentified(info, capabilities):
             status.deviceInfo = info
@@ -159,20 +167,30 @@ extension AgentCore {
     }
 
     /// The retained `device` state.
-    mutating func publishDevice(at moment: AgentMoment) {
-        publishDurable(settings.topics.device, Payloads.device(ts: moment.time, state: status.deviceState, port: status.devicePort,
-                                                                info: status.deviceInfo, capabilities: status.capabilities), retain: true)
+    /// The retained `device` payload, when its content changed since the last one (`always`:
+    /// on a broker reconnection, for a broker that lost its retained messages).
+    mutating func publishDevice(at moment: AgentMoment, always: Bool = false) {
+        func payload(_ ts: Double) -> [JSONMember] {
+            Payloads.device(ts: ts, state: status.deviceState, port: status.devicePort, info: status.deviceInfo, capabilities: status.capabilities)
+        }
+        let content = payload(0)
+        guard always || content != status.devicePayloadPublished else { return }
+        status.devicePayloadPublished = content
+        publishDurable(settings.topics.device, payload(moment.time), retain: true)
     }
 
     // MARK: Broker
 
     private mutating func brokerConnected(at moment: AgentMoment) {
-        if status.brokerConnectedOnce { status.brokerReconnects += 1 }
+        let reconnected = status.brokerConnectedOnce
+        if reconnected { status.brokerReconnects += 1 }
         status.brokerConnectedOnce = true
         status.brokerProblem.clear()
         status.brokerConnectedAt = moment.monotonic
         log(.info, "connected to the broker")
-        publishDevice(at: moment)
+        // The first connection delivers what was journaled before it; a later one may reach a
+        // broker that restarted without its retained messages.
+        publishDevice(at: moment, always: reconnected)
         tellComponents(moment) { $0.brokerConnected(&$1, at: moment) }
     }
 

@@ -1,5 +1,6 @@
 import DeviceLink
 import UCI
+import Vocabulary
 
 /// What the core knows of the device and the broker connection, and what it counted: the
 /// `device` payload, the answers to requests and `metrics` read it.
@@ -8,6 +9,10 @@ struct AgentStatus {
     var devicePort: String
     var deviceInfo: DeviceInfo?
     var capabilities = DeviceCapabilities(tlvs: [], uciVersion: nil)
+    /// The state last said in the log and the `device` payload last published (without its
+    /// `ts`): a back-off retry that ends where the last one did is not said or published again.
+    var deviceStateSaid: DeviceLinkState?
+    var devicePayloadPublished: [JSONMember]?
     /// Monotonic time of `started`: uptime counts from it.
     var startedAt = 0.0
     var framesReceived = 0

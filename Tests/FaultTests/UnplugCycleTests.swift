@@ -69,6 +69,25 @@ import TestSupport
         var description: String { "\(cycle): \(residentKiB) KiB" }
     }
 
+    /// A `tcp://` device whose port stays closed: the back-off retries (1 s, 2 s, 4 s …) end
+    /// where the first attempt did, so the retained `device` goes opening → absent once, the log
+    /// says `device absent` once, and only the debug log counts the retries (each published an
+    /// opening → absent pair and two info lines). `initializing` is not published twice alike.
+    @Test func retriesAgainstAClosedPortAreQuiet() async throws {
+        let (broker, dir, subscriber) = try await startBrokerAndSubscriber(prefix: "fault-retries", topics: ["uwb2mqtt/gw/device"])
+        defer { subscriber.stop(); broker.stop() }
+        let port = try freeLoopbackPort()
+        let agent = try AgentProcess(config: testConfig(url: broker.url, spool: dir.file("spool"), extra: "log_level: debug",
+                                                        devicePort: "tcp://127.0.0.1:\(port)"), scenario: nil, directory: dir)
+        defer { agent.stop() }
+        await eventually("three retries", timeout: 20) { agent.logLines.filter { $0.contains("device opening (retry)") }.count >= 3 }
+        let states = subscriber.messages.filter { $0.topic == "uwb2mqtt/gw/device" }.compactMap { json($0.payload)["state"] as? String }
+        #expect(states == ["opening", "absent"], "\(states)")
+        #expect(agent.logLines.filter { $0.contains("info: device absent") }.count == 1, "\(agent.logLines)")
+        #expect(agent.logLines.filter { $0.contains("info: device opening") }.count == 1, "\(agent.logLines)")
+        #expect(agent.logLines.filter { $0.contains("cannot open the device") }.count == 1, "\(agent.logLines)")
+    }
+
     /// The pseudo-terminal closed under the agent (a USB unplug): each peer's link ends once, with
     /// cause `device_absent` as the README promises, and the log gives no reason code the device
     /// never sent (it said `session stopped (RDS_BUSY)`, 0xFF standing in for "no reason").

@@ -1,10 +1,12 @@
 import DeviceLink
 import UCI
 
-/// `doctor`'s conversation with the device: the first steps of the agent's own bring-up,
-/// CORE_DEVICE_RESET (a device in ERROR accepts nothing else) then CORE_GET_DEVICE_INFO, each
-/// answered within the probe's time. It remembers what the device sent besides the answers, so
-/// that a failure can say what was actually seen rather than guess at the cause.
+/// `doctor`'s conversation with the device: the agent's own bring-up, CORE_DEVICE_RESET (a
+/// device in ERROR accepts nothing else), CORE_GET_DEVICE_INFO and CORE_GET_CAPS_INFO, each
+/// answered within the probe's time and, as `DeviceSession` does, followed by the status
+/// notifications the command promises (the READY after a reset) before the next one is sent,
+/// for up to the session's `notificationTimeout` after the answer. It remembers what the device
+/// sent besides, so that a failure can say what was actually seen rather than guess at the cause.
 struct DeviceProbe {
     /// How one question ended.
     enum Outcome {
@@ -29,12 +31,15 @@ struct DeviceProbe {
         self.timeout = timeout
     }
 
-    /// Sends `command` and waits up to the probe's timeout for its response.
+    /// Sends `command`, waits up to the probe's timeout for its response, then for what it
+    /// promises (see the type).
     mutating func ask(_ command: UCICommand) throws(TransportError) -> Outcome {
         try transport.write(UCIMessage.command(command).encoded())
         var bytesSeen = 0
+        var awaiting = StatusPromise(for: command).awaited
+        var answer: UCIResponse?
         let clock = ContinuousClock()
-        let deadline = clock.now + timeout
+        var deadline = clock.now + timeout
         while clock.now < deadline {
             let bytes: [UInt8]
             do {
@@ -48,14 +53,39 @@ struct DeviceProbe {
             for case let .message(raw) in events {
                 messagesSeen += 1
                 let decoded = try? UCIMessage(decoding: raw)
-                if raw.messageType == .response, raw.gid == command.opcode.gid, raw.oid == command.opcode.oid {
+                if answer == nil, raw.messageType == .response, raw.gid == command.opcode.gid, raw.oid == command.opcode.oid {
                     guard case let .response(response)? = decoded else { return .malformed(raw) }
-                    return .answered(response)
+                    answer = response
+                    deadline = min(deadline, clock.now + Self.notificationTimeout)
+                    continue
+                }
+                // The promised status may come before the answer as well as after it.
+                if case let .notification(notification)? = decoded, let index = awaiting.firstIndex(where: { $0.matches(notification) }) {
+                    awaiting.remove(at: index)
+                    continue
                 }
                 note(decoded.map(Self.describe) ?? raw.name)
             }
+            if let answer, awaiting.isEmpty { return .answered(answer) }
         }
-        return .silent(bytes: bytesSeen)
+        // A firmware that does not send every promised status is answered all the same, as the
+        // agent goes on without it.
+        return answer.map(Outcome.answered) ?? .silent(bytes: bytesSeen)
+    }
+
+    /// How long after an answer its promised notifications are waited for: the agent's.
+    static let notificationTimeout = Duration.milliseconds(Int64(DeviceSession.Timing().notificationTimeout * 1000))
+
+    /// Reads what the device still sends (a reset's second READY) until it is quiet for a tenth
+    /// of a second, at most `notificationTimeout`: a connection closed with bytes unread ends
+    /// with a TCP reset, which a `tcp://` device's controller takes for an error.
+    mutating func settle() {
+        let clock = ContinuousClock()
+        let deadline = clock.now + Self.notificationTimeout
+        while clock.now < deadline {
+            guard let bytes = try? transport.read(maximum: 4096, timeout: .milliseconds(100)), !bytes.isEmpty else { return }
+            _ = reassembler.feed(bytes)
+        }
     }
 
     /// What was seen, for a report: `DEVICE_STATUS_NTF(DEVICE_STATE_ERROR), …`, or nil.

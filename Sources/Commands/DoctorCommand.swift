@@ -11,8 +11,8 @@ import UCI
 /// `uwb2mqtt doctor [--config FILE]` (cli-and-config.md): runs on the gateway and answers "why
 /// does it not work?" one line per check, each with a verdict and, when not ok, what to do.
 ///
-/// Unlike `check`, it touches the real things: it opens the serial port and asks the device for
-/// CORE_GET_DEVICE_INFO (3 s), connects to the broker with the configured credentials (5 s), and
+/// Unlike `check`, it touches the real things: it opens the serial port and brings the device up
+/// as the agent does, up to CORE_GET_CAPS_INFO (3 s a step), connects to the broker with the configured credentials (5 s), and
 /// writes a probe file into the spool directory. Files the config names must exist here.
 ///
 /// It is a one-shot command, so an unreachable device or broker is exit 3 (cli-and-config.md),
@@ -348,9 +348,9 @@ public struct DoctorCommand: AsyncCommand {
         return Check("device access", .ok, "\(path) opens for \(user) (\(shown))", area: .device)
     }
 
-    /// Opens the port and talks to the device as the agent's bring-up starts: CORE_DEVICE_RESET,
-    /// then CORE_GET_DEVICE_INFO; ok with the versions the device reports. A failure says what
-    /// the device did send, if anything.
+    /// Opens the port and talks to the device as the agent's bring-up does: CORE_DEVICE_RESET and
+    /// the READY it promises, CORE_GET_DEVICE_INFO, CORE_GET_CAPS_INFO; ok with the versions and
+    /// capabilities the device reports. A failure says what the device did send, if anything.
     static func uciCheck(port: String, options: TransportOptions, timeout: Duration) -> Check {
         let transport: any ByteTransport
         do {
@@ -364,8 +364,11 @@ public struct DoctorCommand: AsyncCommand {
             }
             return Check("device UCI", .fail, "cannot open: \(error.message)", hint: hint, area: .device)
         }
-        defer { transport.close() }
         var probe = DeviceProbe(transport: transport, timeout: timeout)
+        defer {
+            probe.settle()
+            transport.close()
+        }
         let seconds = Double(timeout.components.seconds) + Double(timeout.components.attoseconds) / 1e18
         let waited = seconds == seconds.rounded() ? "\(Int(seconds)) s" : "\(seconds) s"
         let replug = "replug the board; check `dmesg` for USB disconnects (cable, power)"
@@ -419,6 +422,17 @@ public struct DoctorCommand: AsyncCommand {
                 var text = "UCI \(info.uciVersion), MAC \(info.macVersion), PHY \(info.phyVersion)"
                 if let qorvo = info.qorvo {
                     text += ", firmware \(qorvo.firmwareVersionString), device id 0x\(String(qorvo.deviceID, radix: 16, uppercase: true))"
+                }
+                // The agent ranges without capabilities too: their absence is said, not failed.
+                switch try probe.ask(.coreGetCapsInfo) {
+                case let .answered(.coreGetCapsInfo(.ok, tlvs)):
+                    let capabilities = DeviceCapabilities(tlvs: tlvs, uciVersion: info.uciVersion)
+                    text += "; capabilities: angle of arrival \(capabilities.hasAoA ? "yes" : "no"), "
+                        + "extended MAC addresses \(capabilities.hasExtendedMACAddress ? "yes" : "no")"
+                case let .answered(response):
+                    text += "; CORE_GET_CAPS_INFO failed (\(response.status ?? .unknown)): the agent ranges without capabilities"
+                default:
+                    text += "; no capabilities (CORE_GET_CAPS_INFO unanswered): the agent ranges without them"
                 }
                 return Check("device UCI", .ok, text + "; reset ok", area: .device)
             case let outcome:

@@ -3,7 +3,7 @@ import UCI
 /// A status notification the device sends because of a command: DEVICE_STATUS_NTF with a device
 /// state, or SESSION_STATUS_NTF with a session state (for one session handle, or any while the
 /// handle is not known yet, as for SESSION_INIT before its response).
-struct ExpectedStatus: Hashable, Sendable, CustomStringConvertible {
+package struct ExpectedStatus: Hashable, Sendable, CustomStringConvertible {
     enum Kind: Hashable, Sendable {
         case device(DeviceState)
         case session(SessionState, handle: UInt32?)
@@ -17,7 +17,7 @@ struct ExpectedStatus: Hashable, Sendable, CustomStringConvertible {
     /// True when `notification` is this status. A session status counts only as a consequence of
     /// our own command when `managementOnly` is false or its reason says so (0x00): a late stale
     /// notification carries 0x00, a stop by the device carries its cause.
-    func matches(_ notification: UCINotification, managementOnly: Bool = false) -> Bool {
+    package func matches(_ notification: UCINotification, managementOnly: Bool = false) -> Bool {
         switch (kind, notification) {
         case let (.device(wanted), .coreDeviceStatus(state)):
             return wanted == state
@@ -29,7 +29,7 @@ struct ExpectedStatus: Hashable, Sendable, CustomStringConvertible {
         }
     }
 
-    var description: String {
+    package var description: String {
         switch kind {
         case let .device(state): "DEVICE_STATUS_NTF(\(state))"
         case let .session(state, _): "SESSION_STATUS_NTF(\(state))"
@@ -43,11 +43,11 @@ struct ExpectedStatus: Hashable, Sendable, CustomStringConvertible {
 ///
 /// Real firmware does not promise that these come after the response, or in the same read: they
 /// may come before it, or milliseconds after the next command's response.
-struct StatusPromise: Sendable {
-    var awaited: [ExpectedStatus] = []
+package struct StatusPromise: Sendable {
+    package var awaited: [ExpectedStatus] = []
     var incidental: [ExpectedStatus] = []
 
-    init(for command: UCICommand) {
+    package init(for command: UCICommand) {
         switch command {
         case .coreDeviceReset:
             awaited = [.device(.ready)]

@@ -54,8 +54,9 @@ import TestSupport
         #expect(line(lines, "broker").contains("as gateway"))
         #expect(lines.last?.hasPrefix("doctor: all checks passed") == true)
         #expect(!lines.joined().contains(Self.password))
-        // The probe starts as the agent's bring-up does: a reset, then the identity; no session.
-        #expect(simulator.commandsSeen == [.coreDeviceReset(resetConfig: 0), .coreGetDeviceInfo])
+        // The probe talks as the agent's bring-up does: a reset, the identity, the capabilities; no session.
+        #expect(simulator.commandsSeen == [.coreDeviceReset(resetConfig: 0), .coreGetDeviceInfo, .coreGetCapsInfo])
+        #expect(line(lines, "device UCI").contains("capabilities: angle of arrival no, extended MAC addresses no"), "\(line(lines, "device UCI"))")
     }
 
     @Test func wrongPasswordIsABrokerFailureExitThree() async throws {
@@ -139,6 +140,23 @@ import TestSupport
 
     /// A device that wants a reset before anything else: it answers every other command with
     /// DEVICE_STATUS_NTF(ERROR). The probe resets it first, as the agent does, and passes.
+    /// A device whose READY comes 300 ms after its reset answer: doctor waits for it, as `run`
+    /// does, before asking who the device is (it asked a fraction of a millisecond after the
+    /// answer, and such a device refuses).
+    @Test func aLateReadyIsWaitedFor() async throws {
+        let fixture = try ConfigFixture()
+        let terminal = try fixture.deviceTerminal()
+        defer { terminal.close() }
+        let device = LateReadyDevice(terminal: terminal, readyDelay: .milliseconds(300))
+        defer { device.stop() }
+        let checks = await DoctorCommand.diagnose(configPath: fixture.configPath)
+        let uci = try #require(checks.first { $0.name == "device UCI" })
+        #expect(uci.verdict == .ok, "\(uci)")
+        #expect(uci.detail.contains("capabilities: angle of arrival"), "\(uci)")
+        #expect(device.commandsBeforeReady == 0, "\(device.commands)")
+        #expect(device.commands == ["CORE_DEVICE_RESET_CMD", "CORE_GET_DEVICE_INFO_CMD", "CORE_GET_CAPS_INFO_CMD"])
+    }
+
     @Test func aDeviceThatWantsAResetFirstPasses() async throws {
         let fixture = try ConfigFixture()
         let terminal = try fixture.deviceTerminal()

@@ -83,6 +83,29 @@ final class TCPSerialBridge: Sendable {
         #expect(log.all.contains { if case let .stateChanged(.ranging, port) = $0 { port.hasPrefix("tcp://") } else { false } })
     }
 
+    /// The bridge closes the connection while the device ranges: the device is absent, which the
+    /// agent turns into `signal_lost` with cause `device_absent`, and no session stop with a
+    /// made-up reason code comes before it (it came as 0xFF, which reads RDS_BUSY).
+    @Test func aClosedConnectionIsAbsentNotAStoppedSession() throws {
+        let simulator = try SimulatorHost(scenario: steadyScenario())
+        defer { simulator.stop() }
+        let bridge = try TCPSerialBridge(devicePath: simulator.slavePath)
+        defer { bridge.stop() }
+        let log = LinkHarness.EventLog()
+        let link = try LoopDeviceLink(port: "tcp://127.0.0.1:\(bridge.port)", configuration: RangingSessionConfiguration(peers: [1]),
+                                      timing: LinkHarness.fastTiming) { log.append($0) }
+        defer { link.stop() }
+        func states() -> [DeviceLinkState] { log.all.compactMap { if case let .stateChanged(state, _) = $0 { state } else { nil } } }
+        var deadline = Date().addingTimeInterval(10)
+        while Date() < deadline, !states().contains(.ranging) { Thread.sleep(forTimeInterval: 0.01) }
+        #expect(states().contains(.ranging))
+        bridge.stop()
+        deadline = Date().addingTimeInterval(10)
+        while Date() < deadline, states().last?.name != "absent" { Thread.sleep(forTimeInterval: 0.01) }
+        #expect(states().last?.name == "absent", "\(states())")
+        #expect(!log.all.contains { if case .sessionStopped = $0 { true } else { false } }, "\(log.all)")
+    }
+
     /// Nothing listens at the address (a bridge not started yet, a wrong port): the device is
     /// absent, as an unplugged board is, with the reason, and the link keeps trying.
     @Test func anEndpointNobodyListensOnIsAbsent() throws {

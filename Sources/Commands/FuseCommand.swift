@@ -17,9 +17,11 @@ public struct FuseCommand: Command {
         too long without a NLoS flag, with an accuracy_m (1σ radius) from the fit's covariance,
         residuals and the readings the ranges cannot rule out, and runs polygon zones with hysteresis
         and dwell. Ranges within window (default 1.25 × ranging_interval, 200ms) are combined.
-        Gateways are learned from their retained status (gateway.position in their config). Publishes
-        under <base>/site/<site>/: status, peer/<peer>/position, state and event. Several instances
-        stand by for each other. Runs until Ctrl-C.
+        Gateways are learned from their retained status (gateway.position in their config). A range
+        is dated by its arrival; one whose ts is further than max_clock_skew (2s) off this machine's
+        clock is refused. A peer without a range for forget_after (60s) is forgotten and its retained
+        state cleared. Publishes under <base>/site/<site>/: status, peer/<peer>/position, state and
+        event. Several instances stand by for each other. Runs until Ctrl-C.
         """,
         arguments: [.option(config)],
         exitStatuses: [ExitStatus.Meaning(ExitStatus.success, "after Ctrl-C"),

@@ -58,8 +58,10 @@ final class TCPSerialBridge: Sendable {
         }
     }
 
+    /// Once: a second `close` of the listener's number would close whatever another test's
+    /// thread opened under it since (an event loop's eventfd, in one run).
     func stop() {
-        stopping.store(true, ordering: .relaxed)
+        guard !stopping.exchange(true, ordering: .relaxed) else { return }
         _ = done.wait(timeout: .now() + 5)
         close(listener)
     }

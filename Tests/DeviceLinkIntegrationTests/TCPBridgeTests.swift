@@ -68,15 +68,32 @@ final class TCPSerialBridge: Sendable {
 }
 
 @Suite(.serialized, .timeLimit(.minutes(1))) struct TCPBridgeTests {
-    @Test func rangingOverTCPThroughASerialBridge() throws {
-        let simulator = try SimulatorHost(scenario: steadyScenario())
-        defer { simulator.stop() }
-        let bridge = try TCPSerialBridge(devicePath: simulator.slavePath)
-        defer { bridge.stop() }
+    /// The simulator behind a bridge and a device link to it over `tcp://`, stopped in reverse.
+    struct BridgedLink {
+        let simulator: SimulatorHost
+        let bridge: TCPSerialBridge
         let log = LinkHarness.EventLog()
-        let link = try LoopDeviceLink(port: "tcp://127.0.0.1:\(bridge.port)", configuration: RangingSessionConfiguration(peers: [1]),
+        let link: LoopDeviceLink
+
+        init() throws {
+            simulator = try SimulatorHost(scenario: steadyScenario())
+            bridge = try TCPSerialBridge(devicePath: simulator.slavePath)
+            let log = self.log
+            link = try LoopDeviceLink(port: "tcp://127.0.0.1:\(bridge.port)", configuration: RangingSessionConfiguration(peers: [1]),
                                       timing: LinkHarness.fastTiming) { log.append($0) }
-        defer { link.stop() }
+        }
+
+        func stop() {
+            link.stop()
+            bridge.stop()
+            simulator.stop()
+        }
+    }
+
+    @Test func rangingOverTCPThroughASerialBridge() throws {
+        let bridged = try BridgedLink()
+        defer { bridged.stop() }
+        let (simulator, log) = (bridged.simulator, bridged.log)
         let deadline = Date().addingTimeInterval(10)
         func rounds() -> Int { log.all.filter { if case .measurements = $0 { true } else { false } }.count }
         while Date() < deadline, rounds() < 5 { Thread.sleep(forTimeInterval: 0.01) }
@@ -89,14 +106,9 @@ final class TCPSerialBridge: Sendable {
     /// agent turns into `signal_lost` with cause `device_absent`, and no session stop with a
     /// made-up reason code comes before it (it came as 0xFF, which reads RDS_BUSY).
     @Test func aClosedConnectionIsAbsentNotAStoppedSession() throws {
-        let simulator = try SimulatorHost(scenario: steadyScenario())
-        defer { simulator.stop() }
-        let bridge = try TCPSerialBridge(devicePath: simulator.slavePath)
-        defer { bridge.stop() }
-        let log = LinkHarness.EventLog()
-        let link = try LoopDeviceLink(port: "tcp://127.0.0.1:\(bridge.port)", configuration: RangingSessionConfiguration(peers: [1]),
-                                      timing: LinkHarness.fastTiming) { log.append($0) }
-        defer { link.stop() }
+        let bridged = try BridgedLink()
+        defer { bridged.stop() }
+        let (bridge, log) = (bridged.bridge, bridged.log)
         func states() -> [DeviceLinkState] { log.all.compactMap { if case let .stateChanged(state, _) = $0 { state } else { nil } } }
         var deadline = Date().addingTimeInterval(10)
         while Date() < deadline, !states().contains(.ranging) { Thread.sleep(forTimeInterval: 0.01) }

@@ -20,7 +20,7 @@ final class LateReadyDevice: Sendable {
     var commands: [String] { received.withLock { $0 } }
 
     init(terminal: PseudoTerminal, readyDelay: Duration) {
-        let box = LateReadyTerminal(terminal)
+        let box = UncheckedTerminal(terminal)
         Thread.detachNewThread { [self] in
             var device = try? SimulatedDevice()
             var commands = Reassembler(accepting: Reassembler.deviceSide)
@@ -69,8 +69,3 @@ final class LateReadyDevice: Sendable {
     }
 }
 
-/// The terminal handed to the device's thread; only that thread reads and writes it until `stop()`.
-private struct LateReadyTerminal: @unchecked Sendable {
-    let terminal: PseudoTerminal
-    init(_ terminal: PseudoTerminal) { self.terminal = terminal }
-}

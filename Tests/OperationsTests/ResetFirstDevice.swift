@@ -47,8 +47,8 @@ final class ResetFirstDevice: Sendable {
     }
 }
 
-/// The terminal handed to the device's thread; only that thread reads and writes it until `stop()`.
-private struct UncheckedTerminal: @unchecked Sendable {
+/// The terminal handed to a scripted device's thread; only that thread reads and writes it until `stop()`.
+struct UncheckedTerminal: @unchecked Sendable {
     let terminal: PseudoTerminal
     init(_ terminal: PseudoTerminal) { self.terminal = terminal }
 }

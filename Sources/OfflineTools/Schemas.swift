@@ -373,8 +373,9 @@ public enum Schemas {
           }
         },
         "zones": {
-          "description": "Presence areas with hysteresis and debounce.",
+          "description": "Presence areas with hysteresis and debounce; at most 64.",
           "type": "array",
+          "maxItems": 64,
           "items": {
             "type": "object",
             "additionalProperties": false,
@@ -400,9 +401,10 @@ public enum Schemas {
               "default": 0
             },
             "bands": {
-              "description": "Far to near. Every band but the last needs beyond (decreasing); the last, nearest band has none.",
+              "description": "Far to near, at most 16. Every band but the last needs beyond (decreasing); the last, nearest band has none.",
               "type": "array",
               "minItems": 1,
+              "maxItems": 16,
               "items": {
                 "type": "object",
                 "additionalProperties": false,
@@ -411,7 +413,7 @@ public enum Schemas {
                   "name": {"$ref": "#/definitions/name"},
                   "beyond": {"description": "The band's lower bound: in this band while beyond it (and within the previous band's).", "allOf": [{"$ref": "#/definitions/distance"}]},
                   "attributes": {
-                    "description": "Free-form attributes published in feedback while a peer is in this band.",
+                    "description": "Free-form attributes published in feedback while a peer is in this band; at most 1024 bytes as JSON.",
                     "type": "object",
                     "properties": {
                       "facing_tolerance_deg": {
@@ -428,8 +430,9 @@ public enum Schemas {
           }
         },
         "approaches": {
-          "description": "Approach-to-confirm: moving in confirms, moving away cancels.",
+          "description": "Approach-to-confirm: moving in confirms, moving away cancels; at most 32.",
           "type": "array",
+          "maxItems": 32,
           "items": {
             "type": "object",
             "additionalProperties": false,
@@ -468,8 +471,9 @@ public enum Schemas {
           }
         },
         "rankings": {
-          "description": "Who is the intended target: scored candidates, best first.",
+          "description": "Who is the intended target: scored candidates, best first; at most 16.",
           "type": "array",
+          "maxItems": 16,
           "items": {
             "type": "object",
             "additionalProperties": false,
@@ -479,7 +483,7 @@ public enum Schemas {
               "peers": {"$ref": "#/definitions/peers"},
               "within": {"description": "Candidates farther than this are left out.", "allOf": [{"$ref": "#/definitions/distance"}]},
               "base_scores": {
-                "description": "Score per peer name, before bonuses.",
+                "description": "Score per peer name or address (at most 64 characters), before bonuses; at most 64 entries.",
                 "type": "object",
                 "additionalProperties": {"type": "number"}
               },
@@ -512,18 +516,19 @@ public enum Schemas {
           ]
         },
         "peers": {
-          "description": "Peer names, addresses (0x0001, or 16 hex digits) or globs (\"cart-*\", \"phone-?\", \"*\"); default [\"*\"]. Only * and ? are glob syntax.",
+          "description": "Peer names, addresses (0x0001, or 16 hex digits) or globs (\"cart-*\", \"phone-?\", \"*\"), at most 64 of at most 64 characters each; default [\"*\"]. Only * and ? are glob syntax.",
           "type": "array",
           "minItems": 1,
+          "maxItems": 64,
           "items": {
             "anyOf": [
               {"type": "integer"},
-              {"type": "string", "pattern": "^(0[xX]([0-9a-fA-F]{4}|[0-9a-fA-F]{16})|(?!0[xX][^*?]*$)[^\\[\\]{}\\\\]+)$"}
+              {"type": "string", "maxLength": 64, "pattern": "^(0[xX]([0-9a-fA-F]{4}|[0-9a-fA-F]{16})|(?!0[xX][^*?]*$)[^\\[\\]{}\\\\]+)$"}
             ]
           }
         },
         "cue": {
-          "description": "Free-form cue attributes (a mapping), or null for none.",
+          "description": "Free-form cue attributes (a mapping, at most 1024 bytes as JSON), or null for none.",
           "type": ["object", "null"]
         }
       }

@@ -72,7 +72,9 @@ extension FacingCues: Decodable {
             guard let value = try c.decodeIfPresent(Located<JSONValue>.self, forKey: key) else { return nil }
             switch value.value {
             case .null: return nil
-            case .object: return value.value
+            case .object:
+                try RulesDecoding.requireSmall(value.value, at: value.mark, "the \(key.rawValue) cue's attributes")
+                return value.value
             default:
                 throw YAMLError(at: value.mark, "the \(key.rawValue) cue must be a mapping (key: value pairs) or null, found \(RulesDecoding.found(value.value))",
                                 kind: .typeMismatch)

@@ -33,6 +33,9 @@ public struct PeerPattern: Hashable, Sendable, CustomStringConvertible {
     /// Parses one pattern; the error message says what is wrong, without a location.
     public init(parsing text: String) throws(PatternError) {
         if text.isEmpty { throw PatternError("a peer pattern cannot be empty") }
+        if text.unicodeScalars.count > RulesBounds.patternCharacters {
+            throw PatternError("a peer pattern is at most \(RulesBounds.patternCharacters) characters, this one has \(text.unicodeScalars.count)")
+        }
         let lower = text.lowercased()
         if lower.hasPrefix("0x"), !text.contains("*"), !text.contains("?") {
             let digits = lower.dropFirst(2)
@@ -89,7 +92,8 @@ extension [PeerPattern] {
 /// Decodes an optional `peers:` key: absent or null gives ``PeerPattern/all``; an empty list is an
 /// error, since a rule for nobody is almost certainly a mistake (omit the key for every peer).
 func decodePeers<K: CodingKey>(_ c: KeyedDecodingContainer<K>, _ key: K) throws -> [PeerPattern] {
-    guard let list = try c.decodeIfPresent(Located<[PeerPattern]>.self, forKey: key) else { return PeerPattern.all }
+    guard let list: Located<[PeerPattern]> = try RulesDecoding.optionalList(c, key, atMost: RulesBounds.peersPerRule,
+                                                                           of: "peers in one rule") else { return PeerPattern.all }
     if list.value.isEmpty {
         throw YAMLError(at: list.mark, "peers cannot be empty (omit the key to select every peer)")
     }

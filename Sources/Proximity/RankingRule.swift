@@ -69,7 +69,22 @@ extension RankingRule: Decodable {
         var entries: [BaseScore]
         init(from decoder: any Decoder) throws {
             let c = try decoder.container(keyedBy: AnyKey.self)
-            entries = try c.allKeys.map { key in
+            let keys = c.allKeys
+            let entryMarks: [SourceMark] = if let node = YAMLDecoder.node(of: decoder), case let .mapping(entries) = node.content {
+                entries.map(\.keyMark)
+            } else {
+                []
+            }
+            func mark(_ index: Int) -> SourceMark { entryMarks.indices.contains(index) ? entryMarks[index] : RulesDecoding.mark(of: decoder) }
+            let limit = RulesBounds.baseScoresPerRanking
+            if keys.count > limit {
+                throw YAMLError(at: mark(limit), "at most \(limit) base_scores entries are allowed, found \(keys.count) (this is the \(RulesDecoding.ordinal(limit + 1)))")
+            }
+            for (index, key) in keys.enumerated() where key.stringValue.unicodeScalars.count > RulesBounds.patternCharacters {
+                throw YAMLError(at: mark(index), "a base_scores key is a peer name or address of at most \(RulesBounds.patternCharacters) characters, "
+                                + "this one has \(key.stringValue.unicodeScalars.count)")
+            }
+            entries = try keys.map { key in
                 let score = try c.decode(Located<Double>.self, forKey: key)
                 guard score.value.isFinite else { throw YAMLError(at: score.mark, "a score must be a finite number") }
                 return BaseScore(peer: key.stringValue, score: score.value)

@@ -90,11 +90,11 @@ extension Rules: Decodable {
             signalLostAfter = lost.value.seconds
         }
         direction = try c.decodeIfPresent(DirectionSettings.self, forKey: .direction) ?? DirectionSettings()
-        zones = try c.decodeIfPresent([ZoneRule].self, forKey: .zones) ?? []
+        zones = try RulesDecoding.optionalList(c, .zones, atMost: RulesBounds.zones, of: "zones")?.value ?? []
         stages = try c.decodeIfPresent(StageRules.self, forKey: .stages)
-        approaches = try c.decodeIfPresent([ApproachRule].self, forKey: .approaches) ?? []
+        approaches = try RulesDecoding.optionalList(c, .approaches, atMost: RulesBounds.approaches, of: "approaches")?.value ?? []
         facing = try c.decodeIfPresent(FacingRule.self, forKey: .facing)
-        rankings = try c.decodeIfPresent([RankingRule].self, forKey: .rankings) ?? []
+        rankings = try RulesDecoding.optionalList(c, .rankings, atMost: RulesBounds.rankings, of: "rankings")?.value ?? []
 
         let none = Located<Int>.unknownMark
         try RulesDecoding.requireUnique(zones.map { Located($0.name, at: $0.nameMark ?? none) }, kind: "zone")

@@ -82,6 +82,57 @@ enum RulesDecoding {
         }
     }
 
+    /// The list under `key`, refused at its first item beyond `limit` (see ``RulesBounds``) before
+    /// any item is decoded: ten thousand zones cost their parse and no more. `what` names the
+    /// items in the message (`zones`).
+    static func list<T: Decodable, Key: CodingKey>(_ c: KeyedDecodingContainer<Key>, _ key: Key, atMost limit: Int,
+                                                   of what: String) throws -> Located<[T]> {
+        let mark = try c.decode(Place.self, forKey: key).mark
+        var items = try c.nestedUnkeyedContainer(forKey: key)
+        if let count = items.count, count > limit {
+            for _ in 0..<limit { _ = try items.decode(Place.self) }
+            let beyond = try items.decode(Place.self).mark
+            throw YAMLError(at: beyond, "at most \(limit) \(what) are allowed, found \(count) (this is the \(ordinal(limit + 1)))")
+        }
+        var values: [T] = []
+        values.reserveCapacity(items.count ?? 0)
+        while !items.isAtEnd { values.append(try items.decode(T.self)) }
+        return Located(values, at: mark)
+    }
+
+    /// ``list(_:_:atMost:of:)`` for a key that may be absent or null (nil then).
+    static func optionalList<T: Decodable, Key: CodingKey>(_ c: KeyedDecodingContainer<Key>, _ key: Key, atMost limit: Int,
+                                                           of what: String) throws -> Located<[T]>? {
+        guard c.contains(key), try !c.decodeNil(forKey: key) else { return nil }
+        return try list(c, key, atMost: limit, of: what)
+    }
+
+    /// Where a value is written, read without decoding it.
+    private struct Place: Decodable {
+        var mark: SourceMark
+        init(from decoder: any Decoder) throws { mark = RulesDecoding.mark(of: decoder) }
+    }
+
+    /// `1st`, `2nd`, `3rd`, `4th` … `11th`, `12th`, `13th` … `21st`, `65th`.
+    static func ordinal(_ n: Int) -> String {
+        let suffix = switch (n % 10, n % 100) {
+        case (_, 11...13): "th"
+        case (1, _): "st"
+        case (2, _): "nd"
+        case (3, _): "rd"
+        default: "th"
+        }
+        return "\(n)\(suffix)"
+    }
+
+    /// Refuses a rendered `attributes` mapping or cue beyond ``RulesBounds/attributeBytes``.
+    static func requireSmall(_ value: JSONValue, at mark: SourceMark, _ what: String) throws(YAMLError) {
+        let bytes = RenderedJSON(value).bytes.count
+        if bytes > RulesBounds.attributeBytes {
+            throw YAMLError(at: mark, "\(what) are at most \(RulesBounds.attributeBytes) bytes as JSON, found \(bytes)")
+        }
+    }
+
     /// `file:line:column: ` for a known mark, nothing for the placeholder of non-YAML decoders.
     static func prefix(_ mark: SourceMark?) -> String {
         guard let mark, mark.line > 0 else { return "" }

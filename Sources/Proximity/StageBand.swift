@@ -42,6 +42,7 @@ extension StageBand: Decodable {
             guard attributes.value.isObject else {
                 throw YAMLError(at: attributes.mark, "attributes must be a mapping (key: value pairs)", kind: .typeMismatch)
             }
+            try RulesDecoding.requireSmall(attributes.value, at: attributes.mark, "attributes")
             if let tolerance = attributes.value["facing_tolerance_deg"], !Self.isAngle(tolerance) {
                 throw YAMLError(at: attributes.mark, "facing_tolerance_deg must be a number of degrees between 0 and 180")
             }

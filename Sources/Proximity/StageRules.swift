@@ -45,7 +45,7 @@ extension StageRules: Decodable {
     public init(from decoder: any Decoder) throws {
         let c = try decoder.container(keyedBy: CodingKeys.self)
         hysteresis = try c.decodeIfPresent(Distance.self, forKey: .hysteresis)?.meters ?? 0
-        let bands = try c.decode(Located<[StageBand]>.self, forKey: .bands)
+        let bands: Located<[StageBand]> = try RulesDecoding.list(c, .bands, atMost: RulesBounds.stageBands, of: "bands")
         guard !bands.value.isEmpty else { throw YAMLError(at: bands.mark, "bands must list at least one band") }
         let noMark = Located<Int>.unknownMark
         for (i, band) in bands.value.enumerated() {

@@ -44,4 +44,38 @@ import TestSupport
             #expect(SecretFiles.leaks(of: secret, in: agent.log).isEmpty, "\(agent.log)")
         }
     }
+
+    /// 10,000 zones (689 KB, under the 1 MiB file limit) took the agent from 20 to 86 MB and
+    /// filled the journal with events: a reload refuses the file at its 65th zone and keeps
+    /// the active rules.
+    @Test func tenThousandZonesAreRefusedAndTheActiveRulesStay() async throws {
+        let broker = try await MosquittoBroker.start()
+        defer { broker.stop() }
+        let dir = try TemporaryDirectory(prefix: "rules-huge")
+        let rulesPath = try dir.write("rules.yaml", "version: 1\nzones:\n  - {name: near, enter_within: 4, exit_beyond: 4.5}\n")
+        let subscriber = try await MQTTTestSubscriber.start(broker: broker, topics: ["uwb2mqtt/gw/rules", "uwb2mqtt/gw/response/#",
+                                                                                     "uwb2mqtt/gw/peer/tool-cart/state"])
+        defer { subscriber.stop() }
+        let agent = try AgentProcess(config: testConfig(url: broker.url, spool: dir.file("spool"), extra: "rules: \(rulesPath)"), directory: dir)
+        defer { agent.stop() }
+        let active = try #require(json(try await subscriber.waitForMessage(topic: "uwb2mqtt/gw/rules").payload)["sha256"] as? String)
+        try await subscriber.waitForMessage(topic: "uwb2mqtt/gw/peer/tool-cart/state", where: { (json($0.payload)["zones"] as? [String]) == ["near"] })
+
+        let huge = LargeRulesFile.text(zones: 10_000, peers: ["*"])
+        try huge.write(toFile: rulesPath, atomically: true, encoding: .utf8)
+        try await MQTTTestPublisher.publish(broker: broker, topic: "uwb2mqtt/gw/request/reload_rules", message: #"{"id": "big"}"#)
+        let answer = json(try await subscriber.waitForMessage(topic: "uwb2mqtt/gw/response/reload_rules").payload)
+        #expect(answer["ok"] as? Bool == false)
+        #expect(answer["error"] as? String == "\(rulesPath):67:5: at most 64 zones are allowed, found 10000 (this is the 65th)", "\(answer)")
+        let refused = json(try await subscriber.waitForMessage(topic: "uwb2mqtt/gw/rules", where: { json($0.payload)["ok"] as? Bool == false }).payload)
+        let error = refused["error"] as? [String: Any]
+        #expect(error?["line"] as? Int == 67 && error?["column"] as? Int == 5, "\(refused)")
+        #expect(refused["sha256"] as? String == active)
+        // The old zone still decides: the cart at 3 m stays in it, the agent runs and stays small.
+        let before = subscriber.messages.filter { $0.topic.hasSuffix("/state") }.count
+        let states = try await subscriber.waitForMessages(topic: "uwb2mqtt/gw/peer/tool-cart/state", count: before + 2, timeout: .seconds(10))
+        #expect(states.dropFirst(before).allSatisfy { (json($0.payload)["zones"] as? [String]) == ["near"] }, "\(states)")
+        #expect(agent.process.isRunning)
+        #expect(agent.residentKiB < 64 * 1024, "VmRSS \(agent.residentKiB) KiB")
+    }
 }

@@ -140,6 +140,16 @@ import TestSupport
         }
     }
 
+    /// 10,000 zones (689 KB, under the file limit) are refused at the 65th, which `check` names.
+    @Test func tenThousandZonesAreRefusedAtTheSixtyFifth() throws {
+        let fixture = try ConfigFixture()
+        try fixture.writeConfig(port: "auto")
+        let path = try fixture.directory.write("huge-rules.yaml", LargeRulesFile.text(zones: 10_000))
+        let (status, _, errors) = check(["--config", fixture.configPath, "--rules", path])
+        #expect(status == 1)
+        #expect(errors == ["\(path):67:5: at most 64 zones are allowed, found 10000 (this is the 65th)"])
+    }
+
     @Test func badBrokerPortIsAnErrorAtTheURL() throws {
         let fixture = try ConfigFixture()
         try fixture.writeConfig(port: "auto", url: "mqtt://broker:99999")

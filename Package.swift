@@ -122,7 +122,7 @@ let package = Package(
         .testTarget(name: "WatchTests", dependencies: ["Watch"]),
         .testTarget(name: "ProximityTests", dependencies: ["Proximity", "UCI", "YAMLCoding", "Vocabulary", "TestSupport"]),
         .testTarget(name: "BenchTests", dependencies: ["UCIBench", "DeviceLink", "EventLoop", "TestSupport", "UCI"]),
-        .testTarget(name: "FaultTests", dependencies: ["TestSupport", "EventLoop", "MQTTClient", "DeviceLink", "Gateway", "Simulator", "UCI", "Vocabulary"]),
+        .testTarget(name: "FaultTests", dependencies: ["TestSupport", "EventLoop", "MQTTClient", "DeviceLink", "Gateway", "Simulator", "UCI", "Vocabulary", "Proximity"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -35,7 +35,7 @@ struct RulesComponent: AgentComponent {
             let warnings = rules.warnings(for: RulesLoading.identities(core.configuration))
             core.applyRules(rules, at: moment)
             core.log(.info, "rules \(path) \(initial ? "loaded" : "reloaded") (sha256 \(rules.sha256.prefix(12)))")
-            for warning in warnings { core.log(.warning, "rules: \(warning)") }
+            for warning in RulesLoading.summarised(warnings) { core.log(.warning, "rules: \(warning)") }
             core.publishDurable(core.topics.rules, RulesLoading.payload(ts: moment.time, ok: true, source: path, active: rules,
                                                                         failure: nil, warnings: warnings), retain: true)
             if case let .request(request) = trigger {

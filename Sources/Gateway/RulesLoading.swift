@@ -45,21 +45,57 @@ public enum RulesLoading {
 
     /// The `rules` payload (mqtt-api.md): on a failed load `ok` is false, `error` says why and
     /// `sha256` names the rules that stay active. Beyond mqtt-api.md, `thresholds` gives the
-    /// active rules' distances (`RulesLoading.thresholds`), so that a viewer can mark them.
+    /// active rules' distances (`RulesLoading.thresholds`), so that a viewer can mark them, and
+    /// `thresholds_omitted` how many did not fit.
+    ///
+    /// Retained and journaled, it must stay well below a broker's packet limit (the shipped
+    /// mosquitto config's is 64 KiB; over it the broker drops the connection, and the journal
+    /// sends it again on every reconnect): `warnings` are summarised beyond
+    /// `maximumWarnings` lines, `thresholds` cut at `thresholdBytes`. At every bound of
+    /// ``RulesBounds``, with names and patterns of 64 characters, it is under 32 KiB.
     static func payload(ts: Double, ok: Bool, source: String, active: Rules, failure: Failure?, warnings: [String]) -> [JSONMember] {
         let error: JSONValue = failure.map {
             .object([JSONMember("line", $0.line.map { .int(Int64($0)) } ?? .null), JSONMember("column", $0.column.map { .int(Int64($0)) } ?? .null),
                      JSONMember("message", .string($0.message))])
         } ?? .null
+        let (thresholds, omitted) = thresholds(active)
         return [JSONMember("ts", .string(Timestamp.rfc3339(ts))), JSONMember("ok", .bool(ok)), JSONMember("source", .string(source)),
                 JSONMember("sha256", .string(active.sha256)), JSONMember("error", error),
-                JSONMember("warnings", .list(warnings.map(JSONValue.string))), JSONMember("thresholds", thresholds(active))]
+                JSONMember("warnings", .list(summarised(warnings).map(JSONValue.string))), JSONMember("thresholds", .list(thresholds)),
+                JSONMember("thresholds_omitted", .int(Int64(omitted)))]
     }
+
+    /// Warning lines published and logged per load; `check` prints them all.
+    static let maximumWarnings = 16
+
+    /// `warnings` as the `rules` topic and the log carry them: all of them up to
+    /// `maximumWarnings`, else the first ones and a line that counts the rest.
+    static func summarised(_ warnings: [String]) -> [String] {
+        guard warnings.count > maximumWarnings else { return warnings }
+        let shown = maximumWarnings - 1
+        return Array(warnings.prefix(shown)) + ["… and \(warnings.count - shown) more warnings (uwb2mqtt check --rules lists them all)"]
+    }
+
+    /// Bytes of JSON the `thresholds` list may take; the rest is counted, not listed.
+    static let thresholdBytes = 16 << 10
 
     /// The distances at which the rules decide, each with the rule, what it means and the peers
     /// it applies to (patterns as in the rules file): a zone's `enter` and `exit`, a stage
     /// band's lower bound (`stage`, all peers), an approach's `start`, `confirm` and `cancel`.
-    static func thresholds(_ rules: Rules) -> JSONValue {
+    /// In file order, as many as fit in `thresholdBytes`, and the number of those that did not.
+    static func thresholds(_ rules: Rules) -> (listed: [JSONValue], omitted: Int) {
+        let all = allThresholds(rules)
+        var listed: [JSONValue] = []
+        var bytes = 2
+        for entry in all {
+            bytes += RenderedJSON(entry).bytes.count + 2
+            if bytes > thresholdBytes { break }
+            listed.append(entry)
+        }
+        return (listed, all.count - listed.count)
+    }
+
+    private static func allThresholds(_ rules: Rules) -> [JSONValue] {
         func entry(_ rule: String, _ kind: String, _ metres: Double, _ peers: [PeerPattern]) -> JSONValue {
             .object([JSONMember("rule", .string(rule)), JSONMember("kind", .string(kind)), JSONMember("distance_m", .double(metres)),
                      JSONMember("peers", .list(peers.map { .string($0.description) }))])
@@ -76,7 +112,7 @@ public enum RulesLoading {
                      entry(approach.name, "confirm", approach.confirmWithin, approach.peers),
                      entry(approach.name, "cancel", approach.cancelBeyond, approach.peers)]
         }
-        return .list(list)
+        return list
     }
 }
 

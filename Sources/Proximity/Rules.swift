@@ -33,13 +33,17 @@ public struct Rules: Hashable, Sendable {
         self.rankings = rankings
     }
 
+    /// Patterns a warning names before it counts the rest: a rule may list 64.
+    static let patternsNamedInAWarning = 4
+
     /// One line per rule (and per `base_scores` entry) that selects none of `peers`, prefixed with its
     /// place in the file. Allowed, because peers come and go, but worth telling the rule editor.
     public func warnings(for peers: [PeerIdentity]) -> [String] {
         var out: [String] = []
         func check(_ kind: String, _ name: String, _ patterns: [PeerPattern], _ mark: SourceMark?) {
             if !peers.contains(where: { patterns.matches($0) }) {
-                let list = patterns.map { "\"\($0)\"" }.joined(separator: ", ")
+                var list = patterns.prefix(Self.patternsNamedInAWarning).map { "\"\($0)\"" }.joined(separator: ", ")
+                if patterns.count > Self.patternsNamedInAWarning { list += ", … \(patterns.count - Self.patternsNamedInAWarning) more" }
                 out.append("\(RulesDecoding.prefix(mark))\(kind) \"\(name)\": peers [\(list)] match no configured peer")
             }
         }

@@ -1,4 +1,5 @@
 import Foundation
+import Proximity
 import Testing
 import TestSupport
 
@@ -43,6 +44,38 @@ import TestSupport
             #expect(SecretFiles.leaks(of: secret, in: published).isEmpty, "\(published)")
             #expect(SecretFiles.leaks(of: secret, in: agent.log).isEmpty, "\(agent.log)")
         }
+    }
+
+    /// Every bound at once, names and patterns of 64 characters (the last pattern `*`, so that
+    /// the rules apply to the peers): before the bounds and the payload's summary, a file like
+    /// it made a `rules` payload of about a megabyte.
+    static let rulesAtEveryBound = LargeRulesFile.text(
+        zones: RulesBounds.zones, bands: RulesBounds.stageBands, approaches: RulesBounds.approaches, rankings: RulesBounds.rankings,
+        peers: (1..<RulesBounds.peersPerRule).map { LargeRulesFile.name("tag", $0, length: 64) } + ["*"],
+        baseScores: RulesBounds.baseScoresPerRanking, nameLength: 64)
+
+    /// The shipped broker config's `max_packet_size 65536` and a rules file at every bound: the
+    /// agent stays connected (no `offline` will, one connection) and ranges flow. A `rules`
+    /// payload over the limit made the broker drop the agent at every reconnect, for good.
+    @Test func rulesAtEveryBoundKeepTheAgentConnectedThroughA64KiBPacketLimit() async throws {
+        let broker = try await MosquittoBroker.start(MosquittoBroker.Options(extraConfig: ["max_packet_size 65536"]))
+        defer { broker.stop() }
+        let dir = try TemporaryDirectory(prefix: "rules-bounds")
+        let rulesPath = try dir.write("rules.yaml", Self.rulesAtEveryBound)
+        let subscriber = try await MQTTTestSubscriber.start(broker: broker, topics: ["uwb2mqtt/gw/status", "uwb2mqtt/gw/rules",
+                                                                                     "uwb2mqtt/gw/peer/tool-cart/range"])
+        defer { subscriber.stop() }
+        let agent = try AgentProcess(config: testConfig(url: broker.url, spool: dir.file("spool"), extra: "rules: \(rulesPath)"), directory: dir)
+        defer { agent.stop() }
+
+        let rules = try await subscriber.waitForMessage(topic: "uwb2mqtt/gw/rules", timeout: .seconds(20))
+        #expect(json(rules.payload)["ok"] as? Bool == true && (json(rules.payload)["thresholds_omitted"] as? Int ?? 0) > 0)
+        #expect(rules.payload.utf8.count < 32 << 10, "\(rules.payload.utf8.count) bytes")
+        _ = try await subscriber.waitForMessages(topic: "uwb2mqtt/gw/peer/tool-cart/range", count: 30, timeout: .seconds(20))
+        let states = subscriber.messages.filter { $0.topic.hasSuffix("/status") }.compactMap { json($0.payload)["state"] as? String }
+        #expect(states == ["online"], "\(states)")
+        #expect(agent.logLines.filter { $0.contains("connected to the broker") }.count == 1, "\(agent.log)")
+        #expect(!agent.log.contains("broker connection:"), "\(agent.log)")
     }
 
     /// 10,000 zones (689 KB, under the 1 MiB file limit) took the agent from 20 to 86 MB and

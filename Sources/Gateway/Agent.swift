@@ -351,8 +351,8 @@ public final class Agent {
             if let problem = publisher.brokerConnected() { logger.warning(problem) }
             feed(.brokerConnected)
         case let .disconnected(reason):
-            publisher.brokerDisconnected()
-            feed(.brokerDisconnected(reason))
+            let largest = publisher.brokerDisconnected()
+            feed(.brokerDisconnected(reason, largestPublished: largest))
         case let .message(message):
             feed(.message(message))
         case let .published(messageID):

@@ -20,8 +20,8 @@ extension AgentCore {
             deviceEvent(event, at: moment)
         case .brokerConnected:
             brokerConnected(at: moment)
-        case let .brokerDisconnected(reason):
-            brokerDisconnected(reason, at: moment)
+        case let .brokerDisconnected(reason, largest):
+            brokerDisconnected(reason, largestPublished: largest, at: moment)
         case let .message(message):
             receive(message, at: moment)
         case let .rulesLoaded(result, path, trigger):
@@ -194,24 +194,46 @@ extension AgentCore {
         tellComponents(moment) { $0.brokerConnected(&$1, at: moment) }
     }
 
-    private mutating func brokerDisconnected(_ reason: MQTTDisconnectReason, at moment: AgentMoment) {
+    private mutating func brokerDisconnected(_ reason: MQTTDisconnectReason, largestPublished: PublishedPacket?, at moment: AgentMoment) {
         if case .requested = reason { return }
-        noteQuickDrop(at: moment)
         let text = "\(reason)"
         if status.brokerProblem.isNew(text) { log(.warning, "broker connection: \(text); retrying with back-off") }
+        noteQuickDrop(largestPublished: largestPublished, at: moment)
     }
 
-    /// A broker drops a client when another connects with its client id, and the two then take
-    /// turns: connections that end within seconds of being made, again and again. Said once,
-    /// with the id, since the broker gives no reason in MQTT 3.1.1.
-    private mutating func noteQuickDrop(at moment: AgentMoment) {
+    /// A message of at least this many bytes is named when the broker closes the connection
+    /// within seconds of it: far above what the agent publishes per measurement, at or below
+    /// every packet limit a broker is likely to be given (the shipped mosquitto config: 64 KiB).
+    static let largePacketBytes = 4096
+
+    /// The broker gives no reason when it closes a connection in MQTT 3.1.1, and two causes make
+    /// it close one within seconds, again and again: a packet over its limit (mosquitto's
+    /// `max_packet_size`; the journal sends a retained message again at every reconnect) and
+    /// another client connecting with the same client id (the two take turns). A large message
+    /// sent on the connection is named, once per topic and size; three quick drops in a row
+    /// without one suggest the client id.
+    private mutating func noteQuickDrop(largestPublished largest: PublishedPacket?, at moment: AgentMoment) {
         guard let connectedAt = status.brokerConnectedAt else { return }
         status.brokerConnectedAt = nil
-        guard moment.monotonic - connectedAt < 10 else { status.quickDrops = 0; return }
+        guard moment.monotonic - connectedAt < 10 else {
+            status.quickDrops = 0
+            status.quickDropsAfterLargePackets = 0
+            status.largePacketProblem.clear()
+            return
+        }
         status.quickDrops += 1
-        if status.quickDrops == 3 {
-            log(.warning, "the broker closed the connection within seconds of connecting, 3 times in a row: another client may be using "
-                + "the client id \"\(configuration.clientID)\" (a second agent with this gateway id?); give each its own mqtt.client_id")
+        if let largest, largest.bytes >= Self.largePacketBytes {
+            status.quickDropsAfterLargePackets += 1
+            if status.largePacketProblem.isNew("\(largest.topic) \(largest.bytes)") {
+                log(.warning, "the broker closed the connection within seconds of connecting, after the agent sent a \(largest.bytes)-byte packet "
+                    + "on \(largest.topic): a broker closes the connection of a client whose packet is over its limit (mosquitto: "
+                    + "max_packet_size), and a retained message is sent again at every reconnect; raise the broker's limit")
+            }
+        }
+        if status.quickDrops == 3, status.quickDropsAfterLargePackets == 0 {
+            log(.warning, "the broker closed the connection within seconds of connecting, 3 times in a row, with no large packet sent: "
+                + "another client may be using the client id \"\(configuration.clientID)\" (a second agent with this gateway id?); "
+                + "give each its own mqtt.client_id")
         }
     }
 

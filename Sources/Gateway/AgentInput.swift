@@ -15,7 +15,9 @@ public enum AgentInput: Sendable {
     case device(DeviceLinkService.Event)
     /// The broker took the connection; the agent's status and the journal went out already.
     case brokerConnected
-    case brokerDisconnected(MQTTDisconnectReason)
+    /// The connection ended; `largestPublished` is the largest message sent on it (a broker
+    /// closes the connection of a client whose packet is over its limit, and says nothing).
+    case brokerDisconnected(MQTTDisconnectReason, largestPublished: PublishedPacket? = nil)
     /// A message on a subscribed topic.
     case message(MQTTMessage)
     /// The rules file was read (for `trigger`); its rules, or why they were refused.

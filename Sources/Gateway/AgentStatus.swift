@@ -25,8 +25,11 @@ struct AgentStatus {
     var brokerConnectedOnce = false
     /// Monotonic time of the current connection, while there is one.
     var brokerConnectedAt: Double?
-    /// Connections in a row that the broker closed within seconds.
+    /// Connections in a row that the broker closed within seconds, and how many of them after
+    /// a large message.
     var quickDrops = 0
+    var quickDropsAfterLargePackets = 0
+    var largePacketProblem = RepeatedReason()
     var brokerProblem = RepeatedReason()
     var stalls = LogThrottle(window: 60)
     /// The publishing side's figures at the last `timePassed`.

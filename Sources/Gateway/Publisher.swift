@@ -37,6 +37,10 @@ struct Publisher {
     /// Syncs the journal off the loop (`syncJournal`); without one, every append is synced as it
     /// is written.
     private let journalSync: JournalSync?
+    /// The largest message handed to the client on this connection, for the core's diagnosis of
+    /// a broker that closes it (`brokerDisconnected`).
+    private var largest: PublishedPacket?
+    private var largestPayload = -1
 
     init(client: MQTTClient, spool: Spool, journalSync: JournalSync? = nil) {
         self.client = client
@@ -56,7 +60,7 @@ struct Publisher {
     mutating func durable(topic: String, payload: ArraySlice<UInt8>, retain: Bool) -> String? {
         if connected && spool.isEmpty && batch == nil {
             do {
-                try client.publish(topic: topic, payload: payload, qos: .atLeastOnce, retain: retain)
+                try publish(topic: topic, payload: payload, qos: .atLeastOnce, retain: retain)
                 return nil
             } catch .queueFull, .notConnected {
                 // fall through to the journal
@@ -113,7 +117,7 @@ struct Publisher {
     mutating func live(topic: String, payload: ArraySlice<UInt8>, qos: Int) {
         if connected && (qos == 0 || client.outstandingMessageCount < answerWindow) {
             do {
-                try client.publish(topic: topic, payload: payload, qos: qos == 0 ? .atMostOnce : .atLeastOnce)
+                try publish(topic: topic, payload: payload, qos: qos == 0 ? .atMostOnce : .atLeastOnce)
                 return
             } catch .backlog {
                 // Connected, but the broker does not read: held data would go out after newer
@@ -139,7 +143,7 @@ struct Publisher {
     mutating func response(topic: String, payload: ArraySlice<UInt8>) {
         if connected && client.outstandingMessageCount < answerWindow {
             do {
-                try client.publish(topic: topic, payload: payload, qos: .atLeastOnce)
+                try publish(topic: topic, payload: payload, qos: .atLeastOnce)
                 return
             } catch {
                 // fall through: keep it for later
@@ -178,8 +182,20 @@ struct Publisher {
     }
 
     /// Publishes directly without the journal (the `online` status on every connect).
-    func direct(topic: String, payload: [UInt8], retain: Bool) throws(MQTTError) {
-        try client.publish(topic: topic, payload: payload, qos: .atLeastOnce, retain: retain)
+    mutating func direct(topic: String, payload: [UInt8], retain: Bool) throws(MQTTError) {
+        try publish(topic: topic, payload: payload[...], qos: .atLeastOnce, retain: retain)
+    }
+
+    /// Hands a message to the client, noting the largest of this connection.
+    @discardableResult
+    private mutating func publish(topic: String, payload: ArraySlice<UInt8>, qos: MQTTQoS, retain: Bool = false) throws(MQTTError) -> Int {
+        let id = try client.publish(topic: topic, payload: payload, qos: qos, retain: retain)
+        // One comparison per message: the packet is worked out only for a new largest payload.
+        if payload.count > largestPayload {
+            largestPayload = payload.count
+            largest = PublishedPacket(topic: topic, payloadBytes: payload.count, qos: qos == .atMostOnce ? 0 : 1)
+        }
+        return id
     }
 
     mutating func brokerConnected() -> String? {
@@ -188,11 +204,18 @@ struct Publisher {
         return deliverNextBatch()
     }
 
-    mutating func brokerDisconnected() {
+    /// The connection ended: the largest message sent on it, which the core names when the
+    /// broker closed it soon after connecting (it may have been over the broker's limit).
+    mutating func brokerDisconnected() -> PublishedPacket? {
         connected = false
+        defer {
+            largest = nil
+            largestPayload = -1
+        }
         // A batch in flight stays as it is: libmosquitto resends its unacknowledged QoS 1
         // messages after the reconnect, and their PUBACKs complete it. Publishing it again here
         // would deliver every message twice. (After a restart the journal still has it.)
+        return largest
     }
 
     /// A PUBACK: when the whole batch is acknowledged the journal forgets it.
@@ -235,7 +258,7 @@ struct Publisher {
             var through: UInt64?
             for message in messages {
                 do {
-                    ids.insert(try client.publish(topic: message.topic, payload: message.payload, qos: .atLeastOnce, retain: message.retain))
+                    ids.insert(try publish(topic: message.topic, payload: message.payload[...], qos: .atLeastOnce, retain: message.retain))
                     through = message.sequence
                 } catch .invalidTopic(let topic, let reason) {
                     if let problem = refuse(topic, MQTTError.invalidTopic(topic: topic, reason: reason)) { problems.append(problem) }
@@ -275,8 +298,8 @@ struct Publisher {
             guard let message = live[topic] else { liveOrder.removeFirst(); continue }
             if message.qos != 0 && client.outstandingMessageCount >= answerWindow { return }
             do {
-                try client.publish(topic: message.topic, payload: message.payload,
-                                   qos: message.qos == 0 ? .atMostOnce : .atLeastOnce)
+                try publish(topic: message.topic, payload: message.payload[...],
+                            qos: message.qos == 0 ? .atMostOnce : .atLeastOnce)
             } catch .queueFull {
                 return
             } catch {

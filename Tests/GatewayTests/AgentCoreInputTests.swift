@@ -198,6 +198,38 @@ import Vocabulary
         #expect(warnings.count == 1)
     }
 
+    /// A broker closes the connection of a client whose packet is over its limit, without a
+    /// reason; the journal sends the retained message again at every reconnect. The log names
+    /// the packet, once, and does not blame a client id it cannot know about.
+    @Test func quickDropsAfterALargePacketNameThePacketNotTheClientID() {
+        var core = core()
+        let rules = PublishedPacket(topic: "uwb2mqtt/gw/rules", payloadBytes: 66_000, qos: 1)
+        #expect(rules.bytes == 1 + 3 + 2 + 17 + 2 + 66_000)
+        var warnings: [String] = []
+        for round in 0..<4 {
+            core.handle(.brokerConnected, at: after(Double(round) * 5))
+            core.handle(.brokerDisconnected(.failed(.connectionLost(reason: "closed by the broker")), largestPublished: rules),
+                        at: after(Double(round) * 5 + 0.1))
+            warnings += logs(core.takeActions()).filter { $0.contains("the broker closed the connection") }
+        }
+        #expect(warnings == ["the broker closed the connection within seconds of connecting, after the agent sent a 66025-byte packet on "
+                             + "uwb2mqtt/gw/rules: a broker closes the connection of a client whose packet is over its limit (mosquitto: "
+                             + "max_packet_size), and a retained message is sent again at every reconnect; raise the broker's limit"])
+
+        // Small packets only: that is no reason, and the client id is the suspect again.
+        let small = PublishedPacket(topic: "uwb2mqtt/gw/peer/cart/range", payloadBytes: 300, qos: 0)
+        core.handle(.brokerConnected, at: after(30))
+        core.handle(.brokerDisconnected(.failed(.connectionLost(reason: "closed by the broker"))), at: after(45))
+        warnings = []
+        for round in 0..<3 {
+            core.handle(.brokerConnected, at: after(50 + Double(round) * 5))
+            core.handle(.brokerDisconnected(.failed(.connectionLost(reason: "closed by the broker")), largestPublished: small),
+                        at: after(50 + Double(round) * 5 + 1))
+            warnings += logs(core.takeActions()).filter { $0.contains("the broker closed the connection") }
+        }
+        #expect(warnings.count == 1 && warnings.first?.contains("another client may be using the client id") == true, "\(warnings)")
+    }
+
     @Test func aFloodOfHomeAssistantOnlineIsOneAnnouncementAtTheEndOfTheSecond() {
         var core = core(homeAssistant: true)
         let online = AgentInput.message(MQTTMessage(topic: "homeassistant/status", payload: Array("online".utf8), qos: .atLeastOnce, retained: false))

@@ -1,3 +1,4 @@
+import DeviceLink
 import Vocabulary
 import Proximity
 import UCI
@@ -57,7 +58,12 @@ public struct AgentCore {
     /// `ranking/<rule>` topics of the current rules: a ranking can change with every measurement.
     private var rankingTopics: [String: String] = [:]
     public private(set) var measurements = 0
+    /// Events published, and events each peer's `EventBudget` dropped (`events_dropped`).
     public private(set) var events = 0
+    public private(set) var eventsDropped = 0
+    private var eventBudget = EventBudget()
+    /// The drops are said once per 10 s, with a count of the rest.
+    private var eventDrops = LogThrottle()
 
     /// The messages of the last input, oldest first.
     public internal(set) var outbox = Outbox()
@@ -236,6 +242,7 @@ public struct AgentCore {
         departed.formUnion(configured.filter { !addresses.contains($0) })
         departed.subtract(addresses)
         configured = addresses
+        for address in forgotten { eventBudget.forget(address) }
         publish(engine.forget(forgotten, at: advance(to: time)))
     }
 
@@ -251,6 +258,7 @@ public struct AgentCore {
         for address in stale { phoneSessions[address] = nil }
         phoneSessions[.short(address)] = sessionID
         peers = PeerRoutes(directory: PeerDirectory(configuration.device.peers + phones), topics: settings.topics)
+        for address in stale { eventBudget.forget(address) }
         publish(engine.forget(stale, at: time))
     }
 
@@ -313,6 +321,10 @@ public struct AgentCore {
                     ProximityPayloads.position(position, ts: text, into: &json)
                 }
             case let .event(event):
+                guard eventBudget.admit(event) else {
+                    dropped(event)
+                    continue
+                }
                 eventCounter += 1
                 events += 1
                 if keepsEvents { eventLog.append(event) }
@@ -325,6 +337,17 @@ public struct AgentCore {
                 }
             }
         }
+    }
+
+    /// An event over its peer's budget: counted, and said (throttled). Its id is not used, so
+    /// that the published ids stay without gaps.
+    private mutating func dropped(_ event: ProximityEvent) {
+        eventsDropped += 1
+        let line = "dropped a \(event.type.rawValue) event of \(event.peer.displayName): a peer publishes at most "
+            + "\(Int(EventBudget.perSecond)) events a second, in bursts of \(Int(EventBudget.burst)) (counted in metrics as events_dropped; "
+            + "its retained state stays current)"
+        // Dated by the core's time, which never runs backwards (`advance`).
+        for text in eventDrops.lines(for: line, at: event.ts) { log(.warning, text) }
     }
 
     private mutating func durable(_ topic: String, _ fields: [JSONMember], retain: Bool) {

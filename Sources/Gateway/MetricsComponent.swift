@@ -46,6 +46,6 @@ extension AgentCore {
          JSONMember("spooled", .int(Int64(status.publisher.spooled))), JSONMember("dropped", .int(Int64(status.publisher.dropped))),
          JSONMember("device_reconnects", .int(Int64(status.deviceReconnects))),
          JSONMember("broker_reconnects", .int(Int64(status.brokerReconnects))),
-         JSONMember("requests_dropped", .int(Int64(status.requestsDropped)))]
+         JSONMember("requests_dropped", .int(Int64(status.requestsDropped))), JSONMember("events_dropped", .int(Int64(eventsDropped)))]
     }
 }

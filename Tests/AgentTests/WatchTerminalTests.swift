@@ -27,8 +27,9 @@ import TestSupport
         }
 
         /// Captures the pane until `condition` holds of it or `timeout` passes (an issue then); the last capture.
+        /// The bound is generous: with the rest of the suite running beside it, a redraw can wait seconds for a core.
         @discardableResult
-        func screen(until what: String, timeout: Double = 15, _ condition: ([String]) -> Bool) async -> [String] {
+        func screen(until what: String, timeout: Double = 30, _ condition: ([String]) -> Bool) async -> [String] {
             let deadline = Date().addingTimeInterval(timeout)
             var shown = await screen()
             while !condition(shown) {

@@ -78,20 +78,40 @@ import TestSupport
         #expect(!agent.log.contains("broker connection:"), "\(agent.log)")
     }
 
-    /// A broker whose limit is below the `rules` payload drops the agent at every reconnect: the
-    /// log says which packet, and does not blame another client with the same client id.
+    /// On MQTT 3.1.1 a broker whose limit is below the `rules` payload drops the agent at every
+    /// reconnect: the log says which packet, and does not blame another client with the same
+    /// client id.
     @Test func aPacketOverTheBrokersLimitIsNamedInTheLog() async throws {
         let broker = try await MosquittoBroker.start(MosquittoBroker.Options(extraConfig: ["max_packet_size 8192"]))
         defer { broker.stop() }
         let dir = try TemporaryDirectory(prefix: "rules-packet-limit")
         let rulesPath = try dir.write("rules.yaml", Self.rulesAtEveryBound)
-        let agent = try AgentProcess(config: testConfig(url: broker.url, spool: dir.file("spool"), extra: "rules: \(rulesPath)"), directory: dir)
+        let agent = try AgentProcess(config: testConfig(url: broker.url, spool: dir.file("spool"), extra: "rules: \(rulesPath)",
+                                                        mqttExtra: "  protocol: 3.1.1"), directory: dir)
         defer { agent.stop() }
         // Four connections, each closed by the broker: the client id warning would have come at the third.
         await eventually("four connections", timeout: 40) { agent.logLines.filter { $0.contains("connected to the broker") }.count >= 4 }
         let named = agent.logLines.filter { $0.contains("after the agent sent a") && $0.contains("-byte packet on uwb2mqtt/gw/rules") }
         #expect(named.count == 1, "\(agent.log)")
         #expect(!agent.log.contains("client id"), "\(agent.log)")
+    }
+
+    /// On MQTT 5 the broker's CONNACK gives its maximum packet size, and libmosquitto refuses a
+    /// larger packet before sending it: the agent stays connected, and the log names the message
+    /// it could not send.
+    @Test func onMQTT5APacketOverTheBrokersLimitIsRefusedBeforeItIsSent() async throws {
+        let broker = try await MosquittoBroker.start(MosquittoBroker.Options(extraConfig: ["max_packet_size 8192"]))
+        defer { broker.stop() }
+        let dir = try TemporaryDirectory(prefix: "rules-packet-limit-5")
+        let subscriber = try await MQTTTestSubscriber.start(broker: broker, topics: ["uwb2mqtt/gw/peer/tool-cart/range"])
+        defer { subscriber.stop() }
+        let rulesPath = try dir.write("rules.yaml", Self.rulesAtEveryBound)
+        let agent = try AgentProcess(config: testConfig(url: broker.url, spool: dir.file("spool"), extra: "rules: \(rulesPath)"), directory: dir)
+        defer { agent.stop() }
+        _ = try await subscriber.waitForMessages(topic: "uwb2mqtt/gw/peer/tool-cart/range", count: 30, timeout: .seconds(20))
+        #expect(agent.logLines.contains { $0.contains("dropped a message for uwb2mqtt/gw/rules") && $0.contains("too large") }, "\(agent.log)")
+        #expect(agent.logLines.filter { $0.contains("connected to the broker") }.count == 1, "\(agent.log)")
+        #expect(!agent.log.contains("broker connection:"), "\(agent.log)")
     }
 
     /// 10,000 zones (689 KB, under the 1 MiB file limit) took the agent from 20 to 86 MB and

@@ -47,8 +47,8 @@ import TestSupport
     }
 
     /// Every bound at once, names and patterns of 64 characters (the last pattern `*`, so that
-    /// the rules apply to the peers): before the bounds and the payload's summary, a file like
-    /// it made a `rules` payload of about a megabyte.
+    /// the rules apply to the peers): listed whole, its distances and patterns would make a
+    /// `rules` payload of about a megabyte.
     static let rulesAtEveryBound = LargeRulesFile.text(
         zones: RulesBounds.zones, bands: RulesBounds.stageBands, approaches: RulesBounds.approaches, rankings: RulesBounds.rankings,
         peers: (1..<RulesBounds.peersPerRule).map { LargeRulesFile.name("tag", $0, length: 64) } + ["*"],
@@ -56,7 +56,7 @@ import TestSupport
 
     /// The shipped broker config's `max_packet_size 65536` and a rules file at every bound: the
     /// agent stays connected (no `offline` will, one connection) and ranges flow. A `rules`
-    /// payload over the limit made the broker drop the agent at every reconnect, for good.
+    /// payload over the limit would have the broker drop the agent at every reconnect, for good.
     @Test func rulesAtEveryBoundKeepTheAgentConnectedThroughA64KiBPacketLimit() async throws {
         let broker = try await MosquittoBroker.start(MosquittoBroker.Options(extraConfig: ["max_packet_size 65536"]))
         defer { broker.stop() }
@@ -114,9 +114,8 @@ import TestSupport
         #expect(!agent.log.contains("broker connection:"), "\(agent.log)")
     }
 
-    /// 10,000 zones (689 KB, under the 1 MiB file limit) took the agent from 20 to 86 MB and
-    /// filled the journal with events: a reload refuses the file at its 65th zone and keeps
-    /// the active rules.
+    /// 10,000 zones (under the 1 MiB file limit) would take the agent past its unit's
+    /// memory limit: a reload refuses the file at its 65th zone and keeps the active rules.
     @Test func tenThousandZonesAreRefusedAndTheActiveRulesStay() async throws {
         let broker = try await MosquittoBroker.start()
         defer { broker.stop() }

@@ -140,7 +140,7 @@ import TestSupport
         }
     }
 
-    /// 10,000 zones (689 KB, under the file limit) are refused at the 65th, which `check` names.
+    /// 10,000 zones (under the 1 MiB file limit) are refused at the 65th, which `check` names.
     @Test func tenThousandZonesAreRefusedAtTheSixtyFifth() throws {
         let fixture = try ConfigFixture()
         try fixture.writeConfig(port: "auto")

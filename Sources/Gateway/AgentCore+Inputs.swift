@@ -166,7 +166,6 @@ extension AgentCore {
         }
     }
 
-    /// The retained `device` state.
     /// The retained `device` payload, when its content changed since the last one (`always`:
     /// on a broker reconnection, for a broker that lost its retained messages).
     mutating func publishDevice(at moment: AgentMoment, always: Bool = false) {

@@ -445,10 +445,6 @@ public final class MQTTClient {
         if isConnected { sendSubscribe(filter, qos, retainAsPublished: retainAsPublished) }
     }
 
-    /// Whether a live message's retain flag is the publisher's on `retainAsPublished`
-    /// subscriptions: MQTT 5 was negotiated.
-    public var deliversRetainAsPublished: Bool { configuration.protocolVersion == .v5 }
-
     /// Forgets `filter` and unsubscribes from it if connected.
     public func unsubscribe(topic filter: String) throws(MQTTError) {
         try MQTTTopic.validateFilter(filter)

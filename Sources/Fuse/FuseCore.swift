@@ -299,13 +299,8 @@ public struct FuseCore: Sendable {
 
     private static func millimetres(_ value: Double) -> JSONValue { .double((value * 1000).rounded() / 1000) }
 
-    /// A name from the network as a log line may show it: no control characters (a newline would
-    /// forge a line of its own), at most 64 characters.
+    /// A name from the network as a log line may show it: escaped, at most a topic segment long.
     static func printable(_ name: String) -> String {
-        var out = ""
-        for character in name.prefix(64) {
-            out.append(character.unicodeScalars.contains { $0.properties.generalCategory == .control } ? "?" : character)
-        }
-        return name.count > 64 ? out + "…" : out
+        Excerpt.of(name, limit: TopicSegment.maximumLength)
     }
 }

@@ -16,13 +16,14 @@ public enum Excerpt {
         "\"" + of(text) + "\""
     }
 
-    /// `text` escaped and cut, without quotes: for a name whose syntax marks it already (an
-    /// alias, `*name`).
-    public static func of(_ text: some StringProtocol) -> String {
+    /// `text` escaped and cut after `limit` scalars, without quotes: for a name whose syntax
+    /// marks it already (an alias, `*name`), or a name from the network in a log line (a newline
+    /// in it would forge a line of its own).
+    public static func of(_ text: some StringProtocol, limit: Int = maximumCharacters) -> String {
         var out = ""
         var count = 0
         for c in text.unicodeScalars {
-            if count == maximumCharacters {
+            if count == limit {
                 out += "…"
                 break
             }

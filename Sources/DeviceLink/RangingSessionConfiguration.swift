@@ -16,6 +16,14 @@ public struct RangingSessionConfiguration: Hashable, Sendable {
     /// One-to-many even with a single peer (a phone session of Jetpack config 2, which phones
     /// join later); nil: one-to-many exactly when a controller has several peers.
     public var oneToMany: Bool?
+    /// Which SESSION_SET_APP_CONFIG list the session sends: the FiRa DS-TWR set, or the one an
+    /// iPhone's Nearby Interaction session expects (apple-interop.md §4).
+    public var parameterSet: ParameterSet = .dsTWR
+
+    public enum ParameterSet: Hashable, Sendable {
+        case dsTWR
+        case appleNearbyInteraction
+    }
 
     public static let maximumPeers = 8
 
@@ -35,10 +43,17 @@ public struct RangingSessionConfiguration: Hashable, Sendable {
     /// removed at run time with the multicast-list update instead of a session restart.
     public var multiNodeMode: MultiNodeMode { oneToMany ?? (role == .controller && peers.count > 1) ? .oneToMany : .unicast }
 
-    /// The SESSION_SET_APP_CONFIG parameters: the DS-TWR set of uci.md §4.3 with these air parameters.
+    /// The SESSION_SET_APP_CONFIG parameters: the DS-TWR set of uci.md §4.3 with these air
+    /// parameters, or the Nearby Interaction set.
     public var appConfiguration: [AppConfigParameter] {
-        AppConfigParameter.dsTWR(role: role, ownAddress: ownAddress, peers: peers, channel: channel,
-                                 rangingDurationMilliseconds: rangingIntervalMilliseconds, multiNode: multiNodeMode, air: air)
+        switch parameterSet {
+        case .dsTWR:
+            AppConfigParameter.dsTWR(role: role, ownAddress: ownAddress, peers: peers, channel: channel,
+                                     rangingDurationMilliseconds: rangingIntervalMilliseconds, multiNode: multiNodeMode, air: air)
+        case .appleNearbyInteraction:
+            AppConfigParameter.appleNearbyInteraction(role: role, ownAddress: ownAddress, phone: peers.first ?? 0, channel: channel,
+                                                      rangingDurationMilliseconds: rangingIntervalMilliseconds, air: air)
+        }
     }
 
     /// True when `other` differs only in its peers and both run one-to-many: the change can be

@@ -262,6 +262,19 @@ public struct AgentCore {
         publish(engine.forget(stale, at: time))
     }
 
+    /// A phone ranges on under its name at a new address, in a new session (an iPhone's new
+    /// NISession run): the name's route and peer state move with it, with no event in between.
+    public mutating func movePhone(name: String, from old: UInt16, to new: UInt16, sessionID: UInt32, at time: Double) {
+        _ = advance(to: time)
+        phones.removeAll { $0.name == name || $0.address.value == new }
+        phones.append(AgentConfiguration.Peer(address: new, name: name))
+        phoneSessions[.short(old)] = nil
+        phoneSessions[.short(new)] = sessionID
+        peers = PeerRoutes(directory: PeerDirectory(configuration.device.peers + phones), topics: settings.topics)
+        eventBudget.forget(.short(old))
+        engine.readdress(.short(old), to: .short(new))
+    }
+
     /// A phone's session ended: its link is lost (`session_stopped`), also when it never ranged
     /// (let go after `phones.no_ranging_timeout`); it keeps its name until the name comes back
     /// with a new address.

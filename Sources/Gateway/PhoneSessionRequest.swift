@@ -52,19 +52,9 @@ struct PhoneSessionRequest: Equatable, Sendable {
     }
 
     private init(_ body: [String: JSONValue]) throws(PhoneRequestError) {
-        let known: Set<String> = ["id", "name", "phone_role", "config_id", "phone_address", "update_rate", "slot_duration_ms",
-                                  "complex_channel", "session_id", "session_key_info", "replace"]
-        if let unknown = body.keys.sorted().first(where: { !known.contains($0) }) {
-            throw PhoneRequestError("unknown key \"\(unknown.prefix(32))\" (known: \(known.subtracting(["id"]).sorted().joined(separator: ", ")))")
-        }
-        guard case let .string(name)? = body["name"], !name.isEmpty else {
-            throw PhoneRequestError("name is required: the peer's name in payloads and topics, e.g. \"phone-anna\"")
-        }
-        let segment = TopicSegment.sanitize(name)
-        guard !segment.isEmpty, segment.count <= TopicSegment.maximumLength else {
-            throw PhoneRequestError("name must give a topic segment of 1 to \(TopicSegment.maximumLength) characters")
-        }
-        self.name = name
+        try Self.rejectUnknownKeys(of: body, known: ["id", "name", "platform", "phone_role", "config_id", "phone_address", "update_rate",
+                                                     "slot_duration_ms", "complex_channel", "session_id", "session_key_info", "replace"])
+        name = try Self.name(in: body)
         guard case let .string(role)? = body["phone_role"], let phoneRole = Role(rawValue: role) else {
             throw PhoneRequestError("phone_role must be \"controlee\" or \"controller\" (the phone's Jetpack scope)")
         }
@@ -119,6 +109,39 @@ struct PhoneSessionRequest: Equatable, Sendable {
         case let .string(text)? where text.utf8.count == 16 && SessionKeyInfo(hex: text) != nil: sessionKeyInfo = SessionKeyInfo(hex: text)
         default: throw PhoneRequestError("session_key_info must be 8 bytes as 16 hex digits (VENDOR_ID then STATIC_STS_IV, wire order)")
         }
+    }
+}
+
+extension PhoneSessionRequest {
+    /// Which kind of phone asks: no `platform` is an Android phone, as before iPhones could.
+    enum Platform: String, Sendable {
+        case android, ios
+    }
+
+    static func platform(of body: [String: JSONValue]) -> Result<Platform, PhoneRequestError> {
+        switch body["platform"] {
+        case nil: .success(.android)
+        case let .string(text)? where Platform(rawValue: text) != nil: .success(Platform(rawValue: text)!)
+        default: .failure(PhoneRequestError("platform must be \"android\" (the default) or \"ios\""))
+        }
+    }
+
+    static func rejectUnknownKeys(of body: [String: JSONValue], known: Set<String>) throws(PhoneRequestError) {
+        if let unknown = body.keys.sorted().first(where: { !known.contains($0) }) {
+            throw PhoneRequestError("unknown key \"\(unknown.prefix(32))\" (known: \(known.subtracting(["id"]).sorted().joined(separator: ", ")))")
+        }
+    }
+
+    /// The phone's name: the peer's name in payloads, and a topic segment.
+    static func name(in body: [String: JSONValue]) throws(PhoneRequestError) -> String {
+        guard case let .string(name)? = body["name"], !name.isEmpty else {
+            throw PhoneRequestError("name is required: the peer's name in payloads and topics, e.g. \"phone-anna\"")
+        }
+        let segment = TopicSegment.sanitize(name)
+        guard !segment.isEmpty, segment.count <= TopicSegment.maximumLength else {
+            throw PhoneRequestError("name must give a topic segment of 1 to \(TopicSegment.maximumLength) characters")
+        }
+        return name
     }
 }
 

@@ -7,9 +7,10 @@ import Vocabulary
 /// phone that stopped ranging is let go. Pure: requests, device news, measurements and the time
 /// go in; device events, answers and peer changes come out (`PhoneSessions.Output`).
 ///
-/// Config 1 (unicast) is one session per phone, the gateway in the opposite role. Config 2
-/// (one-to-many) is one session with the gateway as controller: the first phone opens it, later
-/// ones join through the multicast list and share its id, key and interval.
+/// Android: config 1 (unicast) is one session per phone, the gateway in the opposite role.
+/// Config 2 (one-to-many) is one session with the gateway as controller: the first phone opens
+/// it, later ones join through the multicast list and share its id, key and interval. iPhones
+/// (`PhoneSessions+IPhone.swift`) are one unicast session each, on the terms iOS chose.
 struct PhoneSessions {
     /// What the shell must do after an input.
     struct Output: Sendable {
@@ -17,6 +18,9 @@ struct PhoneSessions {
         /// Answers to requests: the request's name and id, and either the data or the error.
         var answers: [Answer] = []
         var joined: [(name: String, address: UInt16, sessionID: UInt32)] = []
+        /// A phone ranges on under its name in a new session, at a new address (an iPhone's new
+        /// NISession run): its peer state carries on.
+        var moved: [(name: String, from: UInt16, to: UInt16, sessionID: UInt32)] = []
         var left: [UInt16] = []
         var logs: [String] = []
     }
@@ -39,8 +43,10 @@ struct PhoneSessions {
         var peers: [AgentConfiguration.Peer]
     }
 
-    private struct Session {
+    struct Session {
         var configuration: RangingSessionConfiguration
+        /// Android's Jetpack config id (0 for an iPhone's session) and update rate: what a phone
+        /// joining a one-to-many session must ask for.
         var configID: Int
         var updateRate: PhoneSessionRequest.UpdateRate
         var ranging = false
@@ -54,30 +60,50 @@ struct PhoneSessions {
     }
 
     /// A request waiting for the device: answered with `data` once the device did its part.
-    private struct Waiting {
+    struct Waiting {
         var id: JSONValue?
         var name: String
         var address: UInt16
         var data: [JSONMember]
+        /// The request it answers: `phone_session`, or an iPhone's `phone_session_start`.
+        var request = PhoneSessions.requestName
     }
 
-    private enum Update {
+    enum Update {
         case join(Waiting)
         case leave
     }
 
-    private struct Phone {
+    struct Phone {
         var name: String
         var address: UInt16
         var sessionID: UInt32
         var since: Double
         var lastRound: Double?
+        var platform: PhoneSessionRequest.Platform = .android
+        /// While an iPhone's new session opens: the address its name still ranges under on the
+        /// core, until the new one ranges.
+        var replacing: UInt16?
+
+        /// The address the core knows the phone by.
+        var routedAddress: UInt16 { replacing ?? address }
+    }
+
+    /// An iPhone's accessory configuration data, from `phone_session` until it is used and for as
+    /// long as the session it opened ranges (a new NISession run of the app uses it again).
+    struct Accessory {
+        var data: AccessoryConfigurationData
+        /// The gateway's short address in the iPhone's session, random per accessory.
+        var address: UInt16
+        var expires: Double
     }
 
     var settings: PhoneSettings
     var gateway: Gateway
-    private var sessions: [UInt32: Session] = [:]
-    private var phones: [String: Phone] = [:]
+    // One owner, two files: the iPhone half of the decisions lives in PhoneSessions+IPhone.swift.
+    var sessions: [UInt32: Session] = [:]
+    var phones: [String: Phone] = [:]
+    var accessories: [String: Accessory] = [:]
 
     init(settings: PhoneSettings, gateway: Gateway) {
         self.settings = settings
@@ -85,6 +111,8 @@ struct PhoneSessions {
     }
 
     var isEmpty: Bool { phones.isEmpty }
+    /// Accessory configurations handed out that no session uses yet: each holds a phone's place.
+    var waitingAccessories: Int { accessories.keys.filter { phones[$0] == nil }.count }
     var names: [String] { phones.keys.sorted() }
 
     /// A `phone_session` request. `sessionID` and `key` are fresh random draws the session uses
@@ -115,6 +143,12 @@ struct PhoneSessions {
         if let other = phones.values.first(where: { TopicSegment.sanitize($0.name) == segment && $0.name != request.name }) {
             return refuse("the name \"\(request.name)\" gives the same topic as the phone \(other.name)'s")
         }
+        if let (other, _) = accessories.first(where: { TopicSegment.sanitize($0.key) == segment }) {
+            return refuse("the name \"\(request.name)\" is prepared for an iPhone (\(other)); choose another")
+        }
+        if accessories.values.contains(where: { $0.address == address }) {
+            return refuse("phone_address \(text) is the gateway's address in an iPhone's session; create a new session scope on the phone")
+        }
         // A name in use is the running phone's: taken over only when asked (`replace: true`, an
         // app restarted with a new address) or by the same address asking again (a new scope);
         // the old session goes first.
@@ -125,7 +159,9 @@ struct PhoneSessions {
             }
             out = release(request.name, reason: "the phone asked for a new session", now: now)
         }
-        guard phones.count < settings.maximum else { return refuse("\(settings.maximum) phones range already (phones.max)") }
+        guard phones.count + waitingAccessories < settings.maximum else {
+            return refuse("\(settings.maximum) phones range already (phones.max)")
+        }
 
         let key = request.sessionKeyInfo ?? settings.sessionKeyInfo ?? drawnKey
         if request.configID == 2, let (sessionID, session) = sessions.first(where: { $0.value.configID == 2 }) {
@@ -198,6 +234,11 @@ struct PhoneSessions {
     mutating func stop(name: String, id: JSONValue?, now: Double) -> Output {
         guard phones[name] != nil else {
             var out = Output()
+            if accessories.removeValue(forKey: name) != nil {
+                out.logs.append("phone \(name): its accessory configuration is dropped on request")
+                out.answers.append(Answer(request: Self.stopRequestName, id: id, result: .success([JSONMember("name", .string(name))])))
+                return out
+            }
             out.answers.append(Answer(request: Self.stopRequestName, id: id, result: .failure(PhoneRequestError("no phone named \"\(name.prefix(64))\" ranges here"))))
             return out
         }
@@ -246,7 +287,8 @@ struct PhoneSessions {
             for waiting in pending { refuse(waiting, reason, &out) }
             for phone in phones.values.sorted(by: { $0.name < $1.name }) where phone.sessionID == sessionID {
                 phones[phone.name] = nil
-                out.left.append(phone.address)
+                accessories[phone.name] = nil
+                out.left.append(phone.routedAddress)
                 out.logs.append("phone \(phone.name): session \(sessionID) ended: \(reason)")
             }
         }
@@ -254,18 +296,28 @@ struct PhoneSessions {
     }
 
     /// The device ranges with a phone that waited: it is told, and ranges under its name.
-    private mutating func admit(_ waiting: Waiting, sessionID: UInt32, now: Double, _ out: inout Output) {
-        guard phones[waiting.name]?.address == waiting.address else { return }  // let go meanwhile: answered then
+    mutating func admit(_ waiting: Waiting, sessionID: UInt32, now: Double, _ out: inout Output) {
+        guard let phone = phones[waiting.name], phone.address == waiting.address else { return }  // let go meanwhile: answered then
         phones[waiting.name]?.since = now
-        out.joined.append((waiting.name, waiting.address, sessionID))
-        out.answers.append(Answer(request: Self.requestName, id: waiting.id, result: .success(waiting.data)))
+        if let old = phone.replacing {
+            phones[waiting.name]?.replacing = nil
+            out.moved.append((waiting.name, old, waiting.address, sessionID))
+        } else {
+            out.joined.append((waiting.name, waiting.address, sessionID))
+        }
+        out.answers.append(Answer(request: waiting.request, id: waiting.id, result: .success(waiting.data)))
     }
 
     /// The device could not take a phone that waited: it is told why, and forgotten.
-    private mutating func refuse(_ waiting: Waiting, _ reason: String, _ out: inout Output) {
-        guard phones[waiting.name]?.address == waiting.address else { return }
+    mutating func refuse(_ waiting: Waiting, _ reason: String, _ out: inout Output) {
+        guard let phone = phones[waiting.name], phone.address == waiting.address else { return }
         phones[waiting.name] = nil
-        out.answers.append(Answer(request: Self.requestName, id: waiting.id, result: .failure(PhoneRequestError(reason))))
+        // An iPhone's new session failed: the name's old one is already closed.
+        if let old = phone.replacing {
+            out.left.append(old)
+            accessories[waiting.name] = nil
+        }
+        out.answers.append(Answer(request: waiting.request, id: waiting.id, result: .failure(PhoneRequestError(reason))))
     }
 
     /// A ranging round: phones with a successful measurement stay.
@@ -281,14 +333,21 @@ struct PhoneSessions {
     /// When `expire` next has something to do: the phones of sessions that range (a phone still
     /// waiting for the device is answered by the device's news, whenever it comes).
     var nextDeadline: Double? {
-        phones.values.filter { sessions[$0.sessionID]?.ranging == true }
-            .map { ($0.lastRound ?? $0.since) + settings.noRangingTimeout.seconds }.min()
+        let phoneDeadlines = phones.values.filter { sessions[$0.sessionID]?.ranging == true }
+            .map { ($0.lastRound ?? $0.since) + settings.noRangingTimeout.seconds }
+        let accessoryDeadlines = accessories.filter { phones[$0.key] == nil }.map(\.value.expires)
+        return (phoneDeadlines + accessoryDeadlines).min()
     }
 
     /// Phones without a successful round for `noRangingTimeout` are let go: the phone itself
     /// gives up after 10 s (android-interop.md §9), and its next session has a new address.
     mutating func expire(now: Double) -> Output {
         var out = Output()
+        for (name, accessory) in accessories.sorted(by: { $0.key < $1.key }) where phones[name] == nil && now >= accessory.expires {
+            accessories[name] = nil
+            out.logs.append("phone \(name): its accessory configuration was not used within "
+                            + "\(Int(settings.apple.accessoryDataTimeout.seconds.rounded())) s and is dropped")
+        }
         let limit = settings.noRangingTimeout.seconds
         for phone in phones.values.sorted(by: { $0.name < $1.name }) where now - (phone.lastRound ?? phone.since) >= limit {
             guard sessions[phone.sessionID]?.ranging == true else { continue }
@@ -304,14 +363,15 @@ struct PhoneSessions {
 
     /// Ends one phone's part: its unicast session, or its place in the one-to-many session.
     /// A request of it still waiting for the device is answered now.
-    private mutating func release(_ name: String, reason: String, now: Double) -> Output {
+    mutating func release(_ name: String, reason: String, now: Double) -> Output {
         var out = Output()
         guard let phone = phones[name], var session = sessions[phone.sessionID] else {
             phones[name] = nil
             return out
         }
-        out.left.append(phone.address)
+        out.left.append(phone.routedAddress)
         out.logs.append("phone \(name): \(reason)")
+        accessories[name] = nil
         let pending = [session.opening].compactMap { $0 } + session.joinsAfterStart
             + session.updates.compactMap { if case let .join(waiting) = $0 { waiting } else { nil } }
         for waiting in pending where waiting.name == name { refuse(waiting, "the session closed: \(reason)", &out) }
@@ -327,7 +387,7 @@ struct PhoneSessions {
             for waiting in pending where waiting.name != name { refuse(waiting, "the session closed: \(reason)", &out) }
             for other in phones.values.sorted(by: { $0.name < $1.name }) where other.sessionID == phone.sessionID {
                 phones[other.name] = nil
-                out.left.append(other.address)
+                out.left.append(other.routedAddress)
             }
             sessions[phone.sessionID] = nil
             out.deviceEvents.append(.closeSession(sessionID: phone.sessionID, reason: reason))

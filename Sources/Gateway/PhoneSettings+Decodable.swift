@@ -6,7 +6,7 @@ import YAMLCoding
 /// every value is checked with the key's `file:line:column`.
 extension PhoneSettings: Decodable {
     enum CodingKeys: String, CodingKey {
-        case enabled, max
+        case enabled, max, apple
         case sessionKeyInfo = "session_key_info", noRangingTimeout = "no_ranging_timeout"
     }
 
@@ -28,6 +28,7 @@ extension PhoneSettings: Decodable {
         guard Self.noRangingTimeouts.contains(noRangingTimeout.seconds) else {
             throw YAMLError(at: mark(.noRangingTimeout), "phones.no_ranging_timeout must be between 1s and 60s, found \(noRangingTimeout)")
         }
+        apple = try c.decodeIfPresent(AppleAccessorySettings.self, forKey: .apple) ?? apple
         maximum = try c.decodeIfPresent(Int.self, forKey: .max) ?? maximum
         guard Self.maximumPhones.contains(maximum) else {
             throw YAMLError(at: mark(.max), "phones.max must be \(Self.maximumPhones.lowerBound) to \(Self.maximumPhones.upperBound) "

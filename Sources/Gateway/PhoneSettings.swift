@@ -2,7 +2,8 @@ import UCI
 import Vocabulary
 
 /// The config's `phones:` section: whether phones may ask for a ranging session over MQTT
-/// (`phone_session`), and what the gateway answers them with.
+/// (`phone_session`), and what the gateway answers them with: Android phones with Jetpack's
+/// parameters, iPhones with Nearby Interaction's accessory configuration data.
 public struct PhoneSettings: Sendable, Hashable {
     public var enabled = true
     /// nil: a random key per session (what Google's sample does); a configured key is shared by
@@ -13,6 +14,8 @@ public struct PhoneSettings: Sendable, Hashable {
     public var noRangingTimeout = TimeSpan(seconds: 10)
     /// Phones ranging at once (one-to-many sessions, Jetpack config 2); FIRA_RESPONDERS_MAX is 8.
     public var maximum = 8
+    /// How iPhones see the gateway (`phones.apple`).
+    public var apple = AppleAccessorySettings()
 
     public init() {}
 }

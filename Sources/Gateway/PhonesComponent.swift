@@ -2,8 +2,8 @@ import DeviceLink
 import UCI
 import Vocabulary
 
-/// Phones as peers: `phone_session` and `phone_session_stop` requests, the sessions they open
-/// on the device, and the phones' names on the core. The decisions are `PhoneSessions`'; this
+/// Phones as peers: `phone_session`, `phone_session_start` (iPhones) and `phone_session_stop`
+/// requests, the sessions they open on the device, and the phones' names on the core. The decisions are `PhoneSessions`'; this
 /// feeds it the requests, the device's news, the rounds and the time, and carries out what it
 /// decides.
 struct PhonesComponent: AgentComponent {
@@ -22,32 +22,63 @@ struct PhonesComponent: AgentComponent {
                               sessionID: configuration.device.sessionID, peers: configuration.device.peers)
     }
 
-    var requests: [Request.Name] { [.phoneSession, .phoneSessionStop] }
+    var requests: [Request.Name] { [.phoneSession, .phoneSessionStart, .phoneSessionStop] }
     var nextDeadline: Double? { sessions.nextDeadline }
 
     mutating func answer(_ request: Request, _ core: inout AgentCore, at moment: AgentMoment) {
-        if request.name == .phoneSession {
-            // Answered once the device ranges (or failed to), not before: the app starts its side
-            // with what the answer says, and the phone gives up 10 s after that.
-            guard core.status.deviceReachable else { return core.respond(to: request, failure: "no device (\(core.status.deviceState))") }
-            switch PhoneSessionRequest.parse(request.body) {
-            case let .failure(problem):
-                publish(PhoneSessions.Answer(request: request.rawName, id: request.id, result: .failure(problem)), &core)
-            case let .success(phone):
-                guard core.paced(request, at: moment) else { return }
-                let id = UInt32.random(in: PhoneSessionRequest.sessionIDs, using: &random)
-                let key = SessionKeyInfo.random(using: &random)
-                carryOut(sessions.request(phone, id: request.id, now: moment.monotonic, sessionID: id, key: key), &core, at: moment)
+        switch request.name {
+        case .phoneSession?:
+            switch PhoneSessionRequest.platform(of: request.body) {
+            case let .failure(problem): refuse(request, problem, &core)
+            case .success(.android): askForAndroidSession(request, &core, at: moment)
+            case .success(.ios): askForAccessory(request, &core, at: moment)
             }
-        } else {
+        case .phoneSessionStart?:
+            // Answered once the device ranges with the iPhone: the app then knows iOS's session runs.
+            switch IPhoneSessionRequest.Start.parse(request.body) {
+            case let .failure(problem): refuse(request, problem, &core)
+            case let .success(start):
+                guard core.status.deviceReachable else { return core.respond(to: request, failure: "no device (\(core.status.deviceState))") }
+                guard core.paced(request, at: moment) else { return }
+                carryOut(sessions.startIPhone(start, id: request.id, now: moment.monotonic), &core, at: moment)
+            }
+        default:
             // `phone_session_stop`: `{"name": …}`.
             guard case let .string(name)? = request.body["name"] else {
-                return publish(PhoneSessions.Answer(request: request.rawName, id: request.id, result: .failure(PhoneRequestError(
-                    "name is required: the phone's name from its phone_session request"))), &core)
+                return refuse(request, PhoneRequestError("name is required: the phone's name from its phone_session request"), &core)
             }
             guard core.paced(request, at: moment) else { return }
             carryOut(sessions.stop(name: name, id: request.id, now: moment.monotonic), &core, at: moment)
         }
+    }
+
+    /// Answered once the device ranges (or failed to), not before: the app starts its side
+    /// with what the answer says, and the phone gives up 10 s after that.
+    private mutating func askForAndroidSession(_ request: Request, _ core: inout AgentCore, at moment: AgentMoment) {
+        guard core.status.deviceReachable else { return core.respond(to: request, failure: "no device (\(core.status.deviceState))") }
+        switch PhoneSessionRequest.parse(request.body) {
+        case let .failure(problem): refuse(request, problem, &core)
+        case let .success(phone):
+            guard core.paced(request, at: moment) else { return }
+            let id = UInt32.random(in: PhoneSessionRequest.sessionIDs, using: &random)
+            let key = SessionKeyInfo.random(using: &random)
+            carryOut(sessions.request(phone, id: request.id, now: moment.monotonic, sessionID: id, key: key), &core, at: moment)
+        }
+    }
+
+    /// Answered at once: the accessory configuration data goes to iOS, whose answer comes back
+    /// in `phone_session_start`. Nothing reaches the device yet.
+    private mutating func askForAccessory(_ request: Request, _ core: inout AgentCore, at moment: AgentMoment) {
+        switch IPhoneSessionRequest.Accessory.parse(request.body) {
+        case let .failure(problem): refuse(request, problem, &core)
+        case let .success(accessory):
+            guard core.paced(request, at: moment) else { return }
+            carryOut(sessions.prepareAccessory(accessory, id: request.id, now: moment.monotonic, using: &random), &core, at: moment)
+        }
+    }
+
+    private func refuse(_ request: Request, _ problem: PhoneRequestError, _ core: inout AgentCore) {
+        publish(PhoneSessions.Answer(request: request.rawName, id: request.id, result: .failure(problem)), &core)
     }
 
     mutating func deviceNews(sessionID: UInt32, _ news: RequestedSessionNews, _ core: inout AgentCore, at moment: AgentMoment) {
@@ -73,6 +104,10 @@ struct PhonesComponent: AgentComponent {
         for phone in out.joined {
             core.log(.info, "phone \(phone.name) (\(WireOrderAddress.text(of: phone.address))) ranges in session \(phone.sessionID)")
             core.addPhone(name: phone.name, address: phone.address, sessionID: phone.sessionID, at: moment.time)
+        }
+        for phone in out.moved {
+            core.log(.info, "phone \(phone.name) (\(WireOrderAddress.text(of: phone.to))) ranges on in session \(phone.sessionID)")
+            core.movePhone(name: phone.name, from: phone.from, to: phone.to, sessionID: phone.sessionID, at: moment.time)
         }
         for address in out.left { core.phoneLeft(address: address, at: moment.time) }
         for event in out.deviceEvents { core.act(.device(event)) }

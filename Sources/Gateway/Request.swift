@@ -12,6 +12,7 @@ public struct Request: Sendable {
         case deviceReset = "device_reset"
         case phoneSession = "phone_session"
         case phoneSessionStop = "phone_session_stop"
+        case phoneSessionStart = "phone_session_start"
     }
 
     /// The raw name from the topic; the response goes to `response/<sanitized name>`.

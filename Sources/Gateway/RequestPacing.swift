@@ -18,7 +18,7 @@ struct RequestPacing {
         switch name {
         case .ping, .state: nil
         // A few people walking up together each start a session.
-        case .phoneSession: Pace(burst: 4, perSecond: 1)
+        case .phoneSession, .phoneSessionStart: Pace(burst: 4, perSecond: 1)
         case .reloadRules, .sessionStart, .sessionStop, .deviceReset, .phoneSessionStop: Pace(burst: 1, perSecond: 1)
         }
     }

@@ -162,7 +162,7 @@ public enum Schemas {
           ]
         },
         "phones": {
-          "description": "Android phones that ask for a ranging session over MQTT (the phone_session request).",
+          "description": "Android phones and iPhones that ask for a ranging session over MQTT (the phone_session request).",
           "type": "object",
           "additionalProperties": false,
           "properties": {
@@ -188,11 +188,39 @@ public enum Schemas {
               "default": "10s"
             },
             "max": {
-              "description": "Phones ranging at once, 1 to 8.",
+              "description": "Phones ranging at once, 1 to 8; an iPhone's accessory configuration handed out and not yet used counts.",
               "type": "integer",
               "minimum": 1,
               "maximum": 8,
               "default": 8
+            },
+            "apple": {
+              "description": "How iPhones see the gateway, a Nearby Interaction accessory (phone_session with platform ios, then phone_session_start).",
+              "type": "object",
+              "additionalProperties": false,
+              "properties": {
+                "role": {"description": "responder: the iPhone is the controller; initiator: the gateway is.", "enum": ["responder", "initiator"], "default": "responder"},
+                "uwb_config_version": {"description": "The UWB configuration data's version; 2.0 also asks for the timing under request.", "enum": ["1.0", "1.1", "2.0"], "default": "1.1"},
+                "preferred_update_rate": {"description": "Used when phone_session names no update_rate.", "enum": ["user_interactive", "automatic", "infrequent"], "default": "user_interactive"},
+                "clock_drift_ppm": {"type": "integer", "minimum": 0, "maximum": 100, "default": 25},
+                "chipset_ids": {"description": "qorvo: the ids Qorvo's boards send; zero: as AOSP's test app.", "enum": ["qorvo", "zero"], "default": "qorvo"},
+                "accessory_data_timeout": {
+                  "description": "Accessory configuration data not used by a phone_session_start within this long is dropped, 5s to 10min.",
+                  "anyOf": [{"type": "number", "minimum": 5, "maximum": 600}, {"$ref": "#/definitions/durationText"}],
+                  "default": "30s"
+                },
+                "request": {
+                  "description": "What UWB config 2.0 asks iOS for (iOS may choose otherwise).",
+                  "type": "object",
+                  "additionalProperties": false,
+                  "properties": {
+                    "hopping": {"type": "boolean", "default": false},
+                    "slots_per_round": {"type": "integer", "minimum": 4, "maximum": 32, "default": 25},
+                    "slot_duration": {"description": "Whole milliseconds, 1ms to 10ms.", "anyOf": [{"type": "number"}, {"$ref": "#/definitions/durationText"}], "default": "2ms"},
+                    "ranging_interval": {"description": "50ms to 5s, at least the round.", "anyOf": [{"type": "number"}, {"$ref": "#/definitions/durationText"}], "default": "200ms"}
+                  }
+                }
+              }
             }
           }
         },

@@ -219,6 +219,23 @@ public struct ProximityEngine: Sendable {
         return outputs
     }
 
+    /// A peer ranges on at a new address under the same name (an iPhone's new NISession run):
+    /// its tracker, place and ranking memberships move with it, so that its state, stage, zones
+    /// and approaches carry on without an event. No-op unless `old` is tracked and `new` is not.
+    public mutating func readdress(_ old: MacAddress, to new: MacAddress) {
+        guard old != new, var tracker = trackers[old], trackers[new] == nil else { return }
+        trackers[old] = nil
+        deadlines[old] = nil
+        let moved = PeerIdentity(address: new, name: tracker.identity.name)
+        let previous = tracker.identity
+        tracker.identity = moved
+        store(tracker)
+        if let index = order.firstIndex(of: old) { order[index] = new }
+        for index in published.indices {
+            published[index] = published[index]?.map { $0 == previous ? moved : $0 }
+        }
+    }
+
     /// Every peer the engine tracks (configured, or seen on air), in output order.
     public var peers: [PeerIdentity] {
         order.compactMap { trackers[$0]?.identity }

@@ -175,3 +175,39 @@ extension AppConfigParameter {
         return list
     }
 }
+
+extension AppConfigParameter {
+    /// The set an iPhone's Nearby Interaction session expects of an accessory (apple-interop.md
+    /// §4), in the order of the spec's vector: a unicast DS-TWR session with static STS, Apple's
+    /// VENDOR_ID (0x004C) and the IV iOS chose, time-of-flight reports only (the accessory
+    /// measures no angle), hopping as iOS says (never in 1.x), and iOS's RANGING_ROUND_CONTROL
+    /// passed through. `phone` is the iPhone's address; `air` holds iOS's timing and key.
+    public static func appleNearbyInteraction(role: DeviceType, ownAddress: UInt16, phone: UInt16, channel: UInt8,
+                                              rangingDurationMilliseconds: UInt32, air: AirParameters) -> [AppConfigParameter] {
+        let controller = role == .controller
+        return [
+            .deviceType(role),
+            .deviceRole(controller ? .initiator : .responder),
+            .multiNodeMode(.unicast),
+            .rangingRoundUsage(.dsTWRDeferred),
+            .deviceMacAddress(.short(ownAddress)),
+            .dstMacAddresses([.short(phone)]),
+            .channelNumber(channel),
+            .stsConfig(.staticSTS),
+            .rframeConfig(.sp3),
+            .scheduleMode(.timeScheduled),
+            .preambleCodeIndex(air.preambleCodeIndex),
+            .sfdID(2),
+            .slotDuration(air.slotDurationRSTU),
+            .rangingDuration(rangingDurationMilliseconds),
+            .slotsPerRangingRound(air.slotsPerRound),
+            .vendorID(air.sessionKeyInfo.vendorID),
+            .staticSTSIV(air.sessionKeyInfo.staticIV),
+            .stsLength(.symbols64),
+            .hopping(air.hopping),
+            .rangingRoundControl(air.rangingRoundControl ?? 0x03),
+            .resultReportConfig(0x01),
+            .aoaResultRequest(.none),
+        ]
+    }
+}

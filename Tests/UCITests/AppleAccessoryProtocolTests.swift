@@ -112,4 +112,23 @@ import UCI
         #expect(v20.bytes.count == 48 && v20.bytes[4] == 0 && v20.bytes[15] == 32)
         #expect(Array(v20.bytes.suffix(16)) == Self.bytes("00 A7 3C 19 00 00 00 00 00 00 06 00 60 09 F0 00"))
     }
+
+    /// The session the shareable data of 1.1 opens, with the gateway as responder at `A7 3C`:
+    /// SESSION_INIT and SET_APP_CONFIG exactly as the spec writes them (§3, "UCI for the two").
+    @Test func theBlobOpensTheSpecsSessionByteForByte() throws {
+        let blob = try ShareableConfigurationData(bytes: Self.shareable11)
+        let air = AirParameters(preambleCodeIndex: blob.preambleCodeIndex, slotsPerRound: UInt8(blob.slotsPerRound),
+                                slotDurationRSTU: blob.slotDurationRSTU, hopping: blob.hopping,
+                                rangingRoundControl: blob.rangingRoundControl, sessionKeyInfo: try #require(blob.sessionKeyInfo))
+        let phone = UInt16(blob.phoneAddress[0]) | UInt16(blob.phoneAddress[1]) << 8
+        let parameters = AppConfigParameter.appleNearbyInteraction(role: .controlee, ownAddress: 0x3CA7, phone: phone, channel: blob.channel,
+                                                                  rangingDurationMilliseconds: UInt32(blob.rangingIntervalMilliseconds), air: air)
+        #expect(UCICommand.sessionInit(sessionID: blob.sessionID).raw.payload == Self.bytes("08 51 00 00 00"))
+        let command = UCICommand.sessionSetAppConfig(sessionHandle: 1, parameters).raw.payload
+        #expect(Array(command.dropFirst(4)) == Self.bytes("""
+            16 00 01 00  11 01 00  03 01 00  01 01 02  06 02 A7 3C  07 02 70 75  04 01 09  02 01 00  12 01 03  22 01 01
+            14 01 0B  15 01 02  08 02 10 0E  09 04 C6 00 00 00  1B 01 06  27 02 4C 00  28 06 17 51 EF 27 FB DD
+            35 01 01  2C 01 00  0C 01 03  2E 01 01  0D 01 00
+            """))
+    }
 }

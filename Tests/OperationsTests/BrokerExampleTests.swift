@@ -35,7 +35,8 @@ import TestSupport
         let allowed = [("gateway", "uwb2mqtt/gw/status"), ("gateway", "homeassistant/sensor/uwb2mqtt_gw/anna_distance/config"),
                        ("integrator", "uwb2mqtt/gw/request/ping"), ("integrator", "uwb2mqtt/gw/request/state"),
                        ("admin", "uwb2mqtt/gw/request/session_stop"), ("admin", "uwb2mqtt/other/request/reload_rules"),
-                       ("phone-app", "uwb2mqtt/gw/request/phone_session"), ("phone-app", "uwb2mqtt/gw/request/phone_session_stop")]
+                       ("phone-app", "uwb2mqtt/gw/request/phone_session"), ("phone-app", "uwb2mqtt/gw/request/phone_session_stop"),
+                       ("phone-app", "uwb2mqtt/gw/request/phone_session_start")]
         let denied = [("gateway", "uwb2mqtt/other/status"), ("gateway", "homeassistant/sensor/some_light/config"),
                       ("integrator", "uwb2mqtt/gw/request/session_stop"), ("integrator", "uwb2mqtt/gw/request/device_reset"),
                       ("integrator", "uwb2mqtt/gw/status"), ("homeassistant", "uwb2mqtt/gw/request/reload_rules"),

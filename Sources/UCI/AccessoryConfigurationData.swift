@@ -95,6 +95,69 @@ public struct AccessoryConfigurationData: Hashable, Sendable {
         self.requested = requested
     }
 
+    /// Why a structure cannot be read as accessory configuration data; `field` names it.
+    public struct Problem: Error, Equatable, Sendable, CustomStringConvertible {
+        public let field: String
+        public let message: String
+        public var description: String { message }
+    }
+
+    /// Reads `bytes` as an app hands them to iOS, strictly: accessory protocol 1.0, a known
+    /// preferred update rate, reserved bytes 0, a UWB configuration of version 1.0, 1.1 or 2.0
+    /// whose length byte and size match the version, role 0 or 1, requested hopping 0 or 1.
+    /// Whatever is read is written back by `bytes` unchanged. Version 1.0 carries no clock
+    /// drift (`clockDriftPPM` is then 0) and 1.x no request (`requested` stays the default).
+    public init(bytes: [UInt8]) throws(Problem) {
+        let accepted = UWBConfigVersion.allCases.map { "\($0.rawValue) = \(16 + $0.length)" }.joined(separator: ", ")
+        func problem(_ field: String, _ message: String) -> Problem { Problem(field: field, message: message) }
+        guard bytes.count >= 20 else {
+            throw problem("accessory_configuration_data", "accessory_configuration_data is \(bytes.count) bytes; accepted \(accepted)")
+        }
+        func u16(_ at: Int) -> UInt16 { UInt16(bytes[at]) | UInt16(bytes[at + 1]) << 8 }
+        func u32(_ at: Int) -> UInt32 { UInt32(u16(at)) | UInt32(u16(at + 2)) << 16 }
+        guard u16(0) == 1, u16(2) == 0 else {
+            throw problem("accessory_protocol_version", "accessory protocol version \(u16(0)).\(u16(2)) is not 1.0")
+        }
+        guard let rate = PreferredUpdateRate(rawValue: bytes[4]) else {
+            throw problem("preferred_update_rate",
+                          "preferred update rate \(bytes[4]) is none of 0 (automatic), 10 (infrequent), 20 (user interactive)")
+        }
+        if let index = (5..<15).first(where: { bytes[$0] != 0 }) {
+            throw problem("reserved", "reserved header byte \(index) is \(bytes[index]), not 0")
+        }
+        let major = u16(16), minor = u16(18)
+        guard let version = UWBConfigVersion.allCases.first(where: { $0.majorMinor == (major, minor) }) else {
+            throw problem("uwb_config_version", "UWB config version \(major).\(minor) is none of 1.0, 1.1, 2.0")
+        }
+        guard Int(bytes[15]) == version.length else {
+            throw problem("uwb_config_length", "the length byte says \(bytes[15]) bytes of UWB config data; "
+                          + "version \(version.rawValue) has \(version.length)")
+        }
+        guard bytes.count == 16 + version.length else {
+            throw problem("accessory_configuration_data", "accessory_configuration_data is \(bytes.count) bytes with "
+                          + "UWB config version \(version.rawValue); accepted \(accepted)")
+        }
+        guard let role = RangingRole(rawValue: bytes[32]) else {
+            throw problem("ranging_role", "ranging role \(bytes[32]) is neither 0 (responder) nor 1 (initiator)")
+        }
+        self.version = version
+        preferredUpdateRate = rate
+        chipset = ChipsetIDs(manufacturer: u32(20), model: u32(24), middlewareVersion: u32(28))
+        self.role = role
+        address = [bytes[33], bytes[34]]
+        clockDriftPPM = version == .v1_0 ? 0 : u16(35)
+        requested = RequestedTiming()
+        guard version == .v2_0 else { return }
+        if let index = (37..<41).first(where: { bytes[$0] != 0 }) {
+            throw problem("reserved", "reserved UWB config byte \(index - 16) is \(bytes[index]), not 0")
+        }
+        guard bytes[41] <= 1 else { throw problem("requested_hopping", "requested hopping \(bytes[41]) is neither 0 nor 1") }
+        requested.hopping = bytes[41] == 1
+        requested.slotsPerRound = u16(42)
+        requested.slotDurationRSTU = u16(44)
+        requested.rangingIntervalMilliseconds = u16(46)
+    }
+
     /// The whole structure, header first, as the app passes it to iOS.
     public var bytes: [UInt8] {
         var out: [UInt8] = []

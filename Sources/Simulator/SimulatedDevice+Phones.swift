@@ -46,7 +46,7 @@ extension SimulatedDevice {
         guard let index = phones.firstIndex(where: { $0.address == address }) else {
             return model.measurement(for: address, at: t, session: session, rng: &noiseRNG)
         }
-        guard phones[index].isRanging, phones[index].parameters.mismatches(with: session).isEmpty else {
+        guard phones[index].isRanging, phones[index].parameters.airConfiguration.mismatches(with: session).isEmpty else {
             return RangingModel.timeout(address)
         }
         let measurement = model.measurement(for: address, at: t, session: session, rng: &noiseRNG)
@@ -63,7 +63,7 @@ extension SimulatedDevice {
             let id = phone.parameters.sessionID
             let ownSessionRanges = sessions.contains { $0.state == .active && $0.sessionID == id }
             guard session.sessionID == id || (!ownSessionRanges && session.peers.contains(phone.address)) else { continue }
-            let found = phone.parameters.mismatches(with: session)
+            let found = phone.parameters.airConfiguration.mismatches(with: session)
             if !found.isEmpty && found != phone.reported {
                 out.append(.diagnostic("\(phone.title): no ranging: " + found.map(\.description).joined(separator: "; ")))
             }

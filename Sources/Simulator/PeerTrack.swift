@@ -31,9 +31,13 @@ public struct PeerTrack: Hashable, Sendable, Decodable {
     /// Set when the peer is an Android phone: it then answers only a gateway session that
     /// matches its own configuration, from `phone.startAt` on.
     public var phone: ScenarioPhone?
+    /// Set when the peer is an iPhone: it answers nothing until its app starts it
+    /// (`SimulatedDevice.startIPhone`), then only a gateway session that matches that NISession.
+    public var iPhone: ScenarioIPhone?
 
     public init(address: UInt16, name: String? = nil, path: [Keyframe], outOfRange: [TimeWindow] = [],
-                nlos: [NLoSWindow] = [], dropouts: [DropoutWindow] = [], phone: ScenarioPhone? = nil) {
+                nlos: [NLoSWindow] = [], dropouts: [DropoutWindow] = [], phone: ScenarioPhone? = nil,
+                iPhone: ScenarioIPhone? = nil) {
         self.address = address
         self.name = name
         self.path = path
@@ -41,6 +45,7 @@ public struct PeerTrack: Hashable, Sendable, Decodable {
         self.nlos = nlos
         self.dropouts = dropouts
         self.phone = phone
+        self.iPhone = iPhone
     }
 
     /// A point of the path: at `t` seconds the peer is at `place`, optionally seen at
@@ -164,6 +169,7 @@ public struct PeerTrack: Hashable, Sendable, Decodable {
         case address, name, path
         case outOfRange = "out_of_range"
         case nlos, dropouts, phone
+        case iPhone = "iphone"
     }
 
     public init(from decoder: any Decoder) throws {
@@ -176,6 +182,7 @@ public struct PeerTrack: Hashable, Sendable, Decodable {
         nlos = try c.decodeIfPresent([NLoSWindow].self, forKey: .nlos) ?? []
         dropouts = try c.decodeIfPresent([DropoutWindow].self, forKey: .dropouts) ?? []
         phone = c.contains(.phone) ? try ScenarioPhone(from: c.superDecoder(forKey: .phone), peerAddress: address) : nil
+        iPhone = c.contains(.iPhone) ? try ScenarioIPhone(from: c.superDecoder(forKey: .iPhone)) : nil
     }
 
     /// The peer's label for messages: its name, else its address.
@@ -224,6 +231,7 @@ public struct PeerTrack: Hashable, Sendable, Decodable {
                 throw .outOfRange(field: "\(p).dropouts[\(i)].probability", value: w.probability, expected: "0…1")
             }
         }
+        guard phone == nil || iPhone == nil else { throw .twoPhoneKinds(peer: label) }
         if let phone {
             try phone.validate(field: "\(p).phone")
             let own = UWBAddress(shortAddress: address)

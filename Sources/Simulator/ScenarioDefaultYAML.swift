@@ -100,6 +100,19 @@ extension Scenario {
       #     slot_duration_ms: 2         # 1 | 2
       #     start_at: 0                 # scene seconds; again on every loop
 
+      # An iPhone (Nearby Interaction accessory protocol) is a peer with `iphone: {}`. It answers
+      # nothing until its app runs an NISession with the gateway's accessory configuration data
+      # (from code: SimulatedDevice.startIPhone), then only a gateway session that matches what
+      # iOS chose (session id, channel, preamble, slots, slot duration, interval, RRC, IV, Apple's
+      # VENDOR_ID, addresses, complementary roles, hopping); otherwise it stays silent and the log
+      # says what differs. It gives up 10 s after its last successful round (or its start) and
+      # waits for a new run. `address` stands for the random address iOS picks for the session.
+      # - address: 0x7570
+      #   name: iphone-dana
+      #   path:
+      #     - {t: 0, distance: 1.5}
+      #   iphone: {}                    # no keys: the rest comes from the exchange
+
     faults: []
     # Fault injections, for testing recovery (see the built-in "faults" scenario):
     #   - {at: 3,  kind: garbage, bytes: 24}                          # random bytes between packets

@@ -33,6 +33,10 @@ public enum ScenarioError: Error, Hashable, Sendable, CustomStringConvertible {
     case invalidValue(field: String, value: String, expected: String)
     /// A phone is started for an address no scenario peer has: it would have no place.
     case phoneWithoutPeer(address: UInt16)
+    /// An iPhone is started for an address no scenario peer declared an iPhone (`iphone:`).
+    case iPhoneWithoutPeer(address: UInt16)
+    /// A peer is declared both an Android phone (`phone:`) and an iPhone (`iphone:`).
+    case twoPhoneKinds(peer: String)
 
     public var description: String {
         switch self {
@@ -57,6 +61,10 @@ public enum ScenarioError: Error, Hashable, Sendable, CustomStringConvertible {
         case let .invalidValue(field, value, expected): "\(field): '\(value)' is not valid (expected \(expected))"
         case let .phoneWithoutPeer(address):
             "phone \(shortAddressText(address)): no scenario peer has this address, so the phone has no path"
+        case let .iPhoneWithoutPeer(address):
+            "iPhone \(shortAddressText(address)): no scenario peer with this address is declared an iPhone (iphone: {})"
+        case let .twoPhoneKinds(peer):
+            "peer \(peer): an Android phone (phone:) or an iPhone (iphone:), not both"
         }
     }
 }

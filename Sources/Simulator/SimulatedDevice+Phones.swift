@@ -1,7 +1,8 @@
 import UCI
 
-/// Android phones among the peers: they answer a round only while their own session runs and
-/// the gateway's session matches it over the air (android-interop.md §4–§9).
+/// Phones among the peers, Android phones and iPhones: they answer a round only while their
+/// own session runs and the gateway's session matches it over the air (android-interop.md
+/// §4–§9, apple-interop.md §4–§5).
 extension SimulatedDevice {
     /// Starts a phone's session, as its app does after the exchange with the gateway, at
     /// `time` (after running the device up to it, like `receive`); returns what fell due.
@@ -11,21 +12,38 @@ extension SimulatedDevice {
     /// Jetpack would refuse.
     public mutating func startPhone(_ parameters: PhoneRangingParameters, at time: Double) throws(ScenarioError) -> [DeviceOutput] {
         try parameters.validate()
-        let address = parameters.address.shortAddress
-        guard scenario.peer(address) != nil else { throw .phoneWithoutPeer(address: address) }
+        guard scenario.peer(parameters.address.shortAddress) != nil else {
+            throw .phoneWithoutPeer(address: parameters.address.shortAddress)
+        }
+        return start(.android(parameters), at: time)
+    }
+
+    /// Starts an iPhone's session at `time`, as iOS does when the app runs its NISession with
+    /// the gateway's accessory configuration data; returns what fell due. A running iPhone
+    /// starts over (a new NISession run: new session id and IV). Its place is the scenario
+    /// peer with the session's phone address, which must be declared an iPhone (`iphone:`).
+    public mutating func startIPhone(_ session: IPhoneNearbySession, at time: Double) throws(ScenarioError) -> [DeviceOutput] {
+        try session.validate()
+        let address = session.address.shortAddress
+        guard scenario.peer(address)?.iPhone != nil else { throw .iPhoneWithoutPeer(address: address) }
+        return start(.iPhone(session), at: time)
+    }
+
+    private mutating func start(_ configuration: SimulatedPhone.Configuration, at time: Double) -> [DeviceOutput] {
+        let address = configuration.address.shortAddress
         let out = advance(to: time)
         if let index = phones.firstIndex(where: { $0.address == address }) {
-            phones[index].start(parameters, at: now)
+            phones[index].start(configuration, at: now)
         } else {
-            var phone = SimulatedPhone(parameters: parameters)
-            phone.start(parameters, at: now)
+            var phone = SimulatedPhone(configuration)
+            phone.start(configuration, at: now)
             phones.append(phone)
         }
         return out
     }
 
-    /// Ends the phone's session at `time` (its app closed the session scope); from then on
-    /// it answers no round until started again.
+    /// Ends the phone's session at `time` (its app closed the session scope, or invalidated
+    /// its NISession); from then on it answers no round until started again.
     public mutating func stopPhone(address: UWBAddress, at time: Double) -> [DeviceOutput] {
         let out = advance(to: time)
         if let index = phones.firstIndex(where: { $0.address == address.shortAddress }) { phones[index].stop() }
@@ -44,9 +62,11 @@ extension SimulatedDevice {
     mutating func measure(_ address: UInt16, in session: SimulatedSession, model: RangingModel,
                           at t: Double) -> TwoWayRangingMeasurement {
         guard let index = phones.firstIndex(where: { $0.address == address }) else {
+            // An iPhone whose app has not run its NISession yet.
+            if scenario.peer(address)?.iPhone != nil { return RangingModel.timeout(address) }
             return model.measurement(for: address, at: t, session: session, rng: &noiseRNG)
         }
-        guard phones[index].isRanging, phones[index].parameters.airConfiguration.mismatches(with: session).isEmpty else {
+        guard phones[index].isRanging, phones[index].configuration.air.mismatches(with: session).isEmpty else {
             return RangingModel.timeout(address)
         }
         let measurement = model.measurement(for: address, at: t, session: session, rng: &noiseRNG)
@@ -60,10 +80,11 @@ extension SimulatedDevice {
     mutating func diagnosePhones(in session: SimulatedSession, into out: inout [DeviceOutput]) {
         for index in phones.indices where phones[index].isRanging {
             let phone = phones[index]
-            let id = phone.parameters.sessionID
+            let air = phone.configuration.air
+            let id = air.sessionID
             let ownSessionRanges = sessions.contains { $0.state == .active && $0.sessionID == id }
             guard session.sessionID == id || (!ownSessionRanges && session.peers.contains(phone.address)) else { continue }
-            let found = phone.parameters.airConfiguration.mismatches(with: session)
+            let found = air.mismatches(with: session)
             if !found.isEmpty && found != phone.reported {
                 out.append(.diagnostic("\(phone.title): no ranging: " + found.map(\.description).joined(separator: "; ")))
             }

@@ -52,7 +52,8 @@ public struct SimulatedDevice: Sendable {
     /// While unplugged: the time the cable goes back in.
     private var replugTime: Double?
     private var endAnnounced = false
-    /// The Android phones among the peers: the scenario's, then those started from code.
+    /// The phones among the peers: the scenario's Android phones, then the phones started from
+    /// code (every iPhone is: its app starts it).
     var phones: [SimulatedPhone]
 
     /// How long the firmware waits before dropping an incomplete packet (UCI_GARBAGE_TIMEOUT_MS).

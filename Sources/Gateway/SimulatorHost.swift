@@ -36,6 +36,7 @@ public final class SimulatorHost: Sendable {
 
     private enum Request: Sendable {
         case startPhone(PhoneRangingParameters)
+        case startIPhone(IPhoneNearbySession)
         case unplug(seconds: Double)
     }
     private let stopping = Atomic<Bool>(false)
@@ -84,6 +85,13 @@ public final class SimulatorHost: Sendable {
         requests.withLock { $0.append(.startPhone(parameters)) }
     }
 
+    /// Starts a simulated iPhone with the NISession its app ran on the gateway's accessory
+    /// configuration data (a new run restarts it): what a test does with a `phone_session`
+    /// answer for `"platform": "ios"`. A refusal is logged.
+    public func startIPhone(_ session: IPhoneNearbySession) {
+        requests.withLock { $0.append(.startIPhone(session)) }
+    }
+
     /// Unplugs the simulated device for `seconds`, now rather than at a scene time.
     public func unplug(seconds: Double) {
         requests.withLock { $0.append(.unplug(seconds: seconds)) }
@@ -125,6 +133,8 @@ public final class SimulatorHost: Sendable {
                     switch request {
                     case let .startPhone(parameters):
                         do { outputs += try device.startPhone(parameters, at: Clocks.monotonic()) } catch { host.log("simulated phone: \(error)") }
+                    case let .startIPhone(session):
+                        do { outputs += try device.startIPhone(session, at: Clocks.monotonic()) } catch { host.log("simulated iPhone: \(error)") }
                     case let .unplug(seconds):
                         outputs += device.unplug(for: seconds, at: Clocks.monotonic())
                     }

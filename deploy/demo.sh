@@ -7,7 +7,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 BIN=${BIN:-.build/debug/uwb2mqtt}
-SCENARIO=${SCENARIO:-default}
+SCENARIO=${SCENARIO:-with-iphone}
 RAW=${RAW:-}
 work=$(mktemp -d /tmp/uwb2mqtt-demo.XXXXXX)
 pids=()

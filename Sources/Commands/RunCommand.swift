@@ -5,9 +5,9 @@ import Simulator
 /// `uwb2mqtt run [--config FILE] [--simulate [SCENARIO]]`: loads the configuration and runs the
 /// agent until SIGINT/SIGTERM.
 ///
-/// With `--simulate` and no config file, the agent runs on defaults with the scenario's peers and
-/// a spool in a temporary directory, so that `uwb2mqtt run --simulate` works on a fresh machine
-/// against a local broker.
+/// With `--simulate` and no config file, the agent runs on defaults with the scenario's peers (but
+/// its iPhones, whose apps ask for their sessions) and a spool in a temporary directory, so that
+/// `uwb2mqtt run --simulate` works on a fresh machine against a local broker.
 public struct RunCommand: Command {
     static let declaration = CommandDeclaration(
         name: "run", abstract: "run the gateway agent",
@@ -59,7 +59,9 @@ public struct RunCommand: Command {
     }
 
     static func defaults(for scenario: Scenario) -> AgentConfiguration {
-        let peers = scenario.peers.prefix(8).map { AgentConfiguration.Peer(address: $0.address, name: $0.name) }
+        // An iPhone is not a configured peer: its app asks for its own session.
+        let peers = scenario.peers.filter { $0.iPhone == nil }.prefix(8)
+            .map { AgentConfiguration.Peer(address: $0.address, name: $0.name) }
         var configuration = AgentConfiguration(device: AgentConfiguration.Device(peers: Array(peers)))
         configuration.mqtt.spoolDir = FileSystem.temporaryDirectory + "uwb2mqtt-spool"
         configuration.source = "<defaults>"

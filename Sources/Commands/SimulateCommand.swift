@@ -17,7 +17,8 @@ public struct SimulateCommand: Command {
         "SCENARIO", .optional, .fileOr(ScenarioLoading.builtIns.keys.sorted()),
         help: "a scenario file (YAML) or a built-in: default (someone walks up, hands a phone over and walks away; a tag "
             + "goes out of range), with-angles (the same with a device that reports angles), with-faults (garbage, split "
-            + "writes, device reset and error, unplug, session stop)")
+            + "writes, device reset and error, unplug, session stop), with-iphone (default with an iPhone whose app, under "
+            + "run --simulate, asks the gateway for its session over MQTT)")
 
     static let declaration = CommandDeclaration(
         name: "simulate", abstract: "run the DWM3001C simulator on a pseudo-terminal",

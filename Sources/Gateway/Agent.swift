@@ -147,6 +147,19 @@ public final class Agent {
             }
         }
 
+        // The scenario's iPhone apps ask the gateway through the broker, as real apps do.
+        var iPhoneApps: SimulatedIPhoneApps?
+        if let scenario, let simulator {
+            do {
+                iPhoneApps = try SimulatedIPhoneApps(scenario: scenario, host: simulator, broker: configuration.mqtt.broker,
+                                                     clientID: configuration.clientID, topics: topics, loop: loop, logger: logger)
+                try iPhoneApps?.start()
+            } catch {
+                logger.error("cannot start the simulated iPhones' apps: \(error)")
+                return 1
+            }
+        }
+
         service = DeviceLinkService(loop: loop, port: devicePort, configuration: configuration.device.session,
                                     options: TransportOptions(baudRate: configuration.device.baud)) { [unowned self] event in
             handleDevice(event)
@@ -188,6 +201,7 @@ public final class Agent {
         rulesFile = nil
         service = nil
         recorder?.close()
+        iPhoneApps?.stop()
         simulator?.stop()
         if let simulatorDirectory { try? FileManager.default.removeItem(atPath: simulatorDirectory) }
         withExtendedLifetime(signals) {}

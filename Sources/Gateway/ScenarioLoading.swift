@@ -3,10 +3,10 @@ import Simulator
 import YAMLCoding
 
 /// Finds the simulator scenario a command line names: a built-in (`default`, `with-angles`,
-/// `with-faults`) or a YAML file, decoded with the same file:line:column errors as the config.
+/// `with-faults`, `with-iphone`) or a YAML file, decoded with the same file:line:column errors as the config.
 public enum ScenarioLoading {
     public static let builtIns: [String: Scenario] = [
-        "default": .default, "with-angles": .withAngles, "with-faults": .withFaults,
+        "default": .default, "with-angles": .withAngles, "with-faults": .withFaults, "with-iphone": .withIPhone,
     ]
 
     public static func load(_ name: String?) throws -> Scenario {

@@ -232,6 +232,7 @@ public struct PeerTrack: Hashable, Sendable, Decodable {
             }
         }
         guard phone == nil || iPhone == nil else { throw .twoPhoneKinds(peer: label) }
+        try iPhone?.validate(field: "\(p).iphone")
         if let phone {
             try phone.validate(field: "\(p).phone")
             let own = UWBAddress(shortAddress: address)

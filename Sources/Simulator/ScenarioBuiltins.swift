@@ -61,6 +61,20 @@ extension Scenario {
         return scenario
     }()
 
+    /// `default` with an iPhone among its peers (`make demo`): `iphone-eve` (its app asks the
+    /// gateway over MQTT from the second second on, as `run --simulate` plays it) walks from 7 m
+    /// to the counter, stays 15 s at 40 cm and walks away again, each minute.
+    public static let withIPhone: Scenario = {
+        var scenario = Scenario.default
+        scenario.name = "default-with-iphone"
+        scenario.peers.append(PeerTrack(
+            address: 0x7570, name: "iphone-eve",
+            path: [.init(t: 0, distance: 7), .init(t: 8, distance: 7), .init(t: 18, distance: 0.4), .init(t: 33, distance: 0.4),
+                   .init(t: 45, distance: 7), .init(t: 60, distance: 7)],
+            iPhone: ScenarioIPhone(app: ScenarioIPhone.App(name: "iphone-eve", startAt: 2))))
+        return scenario
+    }()
+
     /// Thirty seconds, repeating, with one of every fault, for testing the agent's recovery:
     /// garbage on the line, split packets, a session the firmware stops, a device error, a
     /// spontaneous reset and an unplug.

@@ -258,4 +258,32 @@ import Vocabulary
         _ = try await world.subscriber.waitForMessages(topic: "uwb2mqtt/gw/peer/tool-cart/range", count: cart + 3, timeout: .seconds(10))
         #expect(!world.host.commandsSeen.contains(.sessionStop(sessionHandle: 1)))
     }
+
+    /// `make demo`'s scenario: under `run --simulate with-iphone` the simulated iPhone's app asks
+    /// the gateway itself, through the broker, and the iPhone ranges as a named peer.
+    @Test func theDemosIPhoneAppAsksThroughTheBrokerByItself() async throws {
+        let broker = try await MosquittoBroker.start()
+        let dir = try TemporaryDirectory(prefix: "iphone-demo")
+        let subscriber = try await MQTTTestSubscriber.start(broker: broker, topics: ["uwb2mqtt/demo/#"])
+        let agent = try AgentProcess(config: """
+            gateway: {id: demo}
+            device:
+              peers: [{address: 0x0001, name: phone-anna}, {address: 0x0002, name: tool-cart}]
+            mqtt: {url: \(broker.url), spool_dir: \(dir.file("spool"))}
+            rules: \(exampleRulesPath)
+            """, scenario: "with-iphone", directory: dir)
+        defer {
+            agent.stop()
+            subscriber.stop()
+            broker.stop()
+        }
+        let offer = try await subscriber.waitForMessage(topic: "uwb2mqtt/demo/response/phone_session", timeout: .seconds(30))
+        #expect(json(offer.payload)["ok"] as? Bool == true, "\(offer.payload)")
+        let started = try await subscriber.waitForMessage(topic: "uwb2mqtt/demo/response/phone_session_start", timeout: .seconds(30))
+        #expect(json(started.payload)["ok"] as? Bool == true, "\(started.payload)")
+        let range = try await subscriber.waitForMessage(topic: "uwb2mqtt/demo/peer/iphone-eve/range",
+                                                        where: { json($0.payload)["status"] as? String == "ok" }, timeout: .seconds(30))
+        #expect(json(range.payload)["mac"] as? String == "0x7570")
+        #expect(agent.logLines.contains { $0.contains("iPhone app iphone-eve: ranging") }, "\(agent.logLines.suffix(20))")
+    }
 }

@@ -390,6 +390,9 @@ struct IPhoneTests {
         let json = #"{"peers": [{"address": "0x7570", "path": [{"t": 0, "distance": 2}], "iphone": {}}]}"#
         let scenario = try JSONDecoder().decode(Scenario.self, from: Data(json.utf8))
         #expect(scenario.peers.first?.iPhone == ScenarioIPhone() && scenario.peers.first?.phone == nil)
+        let withApp = #"{"peers": [{"address": "0x7570", "path": [{"t": 0, "distance": 2}], "iphone": {"app": {"name": "iphone-eve", "start_at": 2}}}]}"#
+        #expect(try JSONDecoder().decode(Scenario.self, from: Data(withApp.utf8)).peers.first?.iPhone?.app
+                == ScenarioIPhone.App(name: "iphone-eve", startAt: 2))
         let plain = try JSONDecoder().decode(Scenario.self, from: Data(#"{"peers": [{"address": 1, "path": [{"t": 0, "distance": 2}]}]}"#.utf8))
         #expect(plain.peers.first?.iPhone == nil)
 
@@ -402,7 +405,10 @@ struct IPhoneTests {
 
     @Test("bad iphone entries are decoding errors",
           arguments: [
-            (#""iphone": {"start_at": 1}"#, "unknown key 'start_at' (iphone takes no keys: write iphone: {})"),
+            (#""iphone": {"start_at": 1}"#, "unknown key 'start_at' (expected one of: app)"),
+            (#""iphone": {"app": {"name": "iphone-eve", "at": 1}}"#, "unknown key 'at' (expected one of: name, start_at)"),
+            (#""iphone": {"app": {"name": "iphone-eve", "start_at": -1}}"#, "app.start_at"),
+            (#""iphone": {"app": {"name": ""}}"#, "app.name"),
             (#""iphone": {}, "phone": {"session_id": 5, "session_key_info": "0807010203040506", "gateway_address": "01:00"}"#,
              "peer 0x7570: an Android phone (phone:) or an iPhone (iphone:), not both"),
             (#""iphone": {}, "iPhone": {}"#, "unknown key 'iPhone'"),

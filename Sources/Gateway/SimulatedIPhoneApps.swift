@@ -1,0 +1,97 @@
+import EventLoop
+import MQTTClient
+import Simulator
+import UCI
+import Vocabulary
+
+/// The apps of a scenario's simulated iPhones (`iphone: {app: …}`), for `run --simulate`: each
+/// talks to the gateway through the broker with a client of its own, as a phone's app does, and
+/// runs its NISessions on the simulator (`SimulatorHost.startIPhone`). The decisions are
+/// `SimulatedIPhoneApp`'s; this carries them out on the agent's loop.
+final class SimulatedIPhoneApps {
+    private var apps: [SimulatedIPhoneApp]
+    private let configuration: MQTTConfiguration
+    private var client: MQTTClient?
+    private let host: SimulatorHost
+    private let topics: TopicTree
+    private let loop: EventLoop
+    private let log: (String) -> Void
+    private var timer: EventLoop.Timer?
+
+    /// nil when the scenario has no iPhone with an app. `start` connects.
+    init?(scenario: Scenario, host: SimulatorHost, broker: BrokerSettings, clientID: String, topics: TopicTree, loop: EventLoop,
+          logger: Logger) throws {
+        let start = Clocks.monotonic()
+        let apps = scenario.peers.enumerated().compactMap { index, peer in
+            peer.iPhone?.app.map {
+                SimulatedIPhoneApp(app: $0, address: UWBAddress(shortAddress: peer.address), startingAt: start,
+                                   seed: scenario.seed &+ UInt64(index) &* 0x9E37_79B9)
+            }
+        }
+        guard !apps.isEmpty else { return nil }
+        self.apps = apps
+        self.host = host
+        self.topics = topics
+        self.loop = loop
+        log = { logger.info("simulator: \($0)") }
+        configuration = try BrokerConnection(broker: broker, clientID: clientID + "-iphone-apps", will: nil).configuration(logger: logger)
+    }
+
+    func start() throws(MQTTError) {
+        let client = try MQTTClient(configuration: configuration, loop: loop) { [unowned self] in handle($0) }
+        self.client = client
+        try client.subscribe(topic: topics.root + "/response/" + PhoneSessions.requestName, qos: .atLeastOnce)
+        try client.subscribe(topic: topics.root + "/response/" + PhoneSessions.startRequestName, qos: .atLeastOnce)
+        for app in apps { try client.subscribe(topic: topics.peer(TopicSegment.sanitize(app.name), "event"), qos: .atLeastOnce) }
+        try client.start()
+        reschedule()
+    }
+
+    func stop() {
+        if let timer { loop.cancel(timer) }
+        timer = nil
+        _ = client?.disconnect(timeout: .seconds(1))
+        client = nil
+    }
+
+    private func handle(_ event: MQTTEvent) {
+        guard case let .message(message) = event, !message.retained else { return }
+        let now = Clocks.monotonic()
+        let responses = topics.root + "/response/"
+        for index in apps.indices {
+            if message.topic.hasPrefix(responses) {
+                carryOut(apps[index].answered(String(message.topic.dropFirst(responses.count)), payload: message.payload, at: now))
+            } else if message.topic == topics.peer(TopicSegment.sanitize(apps[index].name), "event") {
+                carryOut(apps[index].event(payload: message.payload, at: now))
+            }
+        }
+        reschedule()
+    }
+
+    private func timePassed() {
+        timer = nil
+        let now = Clocks.monotonic()
+        for index in apps.indices { carryOut(apps[index].timePassed(now)) }
+        reschedule()
+    }
+
+    private func reschedule() {
+        if let timer { loop.cancel(timer) }
+        timer = apps.compactMap(\.nextDeadline).min().map { deadline in
+            loop.schedule(at: deadline) { [unowned self] in timePassed() }
+        }
+    }
+
+    private func carryOut(_ outputs: [SimulatedIPhoneApp.Output]) {
+        for output in outputs {
+            switch output {
+            case let .publish(request, body):
+                _ = try? client?.publish(topic: topics.root + "/request/" + request, payload: body, qos: .atLeastOnce)
+            case let .run(session):
+                host.startIPhone(session)
+            case let .log(line):
+                log(line)
+            }
+        }
+    }
+}

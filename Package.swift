@@ -37,12 +37,13 @@ let package = Package(
         // Pure core: the FiRa UCI codec. Standard library only.
         .target(name: "UCI", dependencies: ["Vocabulary"]),
 
-        // The values every file writes the same way (durations). Standard library only.
+        // The values every file and log line writes the same way (durations, timestamps, topic
+        // segments, JSON, log levels and throttles). Standard library only.
         .target(name: "Vocabulary"),
 
         // I/O: byte transports (serial, pseudo-terminal, TCP), port discovery, and the UCI
         // session state machine that brings the device up and keeps it ranging.
-        .target(name: "DeviceLink", dependencies: ["UCI", "EventLoop", "CLibSerialPort", "CPty", "CLinuxEvents"]),
+        .target(name: "DeviceLink", dependencies: ["Vocabulary", "UCI", "EventLoop", "CLibSerialPort", "CPty", "CLinuxEvents"]),
 
         // I/O: libmosquitto driven from the event loop (bounded QoS 1 queue, typed errors) and the
         // store-and-forward spool.
@@ -52,12 +53,16 @@ let package = Package(
         // one wording of what a message may quote of a file (Excerpt).
         .target(name: "YAMLCoding", dependencies: ["CYAML", "Vocabulary"]),
 
+        // What every service process (the agent, `fuse`, `watch`) shares: its log, its version and
+        // the broker connection made from the `mqtt` settings.
+        .target(name: "Service", dependencies: ["Vocabulary", "MQTTClient", "CLibSerialPort", "CMosquitto"]),
+
         // The agent: its deterministic core, the shell on the event loop, the features as
         // components, payloads, topics and config.
-        .target(name: "Gateway", dependencies: ["UCI", "DeviceLink", "MQTTClient", "YAMLCoding", "Simulator", "Proximity", "Recording", "EventLoop", "CLibSerialPort", "CMosquitto", "Vocabulary"]),
+        .target(name: "Gateway", dependencies: ["Service", "UCI", "DeviceLink", "MQTTClient", "YAMLCoding", "Simulator", "Proximity", "Recording", "EventLoop", "CLibSerialPort", "CMosquitto", "Vocabulary"]),
 
         // `uwb2mqtt fuse`: the site-position service on the same event loop.
-        .target(name: "Fuse", dependencies: ["Vocabulary", "Gateway", "SiteFusion", "MQTTClient", "EventLoop", "YAMLCoding", "DeviceLink"]),
+        .target(name: "Fuse", dependencies: ["Vocabulary", "Service", "SiteFusion", "MQTTClient", "EventLoop", "YAMLCoding"]),
 
         // The offline tools: replay (through the agent's core), its SVG plots, the JSON Schemas.
         .target(name: "OfflineTools", dependencies: ["Vocabulary", "Gateway", "DeviceLink", "Proximity", "Recording", "UCI"]),
@@ -67,7 +72,7 @@ let package = Package(
         .target(name: "Watch", dependencies: ["Vocabulary"]),
 
         // The command line: one type per subcommand, argument parsing, help, shell completion and exit statuses.
-        .target(name: "Commands", dependencies: ["Vocabulary", "Gateway", "Fuse", "Watch", "OfflineTools", "UCI", "DeviceLink", "MQTTClient", "YAMLCoding",
+        .target(name: "Commands", dependencies: ["Vocabulary", "Service", "Gateway", "Fuse", "Watch", "OfflineTools", "UCI", "DeviceLink", "MQTTClient", "YAMLCoding",
                                                  "Simulator", "Proximity", "Recording", "SiteFusion", "EventLoop", "CLibSerialPort", "CMosquitto", "CLinuxEvents"]),
 
         // Test-only helpers: child processes, a real mosquitto broker, subscriber, test CA, seeded noise.
@@ -105,10 +110,10 @@ let package = Package(
         .target(name: "SiteFusion", dependencies: ["Vocabulary"]),
 
         .testTarget(name: "UCITests", dependencies: ["UCI"]),
-        .testTarget(name: "GatewayTests", dependencies: ["Vocabulary", "Gateway", "DeviceLink", "Commands", "OfflineTools", "EventLoop", "Proximity", "UCI", "Simulator", "YAMLCoding", "Recording", "MQTTClient", "TestSupport"]),
+        .testTarget(name: "GatewayTests", dependencies: ["Vocabulary", "Service", "Gateway", "DeviceLink", "Commands", "OfflineTools", "EventLoop", "Proximity", "UCI", "Simulator", "YAMLCoding", "Recording", "MQTTClient", "TestSupport"]),
         .testTarget(name: "DeviceSessionTests", dependencies: ["DeviceLink", "UCI"]),
         .testTarget(name: "SpoolTests", dependencies: ["MQTTClient", "Vocabulary", "EventLoop"]),
-        .testTarget(name: "DeviceLinkTests", dependencies: ["DeviceLink", "UCI", "CPty"]),
+        .testTarget(name: "DeviceLinkTests", dependencies: ["Vocabulary", "DeviceLink", "UCI", "CPty"]),
         .testTarget(name: "YAMLCodingTests", dependencies: ["YAMLCoding", "TestSupport"]),
         .testTarget(name: "SimulatorTests", dependencies: ["Simulator", "UCI", "Vocabulary"]),
         .testTarget(name: "DeviceLinkIntegrationTests", dependencies: ["DeviceLink", "EventLoop", "Gateway", "Simulator", "UCI"]),
@@ -117,7 +122,7 @@ let package = Package(
         .testTarget(name: "AgentTests", dependencies: ["TestSupport", "MQTTClient", "EventLoop"]),
         .testTarget(name: "RecordingTests", dependencies: ["Vocabulary", "Recording", "Gateway", "OfflineTools", "UCI", "TestSupport"]),
         .testTarget(name: "SiteFusionTests", dependencies: ["Vocabulary", "SiteFusion", "TestSupport"]),
-        .testTarget(name: "OperationsTests", dependencies: ["Gateway", "Commands", "TestSupport", "DeviceLink", "MQTTClient", "Simulator"]),
+        .testTarget(name: "OperationsTests", dependencies: ["Service", "Gateway", "Commands", "TestSupport", "DeviceLink", "MQTTClient", "Simulator"]),
         .testTarget(name: "VocabularyTests", dependencies: ["Vocabulary"]),
         .testTarget(name: "WatchTests", dependencies: ["Watch"]),
         .testTarget(name: "ProximityTests", dependencies: ["Proximity", "UCI", "YAMLCoding", "Vocabulary", "TestSupport"]),

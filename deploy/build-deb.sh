@@ -16,8 +16,8 @@ binary=${1:?usage: build-deb.sh BINARY [OUTDIR]}
 outdir=${2:-$repo/dist}
 [ -x "$binary" ] || { echo "build-deb.sh: no executable at $binary" >&2; exit 1; }
 
-version=$(sed -n 's/.*static let agent = "\(.*\)".*/\1/p' "$repo/Sources/Gateway/Version.swift")
-[ -n "$version" ] || { echo "build-deb.sh: cannot read the version from Sources/Gateway/Version.swift" >&2; exit 1; }
+version=$(sed -n 's/.*static let agent = "\(.*\)".*/\1/p' "$repo/Sources/Service/AgentVersion.swift")
+[ -n "$version" ] || { echo "build-deb.sh: cannot read the version from Sources/Service/AgentVersion.swift" >&2; exit 1; }
 arch=$(dpkg --print-architecture)
 
 stage=$(mktemp -d "${TMPDIR:-/tmp}/uwb2mqtt-deb.XXXXXX")

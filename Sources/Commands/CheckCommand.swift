@@ -1,3 +1,4 @@
+import Service
 import Gateway
 import FoundationEssentials
 import MQTTClient

@@ -1,3 +1,4 @@
+import Service
 import Gateway
 
 /// The `uwb2mqtt` command line: every command, and the dispatch from a command line to one of

@@ -1,4 +1,5 @@
 #if canImport(Glibc)
+import Service
 @preconcurrency import Glibc
 #endif
 import Gateway

@@ -1,3 +1,4 @@
+import Service
 import Fuse
 import Gateway
 import FoundationEssentials

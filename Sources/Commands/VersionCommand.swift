@@ -1,3 +1,4 @@
+import Service
 import Gateway
 
 /// `uwb2mqtt version`: what a bug report needs to say about the build.

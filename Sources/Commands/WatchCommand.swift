@@ -1,3 +1,4 @@
+import Service
 import FoundationEssentials
 import Gateway
 import SiteFusion

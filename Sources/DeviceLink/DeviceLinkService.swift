@@ -1,4 +1,5 @@
 #if canImport(Glibc)
+import Vocabulary
 import Glibc
 #endif
 import EventLoop

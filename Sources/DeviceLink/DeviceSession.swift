@@ -1,3 +1,4 @@
+import Vocabulary
 import UCI
 
 /// The UCI session state machine: it brings a DWM3001C from power-on to ranging and keeps it

@@ -1,4 +1,4 @@
-import DeviceLink
+import Vocabulary
 
 /// What ``FuseCore`` asks the service to do, in order: the core decides, the service only
 /// publishes and writes lines.

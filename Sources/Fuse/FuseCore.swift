@@ -1,6 +1,5 @@
 import Vocabulary
-import Gateway
-import DeviceLink
+import Service
 import SiteFusion
 
 /// The decisions of `uwb2mqtt fuse` without its I/O: a message from the broker (topic, payload
@@ -46,7 +45,7 @@ public struct FuseCore: Sendable {
         self.configuration = configuration
         self.instanceID = instanceID
         tracker = FusionTracker(settings: configuration.fusionSettings, zones: configuration.polygonZones)
-        base = TopicTree(base: configuration.mqtt.baseTopic, gatewayID: "x").base
+        base = TopicSegment.base(configuration.mqtt.baseTopic)
         baseLevels = base.split(separator: "/", omittingEmptySubsequences: false).count
         site = TopicSegment.sanitize(configuration.site)
     }
@@ -237,7 +236,7 @@ public struct FuseCore: Sendable {
             .object([JSONMember("name", .string(zone.name)),
                      JSONMember("polygon", .list(zone.polygon.map { .list([Self.millimetres($0.x), Self.millimetres($0.y)]) }))])
         }
-        return Payloads.render([JSONMember("state", .string(online ? "online" : "offline")), JSONMember("ts", .string(Timestamp.rfc3339(time))),
+        return JSONBytes.object([JSONMember("state", .string(online ? "online" : "offline")), JSONMember("ts", .string(Timestamp.rfc3339(time))),
                                 JSONMember("version", .string(AgentVersion.agent)), JSONMember("instance", .string(instanceID)),
                                 JSONMember("zones", .list(zones))])
     }
@@ -254,7 +253,7 @@ public struct FuseCore: Sendable {
                                             JSONMember("x", Self.millimetres(p.x)), JSONMember("y", Self.millimetres(p.y)), JSONMember("z", Self.millimetres(p.z)),
                                             JSONMember("accuracy_m", Self.millimetres(p.accuracyM)), JSONMember("gateways", .list(p.gateways.map(JSONValue.string))),
                                             JSONMember("method", .string(SiteFix.method))]
-                actions.append(.publish(topic: peerTopic(p.peer, "position"), payload: Payloads.render(fields), qos: 0, retain: false))
+                actions.append(.publish(topic: peerTopic(p.peer, "position"), payload: JSONBytes.object(fields), qos: 0, retain: false))
             case let .state(s):
                 let position: JSONValue = s.position.map {
                     .object([JSONMember("x", Self.millimetres($0.x)), JSONMember("y", Self.millimetres($0.y)), JSONMember("z", Self.millimetres($0.z)),
@@ -262,7 +261,7 @@ public struct FuseCore: Sendable {
                 } ?? .null
                 let fields: [JSONMember] = [JSONMember("ts", .string(Timestamp.rfc3339(s.ts))), JSONMember("peer", .string(s.peer)), JSONMember("position", position),
                                             JSONMember("zones", .list(s.zones.map(JSONValue.string))), JSONMember("gateways_in_range", .int(Int64(s.gatewaysInRange)))]
-                actions.append(.publish(topic: peerTopic(s.peer, "state"), payload: Payloads.render(fields), qos: 1, retain: true))
+                actions.append(.publish(topic: peerTopic(s.peer, "state"), payload: JSONBytes.object(fields), qos: 1, retain: true))
             case let .event(e):
                 eventCounter += 1
                 var reason: [JSONMember] = []
@@ -276,7 +275,7 @@ public struct FuseCore: Sendable {
                                             JSONMember("rule", e.zone.map(JSONValue.string) ?? .null), JSONMember("from", .string(e.from)), JSONMember("to", .string(e.to)),
                                             JSONMember("distance_m", .null), JSONMember("reason", .object(reason)), JSONMember("cue", .null)]
                 actions.append(.log(.info, "site event \(e.type.rawValue) \(Self.printable(e.peer))\(e.zone.map { " " + $0 } ?? "")"))
-                actions.append(.publish(topic: peerTopic(e.peer, "event"), payload: Payloads.render(fields), qos: 1, retain: false))
+                actions.append(.publish(topic: peerTopic(e.peer, "event"), payload: JSONBytes.object(fields), qos: 1, retain: false))
             case let .forgotten(peer):
                 // An empty retained message clears the state topic on the broker.
                 actions.append(.publish(topic: peerTopic(peer, "state"), payload: [], qos: 1, retain: true))

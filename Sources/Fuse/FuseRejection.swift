@@ -1,5 +1,5 @@
 import Vocabulary
-import Gateway
+import Service
 
 /// Why the fuse did not take a message from the network. Anyone on the broker can publish under
 /// `<base>/`; what no honest gateway sends is refused here, counted by ``cause`` and said at most

@@ -1,7 +1,6 @@
 import Vocabulary
-import Gateway
+import Service
 import EventLoop
-import DeviceLink
 import MQTTClient
 import SiteFusion
 #if canImport(Glibc)

@@ -1,3 +1,4 @@
+import Service
 import Vocabulary
 import DeviceLink
 import EventLoop

@@ -1,3 +1,4 @@
+import Vocabulary
 import DeviceLink
 
 /// What the core asks the shell to do besides publishing (its `outbox`), in the order decided.

@@ -1,3 +1,4 @@
+import Service
 import Vocabulary
 import DeviceLink
 import FoundationEssentials
@@ -327,11 +328,6 @@ public struct AgentConfiguration: Sendable, Decodable {
     }
 }
 
-/// A configuration problem that has no line in a file (a missing file, an unreadable password file).
-public struct ConfigurationError: Error, CustomStringConvertible, Sendable {
-    public let description: String
-    public init(_ description: String) { self.description = description }
-}
 
 extension SourceMark {
     static let unknown = SourceMark(file: "<config>", line: 0, column: 0)

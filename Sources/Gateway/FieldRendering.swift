@@ -15,14 +15,7 @@ public enum FieldRendering {
     }
 
     /// The same JSON as ``json(_:)-([JSONMember])``, as the bytes an MQTT payload carries.
-    public static func jsonBytes(_ fields: [JSONMember]) -> [UInt8] {
-        // ~24 bytes a field covers a `range` payload (14 fields, ~330 bytes) in one allocation; the
-        // 256-byte floor a `feedback` payload (7 fields, but nested attributes and cue, ~220 bytes),
-        // which would otherwise grow its buffer once more.
-        var writer = JSONBytes(capacity: max(256, 32 + 24 * fields.count))
-        writer.appendObject(fields)
-        return writer.takeBytes()
-    }
+    public static func jsonBytes(_ fields: [JSONMember]) -> [UInt8] { JSONBytes.object(fields) }
 
     /// `key: value` lines, nested lists as `- ` items, indented by two spaces a level.
     public static func text(_ fields: [JSONMember], indent: Int = 0) -> String {

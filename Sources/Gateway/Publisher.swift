@@ -1,3 +1,4 @@
+import Vocabulary
 import DeviceLink
 import EventLoop
 import MQTTClient

@@ -1,3 +1,4 @@
+import Vocabulary
 import DeviceLink
 
 /// How often the requests that cost more than an answer may come: the ones that reach the device

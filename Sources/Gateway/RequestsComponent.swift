@@ -1,3 +1,4 @@
+import Service
 import Vocabulary
 
 /// The requests about the agent itself and its device (mqtt-api.md): `ping`, `state`,

@@ -1,3 +1,4 @@
+import Service
 import FoundationEssentials
 import Simulator
 import YAMLCoding

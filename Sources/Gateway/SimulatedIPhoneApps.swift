@@ -1,3 +1,4 @@
+import Service
 import EventLoop
 import MQTTClient
 import Simulator

@@ -1,3 +1,5 @@
+import Vocabulary
+
 /// The RFC 3339 text of the last time rendered, kept for the next payload with the same time.
 ///
 /// The measurements of one UWB notification (one per peer, up to eight) share its receive time,

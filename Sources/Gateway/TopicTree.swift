@@ -1,3 +1,5 @@
+import Vocabulary
+
 /// The topics of one gateway: `<base>/<gw>/…`.
 public struct TopicTree: Sendable, Equatable {
     /// `mqtt.base_topic`, used as configured (it is the operator's, not user data) but without
@@ -7,10 +9,7 @@ public struct TopicTree: Sendable, Equatable {
     public let gateway: String
 
     public init(base: String, gatewayID: String) {
-        let levels = base.split(separator: "/", omittingEmptySubsequences: true).map { level in
-            level.contains(where: { $0 == "+" || $0 == "#" }) ? TopicSegment.sanitize(String(level)) : String(level)
-        }
-        self.base = levels.isEmpty ? "uwb2mqtt" : levels.joined(separator: "/")
+        self.base = TopicSegment.base(base)
         gateway = TopicSegment.sanitize(gatewayID)
     }
 

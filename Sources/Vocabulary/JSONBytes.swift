@@ -40,6 +40,16 @@ public struct JSONBytes: Sendable {
     /// A value written before, copied as it is.
     public mutating func append(_ rendered: RenderedJSON) { appendRendered(rendered.bytes) }
 
+    /// One JSON object as the bytes a payload carries, keys in the order given.
+    public static func object(_ fields: [JSONMember]) -> [UInt8] {
+        // ~24 bytes a field covers a `range` payload (14 fields, ~330 bytes) in one allocation; the
+        // 256-byte floor a `feedback` payload (7 fields, but nested attributes and cue, ~220 bytes),
+        // which would otherwise grow its buffer once more.
+        var writer = JSONBytes(capacity: Swift.max(256, 32 + 24 * fields.count))
+        writer.appendObject(fields)
+        return writer.takeBytes()
+    }
+
     public mutating func appendObject(_ fields: [JSONMember]) {
         put(UInt8(ascii: "{"))
         var first = true

@@ -1,3 +1,4 @@
+import Service
 import DeviceLink
 import Foundation
 @testable import Gateway

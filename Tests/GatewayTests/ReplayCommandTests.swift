@@ -1,3 +1,4 @@
+import Vocabulary
 import Foundation
 import FoundationXML
 import Gateway

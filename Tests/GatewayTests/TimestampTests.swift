@@ -1,3 +1,4 @@
+import Vocabulary
 import Testing
 import Gateway
 

@@ -1,4 +1,4 @@
-import DeviceLink
+import Vocabulary
 #if canImport(Glibc)
 @preconcurrency import Glibc
 #endif

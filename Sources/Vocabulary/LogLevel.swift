@@ -1,4 +1,4 @@
-/// Severity of a log line the device link asks the agent to write.
+/// Severity of a log line: what the agent, the fuse and the device link write, and the threshold that lets it through.
 public enum LogLevel: Int, Comparable, Sendable, CustomStringConvertible {
     case error = 0, warning, info, debug
 

@@ -18,4 +18,14 @@ public enum TopicSegment {
         }
         return out.isEmpty ? "_" : out
     }
+
+    /// `mqtt.base_topic` as the topics use it: taken as configured (it is the operator's, not
+    /// user data) but without empty levels, a level with a wildcard sanitized, `uwb2mqtt` when
+    /// nothing is left.
+    public static func base(_ configured: String) -> String {
+        let levels = configured.split(separator: "/", omittingEmptySubsequences: true).map { level in
+            level.contains(where: { $0 == "+" || $0 == "#" }) ? sanitize(String(level)) : String(level)
+        }
+        return levels.isEmpty ? "uwb2mqtt" : levels.joined(separator: "/")
+    }
 }

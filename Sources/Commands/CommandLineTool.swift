@@ -8,7 +8,7 @@ public enum CommandLineTool {
     static let commands: [any Command.Type] = [
         RunCommand.self, CheckCommand.self, PortsCommand.self, DecodeCommand.self, SimulateCommand.self,
         RecordCommand.self, ReplayCommand.self, FuseCommand.self, WatchCommand.self, SchemaCommand.self, DoctorCommand.self,
-        VersionCommand.self, HelpCommand.self, CompletionCommand.self,
+        VersionCommand.self, HelpCommand.self, CompletionCommand.self, ManCommand.self,
     ]
 
     static func command(named name: String) -> (any Command.Type)? {

@@ -22,4 +22,10 @@ public enum ExitStatus {
 
     /// The status every command shares, added to each command's help.
     static let usageMeaning = Meaning(usage, "for bad usage")
+
+    /// What each status means across the commands (`help`, the manual page).
+    static let summary = [
+        Meaning(success, "ok"), Meaning(failure, "bad input or config"), Meaning(usage, "bad usage"),
+        Meaning(unreachable, "device or broker unreachable (one-shot commands)"),
+    ]
 }

@@ -45,10 +45,13 @@ enum HelpText {
         (declaration.exitStatuses + [ExitStatus.usageMeaning]).map { "\($0.status) \($0.text)" }
     }
 
+    /// What the program is, in a line (`help`, the manual page's NAME).
+    static let tagline = "a UWB proximity gateway: Qorvo DWM3001C (FiRa UCI) in, MQTT out"
+
     /// `uwb2mqtt help`: what the program is and its commands, one line each.
     static func overview(_ commands: [CommandDeclaration], version: String) -> String {
         """
-        uwb2mqtt \(version) — a UWB proximity gateway: Qorvo DWM3001C (FiRa UCI) in, MQTT out.
+        uwb2mqtt \(version) — \(tagline).
 
         Usage: uwb2mqtt COMMAND [OPTIONS]
 
@@ -56,7 +59,7 @@ enum HelpText {
         \(table(commands.map { ($0.name, $0.abstract) }))
 
         Run 'uwb2mqtt help COMMAND' or 'uwb2mqtt COMMAND --help' for a command's options.
-        Exit status: 0 ok, 1 bad input or config, 2 bad usage, 3 device or broker unreachable (one-shot commands).
+        Exit status: \(ExitStatus.summary.map { "\($0.status) \($0.text)" }.joined(separator: ", ")).
         """
     }
 

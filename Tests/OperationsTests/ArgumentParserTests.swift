@@ -130,7 +130,7 @@ import TestSupport
         ["doctor", "--frobnicate"], ["ports", "extra"], ["decode", "--json=yes"], ["simulate", "--position", "1,2"],
         ["simulate", "a", "b"], ["record"], ["record", "--out"], ["replay"], ["replay", "a", "b"], ["replay", "x", "--compare", "old"],
         ["fuse"], ["fuse", "--config"], ["schema"], ["schema", "cfg"], ["version", "extra"], ["help", "nope"],
-        ["completion"], ["completion", "tcsh"],
+        ["completion"], ["completion", "tcsh"], ["man"], ["man", "uwb2mqtt.1"], ["man", "uwb2mqtt", "uwb2mqtt.yaml"],
     ])
     func everyCommandHasOneUsageErrorShape(arguments: [String]) throws {
         let (status, output, errors) = Self.main(arguments)
@@ -165,6 +165,7 @@ import TestSupport
         ["schema", "config"], ["schema", "rules"], ["fuse", "--config", "FILE"], ["doctor", "--config", "FILE"],
         ["watch"], ["watch", "--config", "FILE", "--gateway", "lobby,kitchen"], ["watch", "--broker", "mqtt://10.0.0.2:1883", "--plain"],
         ["version"], ["help"], ["help", "replay"], ["completion", "bash"], ["completion", "zsh"], ["completion", "fish"],
+        ["man", "uwb2mqtt"], ["man", "uwb2mqtt.yaml"],
     ])
     func documentedCommandLinesParse(arguments: [String]) throws {
         let command = try #require(CommandLineTool.command(named: arguments[0]))

@@ -1,5 +1,5 @@
 #!/bin/sh
-# uwb2mqtt installer: binary, systemd unit, udev rule, example config, system user, spool dir.
+# uwb2mqtt installer: binary, manual pages, systemd unit, udev rule, example config, system user, spool dir.
 #
 #   sudo deploy/install.sh [--binary PATH] [--prefix DIR] [--autostart]
 #   sudo deploy/install.sh --uninstall [--purge]
@@ -52,6 +52,7 @@ fi
 
 bindir="$DESTDIR$PREFIX/bin"
 docdir="$DESTDIR$PREFIX/share/doc/uwb2mqtt"
+mandir="$DESTDIR$PREFIX/share/man"
 unitdir="$DESTDIR/etc/systemd/system"
 udevdir="$DESTDIR/etc/udev/rules.d"
 confdir="$DESTDIR/etc/uwb2mqtt"
@@ -70,7 +71,7 @@ if [ "$action" = uninstall ]; then
     if systemd_running; then
         systemctl disable --now uwb2mqtt.service 2>/dev/null || true
     fi
-    rm -f "$bindir/uwb2mqtt" "$unitdir/uwb2mqtt.service" \
+    rm -f "$bindir/uwb2mqtt" "$mandir/man1/uwb2mqtt.1" "$mandir/man5/uwb2mqtt.yaml.5" "$unitdir/uwb2mqtt.service" \
           "$udevdir/99-uwb2mqtt.rules" "$udevdir/99-uwb2mqtt-autostart.rules"
     rm -rf "$docdir"
     systemd_running && systemctl daemon-reload
@@ -102,8 +103,15 @@ if [ "$live" = yes ]; then
     fi
 fi
 
-install -d -m 0755 "$bindir" "$docdir" "$unitdir" "$udevdir"
+install -d -m 0755 "$bindir" "$docdir" "$unitdir" "$udevdir" "$mandir/man1" "$mandir/man5"
 install -m 0755 "$binary" "$bindir/uwb2mqtt"
+
+# The manual pages uwb2mqtt(1) and uwb2mqtt.yaml(5), made by the binary from its declarations.
+"$binary" man uwb2mqtt > "$mandir/man1/uwb2mqtt.1.tmp"
+"$binary" man uwb2mqtt.yaml > "$mandir/man5/uwb2mqtt.yaml.5.tmp"
+chmod 0644 "$mandir/man1/uwb2mqtt.1.tmp" "$mandir/man5/uwb2mqtt.yaml.5.tmp"
+mv "$mandir/man1/uwb2mqtt.1.tmp" "$mandir/man1/uwb2mqtt.1"
+mv "$mandir/man5/uwb2mqtt.yaml.5.tmp" "$mandir/man5/uwb2mqtt.yaml.5"
 
 # The unit names /usr/local/bin/uwb2mqtt; follow a different PREFIX.
 sed "s#/usr/local/bin/uwb2mqtt#$PREFIX/bin/uwb2mqtt#g" "$here/uwb2mqtt.service" > "$unitdir/uwb2mqtt.service.tmp"

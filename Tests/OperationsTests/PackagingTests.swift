@@ -12,10 +12,12 @@ import TestSupport
     }
 
     /// Runs a command to completion and returns (exit status, stdout + stderr).
-    func run(_ executable: String, _ arguments: [String], in directory: TemporaryDirectory) async throws -> (Int32, String) {
+    func run(_ executable: String, _ arguments: [String], in directory: TemporaryDirectory,
+             environment: [String: String] = [:]) async throws -> (Int32, String) {
         let name = UUID().uuidString
         let process = try ChildProcess(executable: executable, arguments: arguments,
-                                       stdoutPath: directory.file("\(name).out"), stderrPath: directory.file("\(name).err"))
+                                       stdoutPath: directory.file("\(name).out"), stderrPath: directory.file("\(name).err"),
+                                       environment: environment)
         guard let termination = await process.waitForExit(timeout: .seconds(120)) else {
             process.terminate()
             Issue.record("\(executable) did not finish")
@@ -43,6 +45,7 @@ import TestSupport
             ("/usr/local/bin/uwb2mqtt", 0o755), ("/etc/systemd/system/uwb2mqtt.service", 0o644),
             ("/etc/udev/rules.d/99-uwb2mqtt.rules", 0o644), ("/etc/uwb2mqtt/config.yaml", 0o640),
             ("/etc/uwb2mqtt/rules.yaml", 0o640), ("/etc/uwb2mqtt", 0o750), ("/var/lib/uwb2mqtt", 0o750),
+            ("/usr/local/share/man/man1/uwb2mqtt.1", 0o644), ("/usr/local/share/man/man5/uwb2mqtt.yaml.5", 0o644),
         ]
         for (path, permissions) in expected {
             #expect(mode(root + path) == String(permissions, radix: 8),
@@ -57,6 +60,27 @@ import TestSupport
         let (check, checkOutput) = try await run(Self.binary, ["check", "--config", root + "/etc/uwb2mqtt/config.yaml",
                                                                 "--rules", root + "/etc/uwb2mqtt/rules.yaml"], in: work)
         #expect(check == 0, "\(checkOutput)")
+        // The manual pages are the binary's own.
+        for (page, path) in [("uwb2mqtt", "man1/uwb2mqtt.1"), ("uwb2mqtt.yaml", "man5/uwb2mqtt.yaml.5")] {
+            let (_, printed) = try await run(Self.binary, ["man", page], in: work)
+            #expect(try String(contentsOfFile: root + "/usr/local/share/man/" + path, encoding: .utf8) == printed, "\(path)")
+        }
+        // Uninstalling takes the program and its pages, and keeps the configuration.
+        let (removed, removal) = try await run("/bin/sh", ["\(Self.repo)/deploy/install.sh", "--uninstall", "--destdir", root], in: work)
+        #expect(removed == 0, "\(removal)")
+        for path in ["/usr/local/bin/uwb2mqtt", "/usr/local/share/man/man1/uwb2mqtt.1", "/usr/local/share/man/man5/uwb2mqtt.yaml.5"] {
+            #expect(!FileManager.default.fileExists(atPath: root + path), "\(path)")
+        }
+        #expect(FileManager.default.fileExists(atPath: root + "/etc/uwb2mqtt/config.yaml"))
+    }
+
+    /// Whether a gzip file was written with `gzip -n` (no name, no time: the same bytes from the
+    /// same input, as Debian wants) at the best compression (`-9`).
+    func isReproducibleGzip(_ path: String) -> Bool {
+        guard let bytes = FileManager.default.contents(atPath: path).map(Array.init), bytes.count > 10 else { return false }
+        let noName = bytes[3] & 0x08 == 0
+        let noTime = bytes[4..<8].allSatisfy { $0 == 0 }
+        return bytes[0] == 0x1F && bytes[1] == 0x8B && noName && noTime && bytes[8] == 2
     }
 
     @Test func theDebianPackageHasItsMetadataAndFiles() async throws {
@@ -70,8 +94,21 @@ import TestSupport
         #expect(info.contains("conffiles") && info.contains("postinst"))
         let (_, contents) = try await run("/usr/bin/dpkg-deb", ["--contents", work.file("dist/\(package)")], in: work)
         for path in ["./usr/bin/uwb2mqtt", "./lib/systemd/system/uwb2mqtt.service", "./lib/udev/rules.d/99-uwb2mqtt.rules",
-                     "./etc/uwb2mqtt/config.yaml", "./etc/uwb2mqtt/rules.yaml"] {
+                     "./etc/uwb2mqtt/config.yaml", "./etc/uwb2mqtt/rules.yaml", "./usr/share/man/man1/uwb2mqtt.1.gz",
+                     "./usr/share/man/man5/uwb2mqtt.yaml.5.gz"] {
             #expect(contents.contains(path), "\(path) missing")
+        }
+
+        let files = work.file("files")
+        let (extracted, extraction) = try await run("/usr/bin/dpkg-deb", ["-x", work.file("dist/\(package)"), files], in: work)
+        #expect(extracted == 0, "\(extraction)")
+        // The manual pages are the packaged binary's own, compressed as Debian wants.
+        for (page, path) in [("uwb2mqtt", "man1/uwb2mqtt.1.gz"), ("uwb2mqtt.yaml", "man5/uwb2mqtt.yaml.5.gz")] {
+            let compressed = files + "/usr/share/man/" + path
+            #expect(isReproducibleGzip(compressed), "\(path)")
+            let (_, printed) = try await run(Self.binary, ["man", page], in: work)
+            let (_, unpacked) = try await run("/bin/gzip", ["-dc", compressed], in: work)
+            #expect(unpacked == printed, "\(path)")
         }
     }
 
@@ -82,7 +119,14 @@ import TestSupport
         let unit = try String(contentsOfFile: "\(Self.repo)/deploy/\(name)", encoding: .utf8)
             .replacingOccurrences(of: "ExecStart=/usr/local/bin/uwb2mqtt", with: "ExecStart=\(Self.binary)")
         let path = try work.write(name, unit)
-        let (verify, verifyOutput) = try await run("/usr/bin/systemd-analyze", ["verify", path], in: work)
+        // verify runs man for the unit's man: pages: those the binary makes, as installed.
+        for (page, section) in [("uwb2mqtt", 1), ("uwb2mqtt.yaml", 5)] {
+            try FileManager.default.createDirectory(atPath: work.file("man/man\(section)"), withIntermediateDirectories: true)
+            let (_, text) = try await run(Self.binary, ["man", page], in: work)
+            _ = try work.write("man/man\(section)/\(page).\(section)", text)
+        }
+        let (verify, verifyOutput) = try await run("/usr/bin/systemd-analyze", ["verify", path], in: work,
+                                                   environment: ["MANPATH": work.file("man")])
         #expect(verify == 0, "\(verifyOutput)")
         let (_, security) = try await run("/usr/bin/systemd-analyze", ["security", "--offline=yes", path], in: work)
         let line = try #require(security.split(separator: "\n").first { $0.contains("Overall exposure level") })

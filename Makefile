@@ -4,6 +4,9 @@
 SHELL      := /bin/bash
 SWIFT      ?= swift
 APT_PKGS   := libserialport-dev libmosquitto-dev libyaml-dev mosquitto mosquitto-clients pkg-config tmux
+# What only the tests need: lintian checks the Debian package (PackagingTests), and brings man-db
+# and groff-base, with which the manual pages are rendered (ManualPageTests).
+TEST_PKGS  := lintian
 FUZZ_TIME  ?= 60
 SUDO       := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
@@ -30,6 +33,7 @@ release: deps
 
 # The agent tests run the real uwb2mqtt executable beside the test bundle: build it too.
 test: deps
+	@$(MAKE) --no-print-directory deps APT_PKGS="$(TEST_PKGS)"
 	$(SWIFT) build --build-tests
 	$(SWIFT) build --product uwb2mqtt
 	$(SWIFT) test --skip-build
@@ -42,6 +46,7 @@ ifndef SEED
 SEED := $(shell date +%s)
 endif
 test-alone: deps
+	@$(MAKE) --no-print-directory deps APT_PKGS="$(TEST_PKGS)"
 	$(SWIFT) build --build-tests
 	$(SWIFT) build --product uwb2mqtt
 	@$(SWIFT) test list --skip-build 2>/dev/null | grep '(' | shuf --random-source=<(yes $(SEED)) > .build/tests-shuffled.txt; \
@@ -153,13 +158,21 @@ clean:
 # Deployment (deploy/, udev/). The binary is a release build with the Swift runtime linked in
 # statically, so the gateway needs only Debian packages (libserialport0, libmosquitto1, libyaml-0-2).
 # RELEASE_FLAGS adds build options (e.g. --scratch-path DIR); PREFIX and DESTDIR as usual:
-#   make install                      → /usr/local/bin/uwb2mqtt, unit, udev rule, /etc/uwb2mqtt examples, user
+#   make install                      → /usr/local/bin/uwb2mqtt, its manual pages, unit, udev rule, /etc/uwb2mqtt examples, user
 #   make install DESTDIR=/tmp/stage   → staged only (no user, no chown, no reloads, no sudo)
 #   make uninstall                    → keeps /etc/uwb2mqtt, the spool and the user (deploy/install.sh --uninstall --purge removes them)
-#   make deb                          → dist/uwb2mqtt_<version>_<host arch>.deb
+#   make deb                          → dist/uwb2mqtt_<version>_<host arch>.deb, checked by lintian when it is installed
+#   make deb DEB_MAINTAINER="Name <address>" [DEB_HOMEPAGE=https://…]
+# The package's Maintainer field, who answers for it, is a setting: DEB_MAINTAINER, else
+# DEBFULLNAME and DEBEMAIL as Debian's tools read them, else git's user.name and user.email;
+# deploy/build-deb.sh builds nothing without one or with a placeholder. DEB_HOMEPAGE, when set,
+# is its Homepage field; there is none otherwise.
 PREFIX        ?= /usr/local
 DESTDIR       ?=
 RELEASE_FLAGS ?=
+DEB_MAINTAINER ?=
+DEB_HOMEPAGE   ?=
+export DEB_MAINTAINER DEB_HOMEPAGE
 STATIC_BUILD   = $(SWIFT) build -c release --static-swift-stdlib --product uwb2mqtt $(RELEASE_FLAGS)
 RELEASE_BIN    = $$($(SWIFT) build -c release --static-swift-stdlib $(RELEASE_FLAGS) --show-bin-path)/uwb2mqtt
 
@@ -174,4 +187,11 @@ uninstall:
 
 deb: deps
 	$(STATIC_BUILD)
-	./deploy/build-deb.sh "$(RELEASE_BIN)" dist
+	@set -o pipefail; package=$$(./deploy/build-deb.sh "$(RELEASE_BIN)" dist | tail -n 1) || exit 1; \
+	echo "$$package"; \
+	if command -v lintian >/dev/null 2>&1; then \
+	  echo "lintian --fail-on error,warning $$package"; \
+	  lintian --fail-on error,warning "$$package" || { echo "deb: lintian found errors or warnings in $$package"; exit 1; }; \
+	else \
+	  echo "deb: lintian is not installed: $$package is not checked (apt-get install lintian)"; \
+	fi

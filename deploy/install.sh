@@ -129,13 +129,16 @@ done
 install -d -m 0755 "$docdir/mosquitto"
 install -m 0644 "$here/mosquitto/uwb2mqtt.conf" "$here/mosquitto/acl" "$docdir/mosquitto/"
 
-# Config: root-owned, readable by the service's group only (the password file lives here too).
+# Config: root-owned, in a directory only the service's group may enter; config.yaml, which may
+# hold the session key, readable by that group only (the password file lives here too).
 install -d -m 0750 "$confdir"
 for file in config.yaml rules.yaml; do
     if [ -e "$confdir/$file" ]; then
         say "kept existing $confdir/$file"
     else
-        install -m 0640 "$here/$file" "$confdir/$file"
+        mode=0644
+        [ "$file" = config.yaml ] && mode=0640
+        install -m "$mode" "$here/$file" "$confdir/$file"
         say "installed example $confdir/$file"
     fi
 done
@@ -145,7 +148,7 @@ done
 install -d -m 0750 "$statedir"
 
 if [ "$live" = yes ]; then
-    chown "root:$service_user" "$confdir" "$confdir/config.yaml" "$confdir/rules.yaml"
+    chown "root:$service_user" "$confdir" "$confdir/config.yaml"
     [ -e "$confdir/mqtt.password" ] && chown "root:$service_user" "$confdir/mqtt.password" && chmod 0640 "$confdir/mqtt.password"
     chown "$service_user:$service_user" "$statedir"
     reload_udev

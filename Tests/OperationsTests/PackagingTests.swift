@@ -1,4 +1,5 @@
 import Foundation
+import Gateway
 import Testing
 import TestSupport
 
@@ -10,6 +11,9 @@ import TestSupport
     static var binary: String {
         URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("uwb2mqtt").path
     }
+
+    /// Who the test packages say answers for them (the Maintainer field must be a setting).
+    static let maintainer = "uwb2mqtt tests <uwb2mqtt-tests@example.org>"
 
     /// Runs a command to completion and returns (exit status, stdout + stderr).
     func run(_ executable: String, _ arguments: [String], in directory: TemporaryDirectory,
@@ -44,7 +48,7 @@ import TestSupport
         let expected: [(String, Int)] = [
             ("/usr/local/bin/uwb2mqtt", 0o755), ("/etc/systemd/system/uwb2mqtt.service", 0o644),
             ("/etc/udev/rules.d/99-uwb2mqtt.rules", 0o644), ("/etc/uwb2mqtt/config.yaml", 0o640),
-            ("/etc/uwb2mqtt/rules.yaml", 0o640), ("/etc/uwb2mqtt", 0o750), ("/var/lib/uwb2mqtt", 0o750),
+            ("/etc/uwb2mqtt/rules.yaml", 0o644), ("/etc/uwb2mqtt", 0o750), ("/var/lib/uwb2mqtt", 0o750),
             ("/usr/local/share/man/man1/uwb2mqtt.1", 0o644), ("/usr/local/share/man/man5/uwb2mqtt.yaml.5", 0o644),
         ]
         for (path, permissions) in expected {
@@ -74,6 +78,17 @@ import TestSupport
         #expect(FileManager.default.fileExists(atPath: root + "/etc/uwb2mqtt/config.yaml"))
     }
 
+    /// Builds the package of the test's binary into `work`/dist with `environment` (the
+    /// maintainer, no homepage unless given); returns its path.
+    func buildPackage(in work: TemporaryDirectory, environment: [String: String] = [:]) async throws -> String {
+        let settings = ["DEB_MAINTAINER": Self.maintainer, "DEB_HOMEPAGE": ""].merging(environment) { $1 }
+        let (status, output) = try await run("/bin/sh", ["\(Self.repo)/deploy/build-deb.sh", Self.binary, work.file("dist")],
+                                             in: work, environment: settings)
+        #expect(status == 0, "\(output)")
+        let package = try #require(try FileManager.default.contentsOfDirectory(atPath: work.file("dist")).first { $0.hasSuffix(".deb") })
+        return work.file("dist/\(package)")
+    }
+
     /// Whether a gzip file was written with `gzip -n` (no name, no time: the same bytes from the
     /// same input, as Debian wants) at the best compression (`-9`).
     func isReproducibleGzip(_ path: String) -> Bool {
@@ -85,22 +100,24 @@ import TestSupport
 
     @Test func theDebianPackageHasItsMetadataAndFiles() async throws {
         let work = try TemporaryDirectory(prefix: "deb")
-        let (status, output) = try await run("/bin/sh", ["\(Self.repo)/deploy/build-deb.sh", Self.binary, work.file("dist")], in: work)
-        #expect(status == 0, "\(output)")
-        let package = try #require(try FileManager.default.contentsOfDirectory(atPath: work.file("dist")).first { $0.hasSuffix(".deb") })
-        let (_, info) = try await run("/usr/bin/dpkg-deb", ["--info", work.file("dist/\(package)")], in: work)
+        let package = try await buildPackage(in: work)
+        let (_, info) = try await run("/usr/bin/dpkg-deb", ["--info", package], in: work)
         #expect(info.contains("Package: uwb2mqtt"))
+        #expect(info.contains("\n Version: \(AgentVersion.agent)\n"))
+        #expect(info.contains("\n Maintainer: \(Self.maintainer)\n"))
+        #expect(!info.contains("Homepage:"), "no homepage was given: \(info)")
         #expect(info.contains("libserialport0") && info.contains("libmosquitto1") && info.contains("libyaml-0-2"))
-        #expect(info.contains("conffiles") && info.contains("postinst"))
-        let (_, contents) = try await run("/usr/bin/dpkg-deb", ["--contents", work.file("dist/\(package)")], in: work)
+        #expect(info.contains("conffiles") && info.contains("postinst") && info.contains("md5sums"))
+        let (_, contents) = try await run("/usr/bin/dpkg-deb", ["--contents", package], in: work)
         for path in ["./usr/bin/uwb2mqtt", "./lib/systemd/system/uwb2mqtt.service", "./lib/udev/rules.d/99-uwb2mqtt.rules",
                      "./etc/uwb2mqtt/config.yaml", "./etc/uwb2mqtt/rules.yaml", "./usr/share/man/man1/uwb2mqtt.1.gz",
-                     "./usr/share/man/man5/uwb2mqtt.yaml.5.gz"] {
+                     "./usr/share/man/man5/uwb2mqtt.yaml.5.gz", "./usr/share/doc/uwb2mqtt/copyright",
+                     "./usr/share/doc/uwb2mqtt/changelog.gz", "./usr/share/lintian/overrides/uwb2mqtt"] {
             #expect(contents.contains(path), "\(path) missing")
         }
 
         let files = work.file("files")
-        let (extracted, extraction) = try await run("/usr/bin/dpkg-deb", ["-x", work.file("dist/\(package)"), files], in: work)
+        let (extracted, extraction) = try await run("/usr/bin/dpkg-deb", ["-x", package, files], in: work)
         #expect(extracted == 0, "\(extraction)")
         // The manual pages are the packaged binary's own, compressed as Debian wants.
         for (page, path) in [("uwb2mqtt", "man1/uwb2mqtt.1.gz"), ("uwb2mqtt.yaml", "man5/uwb2mqtt.yaml.5.gz")] {
@@ -110,6 +127,62 @@ import TestSupport
             let (_, unpacked) = try await run("/bin/gzip", ["-dc", compressed], in: work)
             #expect(unpacked == printed, "\(path)")
         }
+        // The changelog's latest entry is the package's version; the copyright file is in the
+        // machine-readable format and names the licence of LICENSE.
+        let changelog = files + "/usr/share/doc/uwb2mqtt/changelog.gz"
+        #expect(isReproducibleGzip(changelog))
+        let (_, log) = try await run("/bin/gzip", ["-dc", changelog], in: work)
+        #expect(log.hasPrefix("uwb2mqtt (\(AgentVersion.agent)) "), "\(log)")
+        let copyright = try String(contentsOfFile: files + "/usr/share/doc/uwb2mqtt/copyright", encoding: .utf8)
+        #expect(copyright.hasPrefix("Format: https://www.debian.org/doc/packaging-manuals/copyright-format/1.0/\n"))
+        #expect(copyright.contains("\nFiles: *\n") && copyright.contains("\nLicense: Apache-2.0\n"))
+        let license = try String(contentsOfFile: Self.repo + "/LICENSE", encoding: .utf8)
+        #expect(license.contains("Apache License\n                           Version 2.0, January 2004"))
+        if let common = try? String(contentsOfFile: "/usr/share/common-licenses/Apache-2.0", encoding: .utf8) {
+            #expect(license == common, "LICENSE is not the Apache License 2.0 the copyright file points at")
+        }
+        // Only the conffile that may hold a secret is not world-readable.
+        #expect(mode(files + "/etc/uwb2mqtt/config.yaml") == "640")
+        #expect(mode(files + "/etc/uwb2mqtt/rules.yaml") == "644")
+    }
+
+    /// A Maintainer or Homepage that is a placeholder (what the package once said) builds nothing.
+    @Test(arguments: [
+        ["DEB_MAINTAINER": "uwb2mqtt maintainers <uwb2mqtt@localhost>"], ["DEB_MAINTAINER": "uwb2mqtt@example.org"],
+        ["DEB_HOMEPAGE": "https://localhost/uwb2mqtt"], ["DEB_HOMEPAGE": "example.org"],
+    ])
+    func placeholdersForWhoAnswersForThePackageAreRefused(_ settings: [String: String]) async throws {
+        let work = try TemporaryDirectory(prefix: "deb")
+        let environment = ["DEB_MAINTAINER": Self.maintainer, "DEB_HOMEPAGE": ""].merging(settings) { $1 }
+        let (status, output) = try await run("/bin/sh", ["\(Self.repo)/deploy/build-deb.sh", Self.binary, work.file("dist")],
+                                             in: work, environment: environment)
+        #expect(status == 1, "\(output)")
+        #expect(output.hasPrefix("build-deb.sh: ") && output.contains("DEB_"), "\(output)")
+        #expect(!FileManager.default.fileExists(atPath: work.file("dist")))
+    }
+
+    /// lintian, as a Debian packager runs it, finds no error and no warning that the package does
+    /// not answer with a written override. The package here holds the debug build `make test`
+    /// makes, which links the Swift runtime dynamically through a RUNPATH into the toolchain: that
+    /// one error is the debug build's; `make deb`'s release binary, the Swift runtime linked in
+    /// statically, has no RUNPATH but $ORIGIN, which lintian accepts.
+    @Test(.enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/lintian"),
+                   "lintian is not installed (make test installs it)"))
+    func lintianFindsNothingWithoutAWrittenOverride() async throws {
+        let work = try TemporaryDirectory(prefix: "lintian")
+        let homepage = "https://example.org/uwb2mqtt"
+        let package = try await buildPackage(in: work, environment: ["DEB_HOMEPAGE": homepage])
+        let (_, info) = try await run("/usr/bin/dpkg-deb", ["--field", package, "Homepage"], in: work)
+        #expect(info == homepage + "\n")
+        let (_, report) = try await run("/usr/bin/lintian", ["--show-overrides", package], in: work)
+        let hints = report.split(separator: "\n").map(String.init)
+        let debugBuild = #/^E: uwb2mqtt: custom-library-search-path RUNPATH \S*/lib/swift/linux \[usr/bin/uwb2mqtt\]$/#
+        let findings = hints.filter { ($0.hasPrefix("E: ") || $0.hasPrefix("W: ")) && $0.wholeMatch(of: debugBuild) == nil }
+        #expect(findings.isEmpty, "\(report)")
+        // What is overridden is the one conffile that may hold a secret, and says why.
+        #expect(hints.filter { $0.hasPrefix("O: ") } == ["O: uwb2mqtt: non-standard-file-perm 0640 != 0644 [etc/uwb2mqtt/config.yaml]"],
+                "\(report)")
+        #expect(hints.contains { $0.hasPrefix("N: ") && $0.contains("may hold a secret") }, "\(report)")
     }
 
     @Test(.enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/systemd-analyze")),

@@ -90,6 +90,8 @@ install -m 0644 "$here/rules.yaml" "$root/etc/uwb2mqtt/"
 install -m 0644 "$here/config.yaml" "$here/rules.yaml" "$doc/"
 install -m 0644 "$here/mosquitto/uwb2mqtt.conf" "$here/mosquitto/acl" "$doc/mosquitto/"
 [ -f "$repo/README.md" ] && install -m 0644 "$repo/README.md" "$doc/README.md"
+# The references the README links to, where its links find them.
+if [ -d "$repo/docs" ]; then install -d -m 0755 "$doc/docs" && install -m 0644 "$repo"/docs/*.md "$doc/docs/"; fi
 install -m 0644 "$here/debian/copyright" "$doc/copyright"
 # A native package (the packaging lives with the source): changelog.gz, not changelog.Debian.gz.
 gzip -9n -c "$here/debian/changelog" > "$doc/changelog.gz"

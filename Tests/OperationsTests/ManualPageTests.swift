@@ -1,3 +1,4 @@
+import Service
 import Foundation
 @testable import Commands
 import Gateway

@@ -1,3 +1,4 @@
+import Service
 import Foundation
 import Gateway
 import Testing

@@ -59,7 +59,12 @@ let package = Package(
 
         // The agent: its deterministic core, the shell on the event loop, the features as
         // components, payloads, topics and config.
-        .target(name: "Gateway", dependencies: ["Service", "UCI", "DeviceLink", "MQTTClient", "YAMLCoding", "Simulator", "Proximity", "Recording", "EventLoop", "CLibSerialPort", "CMosquitto", "Vocabulary"]),
+        .target(name: "Gateway", dependencies: ["Service", "UCI", "DeviceLink", "MQTTClient", "YAMLCoding", "Proximity", "Recording", "EventLoop", "CLibSerialPort", "CMosquitto", "Vocabulary"]),
+
+        // The simulated DWM3001C hosted for `run --simulate`, `simulate` and the tests: on a
+        // pseudo-terminal, its scenario read from YAML, its iPhones' apps asking over the broker.
+        // Above the agent, which does not link the simulator.
+        .target(name: "SimulatorHosting", dependencies: ["Simulator", "Gateway", "Service", "DeviceLink", "EventLoop", "MQTTClient", "YAMLCoding", "UCI", "Vocabulary"]),
 
         // `uwb2mqtt fuse`: the site-position service on the same event loop.
         .target(name: "Fuse", dependencies: ["Vocabulary", "Service", "SiteFusion", "MQTTClient", "EventLoop", "YAMLCoding"]),
@@ -72,7 +77,7 @@ let package = Package(
         .target(name: "Watch", dependencies: ["Vocabulary"]),
 
         // The command line: one type per subcommand, argument parsing, help, shell completion and exit statuses.
-        .target(name: "Commands", dependencies: ["Vocabulary", "Service", "Gateway", "Fuse", "Watch", "OfflineTools", "UCI", "DeviceLink", "MQTTClient", "YAMLCoding",
+        .target(name: "Commands", dependencies: ["Vocabulary", "Service", "Gateway", "SimulatorHosting", "Fuse", "Watch", "OfflineTools", "UCI", "DeviceLink", "MQTTClient", "YAMLCoding",
                                                  "Simulator", "Proximity", "Recording", "SiteFusion", "EventLoop", "CLibSerialPort", "CMosquitto", "CLinuxEvents"]),
 
         // Test-only helpers: child processes, a real mosquitto broker, subscriber, test CA, seeded noise.
@@ -110,24 +115,24 @@ let package = Package(
         .target(name: "SiteFusion", dependencies: ["Vocabulary"]),
 
         .testTarget(name: "UCITests", dependencies: ["UCI"]),
-        .testTarget(name: "GatewayTests", dependencies: ["Vocabulary", "Service", "Gateway", "DeviceLink", "Commands", "OfflineTools", "EventLoop", "Proximity", "UCI", "Simulator", "YAMLCoding", "Recording", "MQTTClient", "TestSupport"]),
+        .testTarget(name: "GatewayTests", dependencies: ["SimulatorHosting", "Vocabulary", "Service", "Gateway", "DeviceLink", "Commands", "OfflineTools", "EventLoop", "Proximity", "UCI", "Simulator", "YAMLCoding", "Recording", "MQTTClient", "TestSupport"]),
         .testTarget(name: "DeviceSessionTests", dependencies: ["DeviceLink", "UCI"]),
         .testTarget(name: "SpoolTests", dependencies: ["MQTTClient", "Vocabulary", "EventLoop"]),
         .testTarget(name: "DeviceLinkTests", dependencies: ["Vocabulary", "DeviceLink", "UCI", "CPty"]),
         .testTarget(name: "YAMLCodingTests", dependencies: ["YAMLCoding", "TestSupport"]),
         .testTarget(name: "SimulatorTests", dependencies: ["Simulator", "UCI", "Vocabulary"]),
-        .testTarget(name: "DeviceLinkIntegrationTests", dependencies: ["DeviceLink", "EventLoop", "Gateway", "Simulator", "UCI"]),
+        .testTarget(name: "DeviceLinkIntegrationTests", dependencies: ["SimulatorHosting", "DeviceLink", "EventLoop", "Gateway", "Simulator", "UCI"]),
         .testTarget(name: "MQTTClientTests", dependencies: ["MQTTClient", "EventLoop", "TestSupport"]),
         .testTarget(name: "EventLoopTests", dependencies: ["EventLoop"]),
         .testTarget(name: "AgentTests", dependencies: ["TestSupport", "MQTTClient", "EventLoop"]),
         .testTarget(name: "RecordingTests", dependencies: ["Vocabulary", "Recording", "Gateway", "OfflineTools", "UCI", "TestSupport"]),
         .testTarget(name: "SiteFusionTests", dependencies: ["Vocabulary", "SiteFusion", "TestSupport"]),
-        .testTarget(name: "OperationsTests", dependencies: ["Service", "Gateway", "Commands", "TestSupport", "DeviceLink", "MQTTClient", "Simulator"]),
+        .testTarget(name: "OperationsTests", dependencies: ["SimulatorHosting", "Service", "Gateway", "Commands", "TestSupport", "DeviceLink", "MQTTClient", "Simulator"]),
         .testTarget(name: "VocabularyTests", dependencies: ["Vocabulary"]),
         .testTarget(name: "WatchTests", dependencies: ["Watch"]),
         .testTarget(name: "ProximityTests", dependencies: ["Proximity", "UCI", "YAMLCoding", "Vocabulary", "TestSupport"]),
         .testTarget(name: "BenchTests", dependencies: ["UCIBench", "DeviceLink", "EventLoop", "TestSupport", "UCI"]),
-        .testTarget(name: "FaultTests", dependencies: ["TestSupport", "EventLoop", "MQTTClient", "DeviceLink", "Gateway", "Simulator", "UCI", "Vocabulary", "Proximity"]),
+        .testTarget(name: "FaultTests", dependencies: ["SimulatorHosting", "TestSupport", "EventLoop", "MQTTClient", "DeviceLink", "Gateway", "Simulator", "UCI", "Vocabulary", "Proximity"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -1,3 +1,4 @@
+import SimulatorHosting
 import Gateway
 
 /// The options several commands share, declared once so that their help reads the same everywhere.

@@ -1,3 +1,4 @@
+import SimulatorHosting
 import Service
 import Gateway
 import EventLoop

@@ -1,3 +1,4 @@
+import EventLoop
 import Gateway
 import OfflineTools
 import FoundationEssentials
@@ -126,7 +127,7 @@ public struct ReplayCommand: Command {
         func pace(_ time: Double) {
             guard paced else { return }
             let due = time - first - Date().timeIntervalSince(wallStart)
-            if due > 0 { sleepSeconds(due) }
+            if due > 0 { Clocks.sleep(due) }
         }
         if allTopics {
             for (time, message) in outcome.messages {

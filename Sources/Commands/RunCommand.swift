@@ -2,6 +2,7 @@ import Service
 import Gateway
 import FoundationEssentials
 import Simulator
+import SimulatorHosting
 
 /// `uwb2mqtt run [--config FILE] [--simulate [SCENARIO]]`: loads the configuration and runs the
 /// agent until SIGINT/SIGTERM.
@@ -56,7 +57,8 @@ public struct RunCommand: Command {
             logger.error("\(error)")
             return ExitStatus.failure
         }
-        return Agent(configuration: configuration, scenario: scenario, logger: Logger(threshold: configuration.logLevel)).run()
+        let standIn = scenario.map { SimulatedDWM3001C(scenario: $0, configuration: configuration) }
+        return Agent(configuration: configuration, standIn: standIn, logger: Logger(threshold: configuration.logLevel)).run()
     }
 
     static func defaults(for scenario: Scenario) -> AgentConfiguration {

@@ -1,4 +1,5 @@
 #if canImport(Glibc)
+import SimulatorHosting
 import Vocabulary
 @preconcurrency import Glibc
 #endif

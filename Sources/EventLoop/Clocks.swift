@@ -25,4 +25,13 @@ public enum Clocks {
         clock_gettime(CLOCK_REALTIME, &ts)
         return Double(Int64(ts.tv_sec) * 1_000_000 + Int64(ts.tv_nsec) / 1000) / 1_000_000
     }
+
+    /// Sleeps the calling thread (the simulator's own, or a replay at recorded pace), through
+    /// signals; never the loop's thread.
+    public static func sleep(_ seconds: Double) {
+        guard seconds > 0 else { return }
+        var request = timespec(tv_sec: Int(seconds), tv_nsec: Int((seconds - seconds.rounded(.down)) * 1e9))
+        var remaining = timespec()
+        while nanosleep(&request, &remaining) != 0 && errno == EINTR { request = remaining }
+    }
 }

@@ -5,7 +5,6 @@ import EventLoop
 import FoundationEssentials
 import MQTTClient
 import Proximity
-import Simulator
 import UCI
 #if canImport(Glibc)
 @preconcurrency import Glibc
@@ -27,7 +26,7 @@ public final class Agent {
     private let configuration: AgentConfiguration
     private let topics: TopicTree
     private let logger: Logger
-    private let scenario: Scenario?
+    private let standIn: (any DeviceStandIn)?
     /// The decisions. This shell feeds it and carries out what it decided.
     private var core: AgentCore
 
@@ -51,11 +50,12 @@ public final class Agent {
     private var rulesFile: (state: FileWatch, events: FileChangeWatch)?
     private var recorder: PacketRecorder?
 
-    public init(configuration: AgentConfiguration, scenario: Scenario? = nil, logger: Logger) {
+    /// `standIn`: what the agent ranges with instead of `device.port` (`run --simulate`).
+    public init(configuration: AgentConfiguration, standIn: (any DeviceStandIn)? = nil, logger: Logger) {
         self.configuration = configuration
         self.topics = configuration.topics
         self.logger = logger
-        self.scenario = scenario
+        self.standIn = standIn
         // A random id per run: event ids are `<gw>:<boot id>:<counter>`, unique across restarts.
         let bootID = String(UInt32.random(in: 0x1000_0000...UInt32.max), radix: 16)
         let watchdog = systemd.watchdogInterval.map { Double($0.components.seconds) + Double($0.components.attoseconds) / 1e18 }
@@ -130,33 +130,11 @@ public final class Agent {
         publisher = Publisher(client: client, spool: spool, journalSync: journalSync)
 
         var devicePort = configuration.device.port
-        var simulator: SimulatorHost?
-        var simulatorDirectory: String?
-        if let scenario {
-            let directory = FileSystem.temporaryDirectory + "uwb2mqtt-simulator-\(getpid())"
+        if let standIn {
             do {
-                try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
-                let log = logger
-                simulator = try SimulatorHost(scenario: scenario, linkPath: directory + "/dwm3001c",
-                                              gatewayPosition: configuration.gateway.position) { log.info("simulator: \($0)") }
-                simulatorDirectory = directory
-                devicePort = directory + "/dwm3001c"
-                logger.info("simulated DWM3001C (scenario \(scenario.name ?? "unnamed")) at \(simulator!.slavePath)")
+                devicePort = try standIn.start(loop: loop, topics: topics, logger: logger)
             } catch {
-                logger.error("cannot start the simulator: \(error)")
-                return 1
-            }
-        }
-
-        // The scenario's iPhone apps ask the gateway through the broker, as real apps do.
-        var iPhoneApps: SimulatedIPhoneApps?
-        if let scenario, let simulator {
-            do {
-                iPhoneApps = try SimulatedIPhoneApps(scenario: scenario, host: simulator, broker: configuration.mqtt.broker,
-                                                     clientID: configuration.clientID, topics: topics, loop: loop, logger: logger)
-                try iPhoneApps?.start()
-            } catch {
-                logger.error("cannot start the simulated iPhones' apps: \(error)")
+                logger.error("cannot start \(standIn.name): \(error)")
                 return 1
             }
         }
@@ -202,9 +180,7 @@ public final class Agent {
         rulesFile = nil
         service = nil
         recorder?.close()
-        iPhoneApps?.stop()
-        simulator?.stop()
-        if let simulatorDirectory { try? FileManager.default.removeItem(atPath: simulatorDirectory) }
+        standIn?.stop()
         withExtendedLifetime(signals) {}
         return 0
     }

@@ -1,3 +1,4 @@
+import SimulatorHosting
 import DeviceLink
 import Foundation
 import Gateway

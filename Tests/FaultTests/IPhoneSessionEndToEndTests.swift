@@ -1,3 +1,4 @@
+import SimulatorHosting
 import Foundation
 import Gateway
 import Simulator

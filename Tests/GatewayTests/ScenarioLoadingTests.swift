@@ -1,6 +1,7 @@
 import Service
 import Foundation
 import Gateway
+import SimulatorHosting
 import Simulator
 import Testing
 import YAMLCoding

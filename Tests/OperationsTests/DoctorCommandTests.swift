@@ -4,6 +4,7 @@
 import Foundation
 import DeviceLink
 import Gateway
+import SimulatorHosting
 @testable import Commands
 import Simulator
 import Testing

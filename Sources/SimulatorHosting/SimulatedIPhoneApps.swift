@@ -1,5 +1,6 @@
 import Service
 import EventLoop
+import Gateway
 import MQTTClient
 import Simulator
 import UCI
@@ -41,8 +42,8 @@ final class SimulatedIPhoneApps {
     func start() throws(MQTTError) {
         let client = try MQTTClient(configuration: configuration, loop: loop) { [unowned self] in handle($0) }
         self.client = client
-        try client.subscribe(topic: topics.root + "/response/" + PhoneSessions.requestName, qos: .atLeastOnce)
-        try client.subscribe(topic: topics.root + "/response/" + PhoneSessions.startRequestName, qos: .atLeastOnce)
+        try client.subscribe(topic: topics.root + "/response/" + SimulatedIPhoneApp.sessionRequest, qos: .atLeastOnce)
+        try client.subscribe(topic: topics.root + "/response/" + SimulatedIPhoneApp.startRequest, qos: .atLeastOnce)
         for app in apps { try client.subscribe(topic: topics.peer(TopicSegment.sanitize(app.name), "event"), qos: .atLeastOnce) }
         try client.start()
         reschedule()

@@ -8,6 +8,10 @@ import Vocabulary
 /// events go in; requests to publish and NISessions to run come out. Asks again whenever its
 /// session ends, as an app that wants to keep ranging does.
 struct SimulatedIPhoneApp {
+    /// The requests as the MQTT API names them, as a real app knows them.
+    static let sessionRequest = "phone_session"
+    static let startRequest = "phone_session_start"
+
     enum Output: Equatable {
         /// Publish `body` on `request/<request>`.
         case publish(request: String, body: String)
@@ -60,21 +64,21 @@ struct SimulatedIPhoneApp {
         let answer = Dictionary(members.map { ($0.key, $0.value) }, uniquingKeysWith: { $1 })
         guard case let .string(id)? = answer["id"] else { return [] }
         switch step {
-        case let .askedAccessory(waiting, _) where id == waiting && request == PhoneSessions.requestName:
+        case let .askedAccessory(waiting, _) where id == waiting && request == Self.sessionRequest:
             guard answer["ok"] == .bool(true), case let .string(text)? = answer["data"]?["accessory_configuration_data"],
                   let bytes = Base64.decode(text) else { return refused(answer, at: now) }
             do throws(AccessoryConfigurationData.Problem) {
                 let session = try IPhoneNearbySession(accessoryConfigurationData: bytes, address: address, using: &random)
                 let next = nextID()
                 step = .askedStart(id: next, since: now)
-                return [.run(session), .publish(request: PhoneSessions.startRequestName, body: JSONValue.object([
+                return [.run(session), .publish(request: Self.startRequest, body: JSONValue.object([
                     JSONMember("id", .string(next)), JSONMember("name", .string(name)),
                     JSONMember("shareable_configuration_data", .string(Base64.encode(session.shareableConfigurationData)))]).json)]
             } catch {
                 step = .idle(until: now + Self.retryAfter)
                 return [.log("iPhone app \(name): iOS refuses the accessory configuration data: \(error)")]
             }
-        case let .askedStart(waiting, _) where id == waiting && request == PhoneSessions.startRequestName:
+        case let .askedStart(waiting, _) where id == waiting && request == Self.startRequest:
             guard answer["ok"] == .bool(true) else { return refused(answer, at: now) }
             step = .ranging
             return [.log("iPhone app \(name): ranging")]
@@ -95,7 +99,7 @@ struct SimulatedIPhoneApp {
     private mutating func askForAccessory(at now: Double) -> [Output] {
         let id = nextID()
         step = .askedAccessory(id: id, since: now)
-        return [.publish(request: PhoneSessions.requestName, body: JSONValue.object([
+        return [.publish(request: Self.sessionRequest, body: JSONValue.object([
             JSONMember("id", .string(id)), JSONMember("name", .string(name)), JSONMember("platform", .string("ios"))]).json)]
     }
 

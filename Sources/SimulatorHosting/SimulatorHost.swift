@@ -126,7 +126,7 @@ public final class SimulatorHost: Sendable {
                         return
                     }
                 } else {
-                    sleepSeconds(wait)
+                    Clocks.sleep(wait)
                 }
                 outputs += device.advance(to: Clocks.monotonic())
                 for request in host.requests.withLock({ requests in defer { requests.removeAll() }; return requests }) {
@@ -163,14 +163,14 @@ public final class SimulatorHost: Sendable {
                 case let .write(bytes):
                     try? terminal?.write(bytes)
                 case let .pause(seconds):
-                    sleepSeconds(min(seconds, 1))
+                    Clocks.sleep(min(seconds, 1))
                 case let .unplug(seconds):
                     host.log("simulated unplug for \(seconds) s")
                     terminal?.close()
                     terminal = nil
                     let until = Clocks.monotonic() + seconds
                     while Clocks.monotonic() < until, !host.stopping.load(ordering: .relaxed) {
-                        sleepSeconds(0.02)
+                        Clocks.sleep(0.02)
                     }
                     _ = device.advance(to: Clocks.monotonic())
                     do {
@@ -194,12 +194,4 @@ public final class SimulatorHost: Sendable {
             return true
         }
     }
-}
-
-/// Sleeps the calling thread (the simulator's own, or a replay at recorded pace).
-package func sleepSeconds(_ seconds: Double) {
-    guard seconds > 0 else { return }
-    var request = timespec(tv_sec: Int(seconds), tv_nsec: Int((seconds - seconds.rounded(.down)) * 1e9))
-    var remaining = timespec()
-    while nanosleep(&request, &remaining) != 0 && errno == EINTR { request = remaining }
 }

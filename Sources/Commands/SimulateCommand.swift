@@ -1,6 +1,6 @@
-#if canImport(Glibc)
 import SimulatorHosting
 import Vocabulary
+#if canImport(Glibc)
 @preconcurrency import Glibc
 #endif
 import Gateway

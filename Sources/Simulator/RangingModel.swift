@@ -1,5 +1,5 @@
-#if canImport(Glibc)
 import Vocabulary
+#if canImport(Glibc)
 import Glibc
 #endif
 import FoundationEssentials

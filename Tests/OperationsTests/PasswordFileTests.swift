@@ -1,5 +1,5 @@
-#if canImport(Glibc)
 import Service
+#if canImport(Glibc)
 @preconcurrency import Glibc
 #endif
 import Gateway

@@ -105,7 +105,8 @@ struct SimulatedIPhoneApp {
 
     private mutating func refused(_ answer: [String: JSONValue], at now: Double) -> [Output] {
         step = .idle(until: now + Self.retryAfter)
-        let error = if case let .string(text)? = answer["error"] { text } else { "no data" }
+        // Anyone on the broker may answer: the text is escaped and cut, so it cannot forge log lines.
+        let error = if case let .string(text)? = answer["error"] { Excerpt.of(text, limit: 200) } else { "no data" }
         return [.log("iPhone app \(name): refused (\(error)); asking again in \(Int(Self.retryAfter)) s")]
     }
 

@@ -11,8 +11,9 @@ let package = Package(
         .executable(name: "uwb2mqtt-bench", targets: ["UCIBench"]),
         .library(name: "UCI", targets: ["UCI"]),
         .library(name: "Vocabulary", targets: ["Vocabulary"]),
-        // For the fuzzers in Tests/Fuzz: the config, rules and request parsers.
+        // For the fuzzers in Tests/Fuzz: the config, rules and request parsers, the device intake.
         .library(name: "Gateway", targets: ["Gateway"]),
+        .library(name: "DeviceLink", targets: ["DeviceLink"]),
         .library(name: "Proximity", targets: ["Proximity"]),
         .library(name: "YAMLCoding", targets: ["YAMLCoding"]),
         // For the fuzzers of the fuse's message handling (FuseCore) and of what `watch` reads.
@@ -125,7 +126,7 @@ let package = Package(
         .testTarget(name: "MQTTClientTests", dependencies: ["MQTTClient", "EventLoop", "TestSupport"]),
         .testTarget(name: "EventLoopTests", dependencies: ["EventLoop"]),
         .testTarget(name: "AgentTests", dependencies: ["TestSupport", "MQTTClient", "EventLoop"]),
-        .testTarget(name: "RecordingTests", dependencies: ["Vocabulary", "Recording", "Gateway", "OfflineTools", "UCI", "TestSupport"]),
+        .testTarget(name: "RecordingTests", dependencies: ["Vocabulary", "Recording", "Gateway", "OfflineTools", "DeviceLink", "UCI", "TestSupport"]),
         .testTarget(name: "SiteFusionTests", dependencies: ["Vocabulary", "SiteFusion", "TestSupport"]),
         .testTarget(name: "OperationsTests", dependencies: ["SimulatorHosting", "Service", "Gateway", "Commands", "TestSupport", "DeviceLink", "MQTTClient", "Simulator"]),
         .testTarget(name: "VocabularyTests", dependencies: ["Vocabulary"]),

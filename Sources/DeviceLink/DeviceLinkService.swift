@@ -7,55 +7,37 @@ import UCI
 
 /// The device link at work, on the agent's event loop: owns the transport, the reassembler and
 /// `DeviceSession`, reads what the device sends when the loop says it is readable, and writes the
-/// commands the session asks for. Everything it learns goes to `onEvent`, on the loop's thread.
+/// commands the session asks for. Everything it learns goes to `onEvent` as ``DeviceReport``s, on
+/// the loop's thread; the bytes become reports in ``DeviceIntake``, as in `replay`.
 ///
 /// No thread of its own: a notification is read, decoded and handed on in the wake-up that
 /// reported it, and an idle link sleeps until the session's next deadline (a retry, a command
 /// timeout, the ranging watchdog) or the 100 ms after which the firmware drops a partial packet.
 public final class DeviceLinkService {
-    /// What the agent learns from the device link.
-    public enum Event: Sendable {
-        case stateChanged(DeviceLinkState, port: String)
-        case deviceIdentified(DeviceInfo, capabilities: [ConfigTLV])
-        /// A ranging round, with the wall-clock time it was received, the monotonic clock read
-        /// with it (the pair dates it on the agent's time) and the message it came in (for
-        /// recording). It stands for its frame too: one event per notification, not two.
-        case measurements(SessionInfo, receivedAt: Double, monotonic: Double, raw: RawMessage)
-        /// The device's reason code, nil when it gave none (see `DeviceSession.Action.sessionStopped`).
-        case sessionStopped(ReasonCode?)
-        /// What became of a session opened with `DeviceSession.Event.openSession`.
-        case requestedSession(sessionID: UInt32, RequestedSessionNews)
-        case log(LogLevel, String)
-        /// Every other UCI message received, decoded or not (for recording and metrics).
-        case frame(RawMessage, receivedAt: Double, valid: Bool)
-    }
 
     /// Where the device is: a path or `tcp://…` opened as given, or `auto` for the first port
     /// that looks like a DWM3001C (USB 1915:520F), confirmed by its UCI answers.
     public let port: String
     private let loop: EventLoop
     private let options: TransportOptions
-    private let onEvent: (Event) -> Void
+    private let onEvent: (DeviceReport) -> Void
     private var session: DeviceSession
     private var transport: (any ByteTransport)?
     private var transportName = ""
     private var watch: EventLoop.Watch?
-    private var reassembler = Reassembler()
+    private var intake = DeviceIntake()
     private var lastByteAt = 0.0
     private var autoIndex = 0
     /// Reused for every read: no allocation per notification.
     private var readBuffer = [UInt8](repeating: 0, count: 4096)
-    private var pendingEvents: [Reassembler.Event] = []
+    private var pendingItems: [DeviceIntake.Item] = []
     /// The timer for the session's next deadline, and that deadline.
     private var sessionTimer: (timer: EventLoop.Timer, at: Double)?
     private var partialPacketTimer: EventLoop.Timer?
     private var running = false
-    /// Hostile or broken bytes on the line come per packet: their warnings are throttled.
-    private var malformedLog = LogThrottle()
-    private var discardLog = LogThrottle()
 
     public init(loop: EventLoop, port: String, configuration: RangingSessionConfiguration, options: TransportOptions = TransportOptions(),
-                timing: DeviceSession.Timing = DeviceSession.Timing(), onEvent: @escaping (Event) -> Void) {
+                timing: DeviceSession.Timing = DeviceSession.Timing(), onEvent: @escaping (DeviceReport) -> Void) {
         self.loop = loop
         self.port = port
         self.options = options
@@ -98,9 +80,7 @@ public final class DeviceLinkService {
     public func stop() {
         guard running else { return }
         running = false
-        for summary in [malformedLog.flush(at: loop.now), discardLog.flush(at: loop.now)].compactMap({ $0 }) {
-            onEvent(.log(.warning, summary))
-        }
+        for summary in intake.flushLogs(at: loop.now) { onEvent(summary) }
         closeTransport()
         if let sessionTimer { loop.cancel(sessionTimer.timer) }
         sessionTimer = nil
@@ -152,7 +132,7 @@ public final class DeviceLinkService {
             case let .deviceIdentified(info, capabilities):
                 onEvent(.deviceIdentified(info, capabilities: capabilities))
             case .measurements:
-                break // reported with its receive time and raw message in `report`
+                break // reported by the intake, with its receive time and raw message, in `report`
             case let .sessionStopped(reason):
                 onEvent(.sessionStopped(reason))
             case let .requestedSession(id, news):
@@ -207,7 +187,7 @@ public final class DeviceLinkService {
         case let .success(transport) where running:
             self.transport = transport
             transportName = name
-            reassembler = Reassembler()
+            intake.restart()
             watch = loop.watch(transport.fileDescriptor, events: Int16(POLLIN)) { [unowned self] revents in readable(revents) }
             handle(.opened(port: name))
         case let .success(transport):
@@ -233,7 +213,7 @@ public final class DeviceLinkService {
 
     private func disconnect(_ reason: String) {
         closeTransport()
-        reassembler = Reassembler()
+        intake.restart()
         handle(.disconnected(reason))
     }
 
@@ -250,56 +230,48 @@ public final class DeviceLinkService {
         }
         guard count > 0 else { return }
         lastByteAt = loop.now
-        // Collected first, handled after: handling one may reset the reassembler (a disconnect),
-        // which must not happen while it is still feeding. The list is reused, not reallocated.
-        reassembler.feed(readBuffer[0..<count]) { pendingEvents.append($0) }
-        var index = 0
-        while index < pendingEvents.count {
-            let event = pendingEvents[index]
-            index += 1
-            report(event)
-        }
-        pendingEvents.removeAll(keepingCapacity: true)
+        // Collected first, handled after: handling one may restart the intake (a disconnect),
+        // which must not happen while it is still reading. The list is reused, not reallocated.
+        intake.read(readBuffer[0..<count], receivedAt: Clocks.wallMicroseconds(), now: loop.now, into: &pendingItems)
+        reportPending()
         // The firmware drops an incomplete packet after 100 ms; so do we.
         if let partialPacketTimer { loop.cancel(partialPacketTimer) }
         partialPacketTimer = nil
-        if reassembler.hasPartialPacket {
+        if intake.hasPartialPacket {
             partialPacketTimer = loop.schedule(at: lastByteAt + 0.1) { [unowned self] in
                 partialPacketTimer = nil
-                for event in reassembler.flushPartialPacket() { report(event) }
+                intake.flushPartialPacket(receivedAt: Clocks.wallMicroseconds(), now: loop.now, into: &pendingItems)
+                reportPending()
                 armSessionTimer()
             }
         }
         armSessionTimer()
     }
 
-    private func report(_ event: Reassembler.Event) {
-        let wall = Clocks.wallMicroseconds()
-        let monotonic = Clocks.monotonic()
-        switch event {
-        case let .message(raw):
-            do {
-                let message = try UCIMessage(decoding: raw)
+    /// Hands each message the intake read to the session, which answers the device, and reports
+    /// the rounds that count (the session's news first: the round that confirms SESSION_START
+    /// comes after `ranging`). A round during a bring-up, a wind-down or an error is a frame:
+    /// recorded, not published.
+    private func reportPending() {
+        var index = 0
+        while index < pendingItems.count {
+            let item = pendingItems[index]
+            index += 1
+            switch item {
+            case let .report(report):
+                onEvent(report)
+            case let .message(message, raw):
+                let wall = Clocks.wallMicroseconds()
+                let monotonic = Clocks.monotonic()
                 let actions = session.handle(.received(message), now: loop.now)
-                // A ranging round counts only while the session ranges: one that comes during a
-                // bring-up, a wind-down or an error is recorded, not published.
-                // The session's news first: the round that confirms SESSION_START comes after `ranging`.
                 perform(actions)
-                var measured = false
-                for case let .measurements(info) in actions {
-                    measured = true
-                    onEvent(.measurements(info, receivedAt: wall, monotonic: monotonic, raw: raw))
+                let rounds = actions.lazy.compactMap { action -> DeviceIntake.Reading? in
+                    if case let .measurements(info) = action { .rounds(info) } else { nil }
                 }
-                if !measured { onEvent(.frame(raw, receivedAt: wall, valid: true)) }
-            } catch {
-                onEvent(.frame(raw, receivedAt: wall, valid: false))
-                for line in malformedLog.lines(for: "malformed \(raw.name) from the device: \(error.description)", at: loop.now) {
-                    onEvent(.log(.warning, line))
-                }
+                DeviceIntake.reports(of: raw, rounds, receivedAt: wall, monotonic: monotonic) { onEvent($0) }
             }
-        case let .discarded(discard):
-            for line in discardLog.lines(for: "\(discard)", at: loop.now) { onEvent(.log(.warning, line)) }
         }
+        pendingItems.removeAll(keepingCapacity: true)
     }
 }
 

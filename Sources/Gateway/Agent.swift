@@ -305,7 +305,7 @@ public final class Agent {
 
     // MARK: Device
 
-    private func handleDevice(_ event: DeviceLinkService.Event) {
+    private func handleDevice(_ event: DeviceReport) {
         switch event {
         case let .measurements(_, receivedAt, monotonic, raw):
             record(raw, receivedAt)

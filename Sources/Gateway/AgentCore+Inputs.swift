@@ -124,7 +124,7 @@ extension AgentCore {
 
     // MARK: Device
 
-    private mutating func deviceEvent(_ event: DeviceLinkService.Event, at moment: AgentMoment) {
+    private mutating func deviceEvent(_ event: DeviceReport, at moment: AgentMoment) {
         switch event {
         case let .stateChanged(state, port):
             let retrying = state == .opening && ["absent", "error"].contains(status.deviceStateSaid?.name)

@@ -12,7 +12,7 @@ public enum AgentInput: Sendable {
     case started
     /// Something from the device link: a state change, the device's identity, a ranging round,
     /// a session that stopped, news of a requested session, a frame, a log line.
-    case device(DeviceLinkService.Event)
+    case device(DeviceReport)
     /// The broker took the connection; the agent's status and the journal went out already.
     case brokerConnected
     /// The connection ended; `largestPublished` is the largest message sent on it (a broker

@@ -1,11 +1,13 @@
+import DeviceLink
 import Vocabulary
 import Gateway
 import Proximity
 import Recording
 import UCI
 
-/// Recorded UCI packets through the same code the agent runs — the reassembler, the typed
-/// decoder and the agent's core (`AgentCore`: the proximity engine and every payload) —
+/// Recorded UCI packets through the same code the agent runs — the device intake (the
+/// reassembler and the typed decoder, `DeviceIntake`, with the recording's `RecordedSession`)
+/// and the agent's core (`AgentCore`: the proximity engine and every payload) —
 /// producing the messages the agent would have published, and what a plot of the run needs.
 ///
 /// The core gets the inputs the agent's shell gives it — rounds, a stopped session, time passed —
@@ -62,7 +64,7 @@ public struct Replay {
                              peers: configuredPeerList, identities: configuredPeers, gateway: nil)
         core.setDeviceHasAoA(deviceHasAoA)
         core.keepsEvents = true
-        var reassembler = Reassembler()
+        var intake = DeviceIntake()
         var session = RecordedSession()
         var events: [String] = []
         var messages: [(time: Double, message: Outbox.Message)] = []
@@ -127,21 +129,12 @@ public struct Replay {
                 }
                 tick(until: time)
                 lastTime = max(lastTime, time)
-                for event in reassembler.feed(packet.bytes) {
-                    guard case let .message(raw) = event else {
-                        if case let .discarded(discard) = event { problems.append("\(discard)") }
-                        continue
-                    }
-                    let message: UCIMessage
-                    do {
-                        message = try UCIMessage(decoding: raw)
-                    } catch {
-                        problems.append("malformed \(raw.name): \(error)")
-                        continue
-                    }
-                    switch session.read(message) {
-                    case let .rounds(info):
-                        core.handle(.device(.measurements(info, receivedAt: time, monotonic: time, raw: raw)), at: .at(time))
+                for report in intake.take(packet.bytes, at: time, session: &session) {
+                    switch report {
+                    case let .log(_, line):
+                        problems.append(line)
+                    case let .measurements(info, _, _, _):
+                        core.handle(.device(report), at: .at(time))
                         collect(at: time)
                         for m in info.twoWayMeasurements {
                             let identity = peers.identity(of: m.macAddress)
@@ -154,11 +147,9 @@ public struct Replay {
                             }
                             series[m.macAddress] = peer
                         }
-                    case let .stopped(reason):
-                        core.handle(.device(.sessionStopped(reason)), at: .at(time))
+                    default:
+                        core.handle(.device(report), at: .at(time))
                         collect(at: time)
-                    case .nothing:
-                        break
                     }
                 }
             }

@@ -18,9 +18,9 @@ final class LinkHarness: Sendable {
     private let events = EventLog()
 
     final class EventLog: Sendable {
-        let list = Mutex<[DeviceLinkService.Event]>([])
-        func append(_ event: DeviceLinkService.Event) { list.withLock { $0.append(event) } }
-        var all: [DeviceLinkService.Event] { list.withLock { $0 } }
+        let list = Mutex<[DeviceReport]>([])
+        func append(_ event: DeviceReport) { list.withLock { $0.append(event) } }
+        var all: [DeviceReport] { list.withLock { $0 } }
     }
 
     init(scenario: Scenario, configuration: RangingSessionConfiguration = RangingSessionConfiguration(peers: [1]),
@@ -48,7 +48,7 @@ final class LinkHarness: Sendable {
         try? FileManager.default.removeItem(atPath: directory)
     }
 
-    var all: [DeviceLinkService.Event] { events.all }
+    var all: [DeviceReport] { events.all }
 
     var states: [DeviceLinkState] {
         all.compactMap { if case let .stateChanged(state, _) = $0 { state } else { nil } }
@@ -107,7 +107,7 @@ final class LoopDeviceLink: Sendable {
     }
 
     init(port: String, configuration: RangingSessionConfiguration, timing: DeviceSession.Timing,
-         onEvent: @escaping @Sendable (DeviceLinkService.Event) -> Void) throws {
+         onEvent: @escaping @Sendable (DeviceReport) -> Void) throws {
         thread = try EventLoopThread(name: "test device loop")
         box = Box()
         let box = self.box

@@ -35,7 +35,8 @@ let package = Package(
         ),
         .executableTarget(
             name: "FuzzCore",
-            dependencies: [.product(name: "Gateway", package: "uwb2mqtt"), .product(name: "Proximity", package: "uwb2mqtt"),
+            dependencies: [.product(name: "Gateway", package: "uwb2mqtt"), .product(name: "DeviceLink", package: "uwb2mqtt"),
+                           .product(name: "Proximity", package: "uwb2mqtt"),
                            .product(name: "UCI", package: "uwb2mqtt")],
             swiftSettings: [.unsafeFlags(["-parse-as-library"])]
         ),

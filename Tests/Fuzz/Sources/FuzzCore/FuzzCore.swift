@@ -1,9 +1,10 @@
-// libFuzzer entry for the agent's core: bytes as the device would send them, reassembled and
-// decoded as the agent does, drive AgentCore with the example rules through the input `run`
-// feeds it (`handle(.device(…))`: a round of any session as `measurements`, everything else as a
-// frame). Every message it decides must be a JSON object on a topic of the gateway's own tree,
+// libFuzzer entry for the agent's core: bytes as the device would send them, read by the
+// agent's device intake (`DeviceIntake`, with a recording's `RecordedSession`, as `replay` reads
+// them), drive AgentCore with the example rules through the input `run` feeds it
+// (`handle(.device(…))`). Every message it decides must be a JSON object on a topic of the gateway's own tree,
 // and no range may carry an angle (the device reports no AoA: a missing direction is never
 // invented).
+import DeviceLink
 import Foundation
 import Gateway
 import Proximity
@@ -20,21 +21,21 @@ public func fuzzCore(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
     var core = AgentCore(configuration: configuration, eventIDPrefix: "gw:fuzz")
     core.replaceRules(exampleRules, at: 1_000)
     check(core.take(), configuration)
-    var reassembler = Reassembler()
+    var intake = DeviceIntake()
+    var session = RecordedSession()
     var time = 1_000.0
     core.handle(.device(.stateChanged(.ranging, port: "/dev/ttyACM0")), at: AgentMoment.at(time))
     check(core.take(), configuration)
-    reassembler.feed(bytes) { event in
-        guard case let .message(raw) = event else { return }
+    // A few bytes at a time, each read later than the last, as a device's notifications come.
+    var offset = 0
+    while offset < bytes.count {
+        let chunk = bytes[offset..<min(bytes.count, offset + 64)]
+        offset += chunk.count
         time += 0.05
-        let moment = AgentMoment.at(time)
-        let message = try? UCIMessage(decoding: raw)
-        if case let .notification(.sessionInfo(info))? = message {
-            core.handle(.device(.measurements(info, receivedAt: time, monotonic: time, raw: raw)), at: moment)
-        } else {
-            core.handle(.device(.frame(raw, receivedAt: time, valid: message != nil)), at: moment)
+        for report in intake.take(chunk, at: time, session: &session) {
+            core.handle(.device(report), at: AgentMoment.at(time))
+            check(core.take(), configuration)
         }
-        check(core.take(), configuration)
     }
     core.handle(.timePassed(publisher: PublisherFigures()), at: AgentMoment.at(time + 10))
     check(core.take(), configuration)

@@ -1,4 +1,3 @@
-import DeviceLink
 import UCI
 
 /// The configured session as a recording shows it: which rounds are its own and when it
@@ -10,21 +9,15 @@ import UCI
 /// ranges. Rounds of other sessions are not the configured peers' (a phone's session is named
 /// by its request, which the recording does not hold). An IDLE or DEINIT of the session is a stop
 /// by the device only with a reason: the host's own STOP and DEINIT carry none.
-struct RecordedSession {
-    private(set) var handle: UInt32?
-    private(set) var ranging = false
+public struct RecordedSession: Sendable {
+    public private(set) var handle: UInt32?
+    public private(set) var ranging = false
     private var expectingInit = false
 
-    enum Reading: Equatable {
-        /// A round of the configured session.
-        case rounds(SessionInfo)
-        /// It stopped ranging without the host asking (for this reason; nil when the device
-        /// itself failed or reset, as `DeviceSession` says): its peers' links are lost.
-        case stopped(ReasonCode?)
-        case nothing
-    }
+    public init() {}
 
-    mutating func read(_ message: UCIMessage) -> Reading {
+    /// A round of the configured session, or its stop; nothing for any other message.
+    public mutating func read(_ message: UCIMessage) -> [DeviceIntake.Reading] {
         switch message {
         case .response(.coreDeviceReset):
             expectingInit = true
@@ -34,22 +27,22 @@ struct RecordedSession {
             handle = sessionHandle
         case let .notification(.sessionInfo(info)):
             if handle == nil { handle = info.sessionHandle }
-            guard info.sessionHandle == handle else { return .nothing }
+            guard info.sessionHandle == handle else { return [] }
             ranging = true
-            return .rounds(info)
+            return [.rounds(info)]
         case let .notification(notification):
-            guard let news = DeviceNews(notification, ranging: ranging), news.endsSession(handle) else { return .nothing }
+            guard let news = DeviceNews(notification, ranging: ranging), news.endsSession(handle) else { return [] }
             if case let .sessionEnded(_, _, reason) = news, reason == .stateChangeWithSessionManagementCommands {
                 ranging = false
-                return .nothing
+                return []
             }
             defer { ranging = false }
-            guard ranging else { return .nothing }
-            if case let .sessionEnded(_, _, reason) = news { return .stopped(reason) }
-            return .stopped(nil)
+            guard ranging else { return [] }
+            if case let .sessionEnded(_, _, reason) = news { return [.stopped(reason)] }
+            return [.stopped(nil)]
         default:
             break
         }
-        return .nothing
+        return []
     }
 }

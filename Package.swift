@@ -75,7 +75,7 @@ let package = Package(
 
         // Pure core of `uwb2mqtt watch`: what the v1 tree says about each gateway and peer, and
         // its plain-text lines. Vocabulary only.
-        .target(name: "Watch", dependencies: ["Vocabulary"]),
+        .target(name: "Watch", dependencies: ["Vocabulary", "Proximity"]),
 
         // The command line: one type per subcommand, argument parsing, help, shell completion and exit statuses.
         .target(name: "Commands", dependencies: ["Vocabulary", "Service", "Gateway", "SimulatorHosting", "Fuse", "Watch", "OfflineTools", "UCI", "DeviceLink", "MQTTClient", "YAMLCoding",

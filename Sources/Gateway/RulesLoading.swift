@@ -80,9 +80,10 @@ public enum RulesLoading {
     static let thresholdBytes = 16 << 10
 
     /// The distances at which the rules decide, each with the rule, what it means and the peers
-    /// it applies to (patterns as in the rules file): a zone's `enter` and `exit`, a stage
-    /// band's lower bound (`stage`, all peers), an approach's `start`, `confirm` and `cancel`.
-    /// In file order, as many as fit in `thresholdBytes`, and the number of those that did not.
+    /// it applies to (patterns as in the rules file), as each rule kind declares them
+    /// (`RuleKinds`): a zone's `enter` and `exit`, a stage band's lower bound (`stage`, all
+    /// peers), an approach's `start`, `confirm` and `cancel`. Kind by kind in table order, each
+    /// kind's in file order, as many as fit in `thresholdBytes`, and the number that did not.
     static func thresholds(_ rules: Rules) -> (listed: [JSONValue], omitted: Int) {
         let all = allThresholds(rules)
         var listed: [JSONValue] = []
@@ -96,23 +97,11 @@ public enum RulesLoading {
     }
 
     private static func allThresholds(_ rules: Rules) -> [JSONValue] {
-        func entry(_ rule: String, _ kind: String, _ metres: Double, _ peers: [PeerPattern]) -> JSONValue {
-            .object([JSONMember("rule", .string(rule)), JSONMember("kind", .string(kind)), JSONMember("distance_m", .double(metres)),
-                     JSONMember("peers", .list(peers.map { .string($0.description) }))])
+        RuleKinds.thresholds(in: rules).map { threshold in
+            .object([JSONMember("rule", .string(threshold.rule)), JSONMember("kind", .string(threshold.kind)),
+                     JSONMember("distance_m", .double(threshold.metres)),
+                     JSONMember("peers", .list(threshold.peers.map { .string($0.description) }))])
         }
-        var list: [JSONValue] = []
-        for zone in rules.zones {
-            list += [entry(zone.name, "enter", zone.enterWithin, zone.peers), entry(zone.name, "exit", zone.exitBeyond, zone.peers)]
-        }
-        for band in rules.stages?.bands ?? [] {
-            if let beyond = band.beyond { list.append(entry(band.name, "stage", beyond, PeerPattern.all)) }
-        }
-        for approach in rules.approaches {
-            list += [entry(approach.name, "start", approach.startWithin, approach.peers),
-                     entry(approach.name, "confirm", approach.confirmWithin, approach.peers),
-                     entry(approach.name, "cancel", approach.cancelBeyond, approach.peers)]
-        }
-        return list
     }
 }
 

@@ -93,7 +93,7 @@ public struct Replay {
                 typed.append(event)
                 var peer = entry(event.peer.address)
                 let label = [event.type.rawValue, event.rule, event.to.plainText].compactMap { $0 }.joined(separator: " ")
-                peer.events.append(.init(time: event.ts, type: event.type.rawValue, label: label))
+                peer.events.append(.init(time: event.ts, type: event.type.rawValue, label: label, tone: Self.tones[event.type.rawValue] ?? .other))
                 if event.type == .signalLost { lostSince[event.peer.address] = event.ts }
                 if event.type == .signalRegained, let since = lostSince.removeValue(forKey: event.peer.address) {
                     peer.gaps.append(.init(from: since, to: event.ts))
@@ -162,25 +162,26 @@ public struct Replay {
         return Outcome(events: events, messages: messages, typedEvents: typed, plot: plot, problems: problems, packets: packets)
     }
 
-    /// The rule thresholds that apply to `peer`, as horizontal bands on its plot.
+    /// The rule thresholds that apply to `peer`, as horizontal bands on its plot: each rule
+    /// kind's bands (`RuleKind.bands`), coloured by the kind's place in the table.
     func bands(for peer: PeerIdentity) -> [PlotData.Band] {
-        var result: [PlotData.Band] = []
-        for zone in rules.zones where zone.peers.contains(where: { $0.matches(peer) }) {
-            result.append(.init(name: "zone \(zone.name)", low: zone.enterWithin, high: zone.exitBeyond, kind: .zone))
-        }
-        if let stages = rules.stages {
-            for band in stages.bands {
-                if let beyond = band.beyond {
-                    result.append(.init(name: "stage \(band.name) from", low: beyond, high: beyond + stages.hysteresis, kind: .stage))
-                }
+        RuleKinds.all.enumerated().flatMap { order, kind in
+            kind.bands(in: rules).filter { $0.peers.matches(peer) }.map {
+                PlotData.Band(name: $0.name, low: $0.low, high: $0.high, kind: kind.noun, kindOrder: order)
             }
         }
-        for approach in rules.approaches where approach.peers.contains(where: { $0.matches(peer) }) {
-            result.append(.init(name: "approach \(approach.name) start", low: approach.startWithin, high: approach.cancelBeyond, kind: .approach))
-            result.append(.init(name: "approach \(approach.name) confirm", low: approach.confirmWithin, high: approach.confirmWithin, kind: .approach))
-        }
-        return result
     }
+
+    /// Each event type's tone, as its rule kind (or the engine) declares it.
+    static let tones: [String: PlotData.Event.Tone] = Dictionary(uniqueKeysWithValues: RuleKinds.events.map { declaration in
+        let tone: PlotData.Event.Tone = switch declaration.tone {
+        case .begins: .begins
+        case .ends: .ends
+        case .completes: .completes
+        case .changes: .changes
+        }
+        return (declaration.type.rawValue, tone)
+    })
 }
 
 extension JSONValue {

@@ -29,25 +29,19 @@ public struct PlotData: Sendable {
 
     /// A threshold of a rule as a horizontal band (`low` < `high`) or line (`low` == `high`).
     public struct Band: Hashable, Sendable {
-        /// Which kind of rule it belongs to; sets the colour.
-        public enum Kind: String, Hashable, Sendable, CaseIterable {
-            /// A zone's `enter_within` … `exit_beyond` hysteresis band.
-            case zone
-            /// A stage boundary (`beyond` … `beyond + hysteresis`).
-            case stage
-            /// An approach's thresholds (start … cancel band, confirm line).
-            case approach
-        }
-
         public var name: String
         public var low: Double
         public var high: Double
-        public var kind: Kind
-        public init(name: String, low: Double, high: Double, kind: Kind) {
+        /// What one rule of its kind is called (`zone`): the legend's word and the SVG class.
+        public var kind: String
+        /// Its kind's place in the table of rule kinds, which sets its colour.
+        public var kindOrder: Int
+        public init(name: String, low: Double, high: Double, kind: String, kindOrder: Int) {
             self.name = name
             self.low = min(low, high)
             self.high = max(low, high)
             self.kind = kind
+            self.kindOrder = kindOrder
         }
     }
 
@@ -58,6 +52,11 @@ public struct PlotData: Sendable {
         public var type: String
         /// The text beside the marker (`zone_enter counter`, `stage point → reach`).
         public var label: String
+        /// What it means to the person reading the plot; sets the colour.
+        public var tone: Tone = .other
+
+        /// Something begins or is gained, ends or is lost, is done, just changes; or unknown.
+        public enum Tone: Hashable, Sendable { case begins, ends, completes, changes, other }
     }
 
     /// A span during which the link was `lost`; `to` nil when it was still lost at the end.
@@ -125,7 +124,7 @@ public enum SVGPlot {
             body += text(subtitle, x: left, y: y, attributes: ##"font-size="12" fill="#555""##)
         }
         y += 22
-        body += legend(y: y)
+        body += legend(y: y, kinds: bandKinds(plot))
         y += 20
 
         if plot.peers.isEmpty {
@@ -190,12 +189,12 @@ public enum SVGPlot {
         }
         // Threshold bands.
         for band in peer.bands {
-            let color = bandColor(band.kind)
+            let color = bandColor(band.kindOrder)
             let yHigh = y(band.high), yLow = y(band.low)
             if band.high > band.low {
-                out += "<rect class=\"band \(band.kind.rawValue)\" x=\"\(f(left))\" y=\"\(f(yHigh))\" width=\"\(f(plotWidth))\" height=\"\(f(max(1, yLow - yHigh)))\" fill=\"\(color)\" fill-opacity=\"0.16\" stroke=\"\(color)\" stroke-opacity=\"0.6\" stroke-dasharray=\"5 3\"/>\n"
+                out += "<rect class=\"band \(band.kind)\" x=\"\(f(left))\" y=\"\(f(yHigh))\" width=\"\(f(plotWidth))\" height=\"\(f(max(1, yLow - yHigh)))\" fill=\"\(color)\" fill-opacity=\"0.16\" stroke=\"\(color)\" stroke-opacity=\"0.6\" stroke-dasharray=\"5 3\"/>\n"
             } else {
-                out += "<rect class=\"band \(band.kind.rawValue)\" x=\"\(f(left))\" y=\"\(f(yLow - 0.75))\" width=\"\(f(plotWidth))\" height=\"1.5\" fill=\"\(color)\" fill-opacity=\"0.8\"/>\n"
+                out += "<rect class=\"band \(band.kind)\" x=\"\(f(left))\" y=\"\(f(yLow - 0.75))\" width=\"\(f(plotWidth))\" height=\"1.5\" fill=\"\(color)\" fill-opacity=\"0.8\"/>\n"
             }
         }
         // Raw measurements: light dots; failed ones as red crosses along the bottom.
@@ -236,7 +235,7 @@ public enum SVGPlot {
         var markers = "", markerLabels = ""
         for (event, lane) in lanes {
             let ex = x(event.time)
-            let color = eventColor(event.type)
+            let color = eventColor(event.tone)
             let labelY = laneTop + Double(min(lane, maxLanes - 1)) * laneHeight + 10
             markers += "<line class=\"event\" x1=\"\(f(ex))\" y1=\"\(f(labelY + 2))\" x2=\"\(f(ex))\" y2=\"\(f(bottom))\" stroke=\"\(color)\" stroke-width=\"1.2\" stroke-dasharray=\"3 2\"/>\n"
             markerLabels += text(event.label, x: ex + 3, y: labelY,
@@ -266,7 +265,7 @@ public enum SVGPlot {
         }
         for (band, ly) in labels {
             let value = band.high > band.low ? "\(distanceText(band.low))–\(distanceText(band.high)) m" : "\(distanceText(band.low)) m"
-            out += text("\(band.name) \(value)", x: left + plotWidth + 8, y: ly, attributes: "fill=\"\(bandColor(band.kind))\" class=\"band-label\"")
+            out += text("\(band.name) \(value)", x: left + plotWidth + 8, y: ly, attributes: "fill=\"\(bandColor(band.kindOrder))\" class=\"band-label\"")
         }
         let above = peer.bands.filter { $0.low > distanceAxis.high }
         if !above.isEmpty {
@@ -277,7 +276,14 @@ public enum SVGPlot {
         return out
     }
 
-    private static func legend(y: Double) -> String {
+    /// The rule kinds whose bands some panel shows, in the table's order.
+    static func bandKinds(_ plot: PlotData) -> [(kind: String, order: Int)] {
+        var seen: [Int: String] = [:]
+        for peer in plot.peers { for band in peer.bands { seen[band.kindOrder] = band.kind } }
+        return seen.sorted { $0.key < $1.key }.map { ($0.value, $0.key) }
+    }
+
+    private static func legend(y: Double, kinds: [(kind: String, order: Int)]) -> String {
         var out = "<g class=\"legend\">"
         var x = left
         func item(_ symbol: String, _ label: String) {
@@ -287,8 +293,8 @@ public enum SVGPlot {
         item("<circle cx=\"\(f(x + 8))\" cy=\"\(f(y))\" r=\"2.5\" fill=\"#7aa6d6\"/>", "raw distance")
         item("<path d=\"M\(f(x + 5)) \(f(y - 3))l6 6M\(f(x + 5)) \(f(y + 3))l6 -6\" stroke=\"#d62728\" stroke-width=\"1.2\"/>", "failed measurement")
         item("<line x1=\"\(f(x))\" y1=\"\(f(y))\" x2=\"\(f(x + 16))\" y2=\"\(f(y))\" stroke=\"#1f4e99\" stroke-width=\"2\"/>", "filtered distance")
-        for kind in PlotData.Band.Kind.allCases {
-            item("<rect x=\"\(f(x))\" y=\"\(f(y - 5))\" width=\"16\" height=\"10\" fill=\"\(bandColor(kind))\" fill-opacity=\"0.25\" stroke=\"\(bandColor(kind))\"/>", "\(kind.rawValue) threshold")
+        for (kind, order) in kinds {
+            item("<rect x=\"\(f(x))\" y=\"\(f(y - 5))\" width=\"16\" height=\"10\" fill=\"\(bandColor(order))\" fill-opacity=\"0.25\" stroke=\"\(bandColor(order))\"/>", "\(kind) threshold")
         }
         item("<line x1=\"\(f(x + 8))\" y1=\"\(f(y - 6))\" x2=\"\(f(x + 8))\" y2=\"\(f(y + 6))\" stroke=\"#2ca02c\" stroke-dasharray=\"3 2\"/>", "event")
         item("<rect x=\"\(f(x))\" y=\"\(f(y - 5))\" width=\"16\" height=\"10\" fill=\"#808080\" fill-opacity=\"0.3\"/>", "signal lost")
@@ -330,21 +336,20 @@ public enum SVGPlot {
         return max(data, bands, 0.5) * 1.08
     }
 
-    static func bandColor(_ kind: PlotData.Band.Kind) -> String {
-        switch kind {
-        case .zone: "#2ca02c"
-        case .stage: "#9467bd"
-        case .approach: "#ff7f0e"
-        }
+    /// Colours of the rule kinds' bands, by their place in the table (zones, stages, approaches…).
+    static let bandPalette = ["#2ca02c", "#9467bd", "#ff7f0e", "#17becf", "#bcbd22", "#e377c2", "#8c564b", "#7f7f7f"]
+
+    static func bandColor(_ order: Int) -> String {
+        bandPalette[max(0, order) % bandPalette.count]
     }
 
-    static func eventColor(_ type: String) -> String {
-        switch type {
-        case "zone_enter", "approach_ready", "facing_gained", "signal_regained", "direction_available": "#2ca02c"
-        case "zone_exit", "approach_canceled", "facing_lost", "signal_lost", "direction_unavailable": "#d62728"
-        case "approach_completed": "#8c1aa3"
-        case "stage_change": "#9467bd"
-        default: "#555555"
+    static func eventColor(_ tone: PlotData.Event.Tone) -> String {
+        switch tone {
+        case .begins: "#2ca02c"
+        case .ends: "#d62728"
+        case .completes: "#8c1aa3"
+        case .changes: "#9467bd"
+        case .other: "#555555"
         }
     }
 

@@ -1,4 +1,5 @@
 import Gateway
+import Proximity
 import FoundationEssentials
 
 /// JSON Schemas (draft-07) of the configuration file and the rules file, for editors.
@@ -348,7 +349,8 @@ public enum Schemas {
     """#
 
     /// The schema of the proximity rules file (`rules.yaml`, rules.md).
-    public static let rules = #"""
+    /// Its rule kinds' sections come from the kinds themselves (`RuleKinds`).
+    public static let rules: String = #"""
     {
       "$schema": "http://json-schema.org/draft-07/schema#",
       "title": "uwb2mqtt proximity rules, version 1",
@@ -400,127 +402,7 @@ public enum Schemas {
             }
           }
         },
-        "zones": {
-          "description": "Presence areas with hysteresis and debounce; at most 64.",
-          "type": "array",
-          "maxItems": 64,
-          "items": {
-            "type": "object",
-            "additionalProperties": false,
-            "required": ["name", "enter_within", "exit_beyond"],
-            "properties": {
-              "name": {"$ref": "#/definitions/name"},
-              "peers": {"$ref": "#/definitions/peers"},
-              "enter_within": {"description": "Inside when the filtered distance is at or below this …", "allOf": [{"$ref": "#/definitions/distance"}]},
-              "exit_beyond": {"description": "… and outside again only beyond this (greater than enter_within).", "allOf": [{"$ref": "#/definitions/distance"}]},
-              "dwell": {"description": "A change must hold this long before the event fires.", "allOf": [{"$ref": "#/definitions/duration"}], "default": 0}
-            }
-          }
-        },
-        "stages": {
-          "description": "Ordered guidance bands, far to near; the last band has no lower bound.",
-          "type": "object",
-          "additionalProperties": false,
-          "required": ["bands"],
-          "properties": {
-            "hysteresis": {
-              "description": "Metres a distance must pass a boundary by before the stage changes.",
-              "allOf": [{"$ref": "#/definitions/distance"}],
-              "default": 0
-            },
-            "bands": {
-              "description": "Far to near, at most 16. Every band but the last needs beyond (decreasing); the last, nearest band has none.",
-              "type": "array",
-              "minItems": 1,
-              "maxItems": 16,
-              "items": {
-                "type": "object",
-                "additionalProperties": false,
-                "required": ["name"],
-                "properties": {
-                  "name": {"$ref": "#/definitions/name"},
-                  "beyond": {"description": "The band's lower bound: in this band while beyond it (and within the previous band's).", "allOf": [{"$ref": "#/definitions/distance"}]},
-                  "attributes": {
-                    "description": "Free-form attributes published in feedback while a peer is in this band; at most 1024 bytes as JSON.",
-                    "type": "object",
-                    "properties": {
-                      "facing_tolerance_deg": {
-                        "description": "Used by facing.tolerance_deg: stage. Degrees, more than 0 and at most 180.",
-                        "type": "number",
-                        "exclusiveMinimum": 0,
-                        "maximum": 180
-                      }
-                    }
-                  }
-                }
-              }
-            }
-          }
-        },
-        "approaches": {
-          "description": "Approach-to-confirm: moving in confirms, moving away cancels; at most 32.",
-          "type": "array",
-          "maxItems": 32,
-          "items": {
-            "type": "object",
-            "additionalProperties": false,
-            "required": ["name", "start_within", "confirm_within", "cancel_beyond"],
-            "properties": {
-              "name": {"$ref": "#/definitions/name"},
-              "peers": {"$ref": "#/definitions/peers"},
-              "start_within": {"description": "Phase ready: progress runs 0 → 1 between start and confirm.", "allOf": [{"$ref": "#/definitions/distance"}]},
-              "confirm_within": {"description": "Phase completed (fires once until the peer leaves beyond start); less than start_within.", "allOf": [{"$ref": "#/definitions/distance"}]},
-              "cancel_beyond": {"description": "Leaving beyond this before completion: approach_canceled; greater than start_within.", "allOf": [{"$ref": "#/definitions/distance"}]}
-            }
-          }
-        },
-        "facing": {
-          "description": "Facing the gateway; needs a valid azimuth, never evaluated from distance alone.",
-          "type": "object",
-          "additionalProperties": false,
-          "properties": {
-            "tolerance_deg": {
-              "description": "Degrees (more than 0, at most 180), or \"stage\" for the current stage's facing_tolerance_deg. Default: stage when every band sets it, else 30.",
-              "anyOf": [
-                {"type": "number", "exclusiveMinimum": 0, "maximum": 180},
-                {"const": "stage"}
-              ]
-            },
-            "cues": {
-              "description": "Free-form cue attributes attached to facing events and feedback.",
-              "type": "object",
-              "additionalProperties": false,
-              "properties": {
-                "gained": {"description": "Attached to the facing_gained event.", "allOf": [{"$ref": "#/definitions/cue"}]},
-                "holding": {"description": "Attached to feedback while facing.", "allOf": [{"$ref": "#/definitions/cue"}]},
-                "lost": {"description": "Attached to the facing_lost event.", "allOf": [{"$ref": "#/definitions/cue"}]}
-              }
-            }
-          }
-        },
-        "rankings": {
-          "description": "Who is the intended target: scored candidates, best first; at most 16.",
-          "type": "array",
-          "maxItems": 16,
-          "items": {
-            "type": "object",
-            "additionalProperties": false,
-            "required": ["name"],
-            "properties": {
-              "name": {"$ref": "#/definitions/name"},
-              "peers": {"$ref": "#/definitions/peers"},
-              "within": {"description": "Candidates farther than this are left out.", "allOf": [{"$ref": "#/definitions/distance"}]},
-              "base_scores": {
-                "description": "Score per peer name or address (at most 64 characters), before bonuses; at most 64 entries.",
-                "type": "object",
-                "additionalProperties": {"type": "number"}
-              },
-              "nearby_within": {"description": "Distance that earns nearby_bonus.", "allOf": [{"$ref": "#/definitions/distance"}]},
-              "nearby_bonus": {"description": "Added within nearby_within (which it needs).", "type": "number", "minimum": 0, "default": 0},
-              "facing_bonus": {"description": "Added while facing; only where direction is available.", "type": "number", "minimum": 0, "default": 0}
-            }
-          }
-        }
+    """# + "\n" + RuleKinds.schemaProperties(indent: 4) + "\n" + #"""
       },
       "definitions": {
         "name": {

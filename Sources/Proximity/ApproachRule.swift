@@ -57,3 +57,57 @@ extension ApproachRule: Decodable {
         cancelBeyond = cancel.value.meters
     }
 }
+
+// MARK: - The kind
+
+extension EventType {
+    public static let approachReady = EventType(rawValue: "approach_ready")
+    public static let approachCompleted = EventType(rawValue: "approach_completed")
+    public static let approachCanceled = EventType(rawValue: "approach_canceled")
+}
+
+extension ApproachRule: RuleKind {
+    public static let key = "approaches"
+    public static let noun = "approach"
+    public static let events: [EventDeclaration] = [
+        EventDeclaration(.approachReady, .begins),
+        EventDeclaration(.approachCompleted, .completes),
+        EventDeclaration(.approachCanceled, .ends),
+    ]
+
+    public static func thresholds(in rules: Rules) -> [RuleDistance] {
+        rules.approaches.flatMap { approach in
+            [RuleDistance(rule: approach.name, kind: "start", metres: approach.startWithin, peers: approach.peers),
+             RuleDistance(rule: approach.name, kind: "confirm", metres: approach.confirmWithin, peers: approach.peers),
+             RuleDistance(rule: approach.name, kind: "cancel", metres: approach.cancelBeyond, peers: approach.peers)]
+        }
+    }
+
+    /// The start … cancel band, and the confirm line.
+    public static func bands(in rules: Rules) -> [RuleBand] {
+        rules.approaches.flatMap { approach in
+            [RuleBand(name: "approach \(approach.name) start", low: approach.startWithin, high: approach.cancelBeyond, peers: approach.peers),
+             RuleBand(name: "approach \(approach.name) confirm", low: approach.confirmWithin, high: approach.confirmWithin, peers: approach.peers)]
+        }
+    }
+
+    public static let schema = #"""
+    "approaches": {
+      "description": "Approach-to-confirm: moving in confirms, moving away cancels; at most 32.",
+      "type": "array",
+      "maxItems": 32,
+      "items": {
+        "type": "object",
+        "additionalProperties": false,
+        "required": ["name", "start_within", "confirm_within", "cancel_beyond"],
+        "properties": {
+          "name": {"$ref": "#/definitions/name"},
+          "peers": {"$ref": "#/definitions/peers"},
+          "start_within": {"description": "Phase ready: progress runs 0 → 1 between start and confirm.", "allOf": [{"$ref": "#/definitions/distance"}]},
+          "confirm_within": {"description": "Phase completed (fires once until the peer leaves beyond start); less than start_within.", "allOf": [{"$ref": "#/definitions/distance"}]},
+          "cancel_beyond": {"description": "Leaving beyond this before completion: approach_canceled; greater than start_within.", "allOf": [{"$ref": "#/definitions/distance"}]}
+        }
+      }
+    }
+    """#
+}

@@ -94,6 +94,7 @@ public struct EventBudget: Sendable {
         case .directionUnavailable: return .ends(.direction)
         case .signalLost: return .begins(.signalLoss)
         case .signalRegained: return .ends(.signalLoss)
+        default: return nil
         }
     }
 }

@@ -85,3 +85,46 @@ extension FacingCues: Decodable {
         lost = try cue(.lost)
     }
 }
+
+// MARK: - The kind
+
+extension EventType {
+    public static let facingGained = EventType(rawValue: "facing_gained")
+    public static let facingLost = EventType(rawValue: "facing_lost")
+}
+
+extension FacingRule: RuleKind {
+    public static let key = "facing"
+    public static let noun = "facing"
+    public static let events: [EventDeclaration] = [
+        EventDeclaration(.facingGained, .begins),
+        EventDeclaration(.facingLost, .ends),
+    ]
+
+    public static let schema = #"""
+    "facing": {
+      "description": "Facing the gateway; needs a valid azimuth, never evaluated from distance alone.",
+      "type": "object",
+      "additionalProperties": false,
+      "properties": {
+        "tolerance_deg": {
+          "description": "Degrees (more than 0, at most 180), or \"stage\" for the current stage's facing_tolerance_deg. Default: stage when every band sets it, else 30.",
+          "anyOf": [
+            {"type": "number", "exclusiveMinimum": 0, "maximum": 180},
+            {"const": "stage"}
+          ]
+        },
+        "cues": {
+          "description": "Free-form cue attributes attached to facing events and feedback.",
+          "type": "object",
+          "additionalProperties": false,
+          "properties": {
+            "gained": {"description": "Attached to the facing_gained event.", "allOf": [{"$ref": "#/definitions/cue"}]},
+            "holding": {"description": "Attached to feedback while facing.", "allOf": [{"$ref": "#/definitions/cue"}]},
+            "lost": {"description": "Attached to the facing_lost event.", "allOf": [{"$ref": "#/definitions/cue"}]}
+          }
+        }
+      }
+    }
+    """#
+}

@@ -115,3 +115,37 @@ extension RankingRule: Decodable {
         }
     }
 }
+
+// MARK: - The kind
+
+extension RankingRule: RuleKind {
+    public static let key = "rankings"
+    public static let noun = "ranking"
+    public static let events: [EventDeclaration] = []
+
+    public static let schema = #"""
+    "rankings": {
+      "description": "Who is the intended target: scored candidates, best first; at most 16.",
+      "type": "array",
+      "maxItems": 16,
+      "items": {
+        "type": "object",
+        "additionalProperties": false,
+        "required": ["name"],
+        "properties": {
+          "name": {"$ref": "#/definitions/name"},
+          "peers": {"$ref": "#/definitions/peers"},
+          "within": {"description": "Candidates farther than this are left out.", "allOf": [{"$ref": "#/definitions/distance"}]},
+          "base_scores": {
+            "description": "Score per peer name or address (at most 64 characters), before bonuses; at most 64 entries.",
+            "type": "object",
+            "additionalProperties": {"type": "number"}
+          },
+          "nearby_within": {"description": "Distance that earns nearby_bonus.", "allOf": [{"$ref": "#/definitions/distance"}]},
+          "nearby_bonus": {"description": "Added within nearby_within (which it needs).", "type": "number", "minimum": 0, "default": 0},
+          "facing_bonus": {"description": "Added while facing; only where direction is available.", "type": "number", "minimum": 0, "default": 0}
+        }
+      }
+    }
+    """#
+}

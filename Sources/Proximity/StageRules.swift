@@ -68,3 +68,72 @@ extension StageRules: Decodable {
         self.bands = bands.value
     }
 }
+
+// MARK: - The kind
+
+extension EventType {
+    public static let stageChange = EventType(rawValue: "stage_change")
+}
+
+extension StageRules: RuleKind {
+    public static let key = "stages"
+    public static let noun = "stage"
+    public static let events: [EventDeclaration] = [EventDeclaration(.stageChange, .changes)]
+
+    /// A band's lower bound, for every peer (stages apply to all).
+    public static func thresholds(in rules: Rules) -> [RuleDistance] {
+        (rules.stages?.bands ?? []).compactMap { band in
+            band.beyond.map { RuleDistance(rule: band.name, kind: "stage", metres: $0, peers: PeerPattern.all) }
+        }
+    }
+
+    public static func bands(in rules: Rules) -> [RuleBand] {
+        guard let stages = rules.stages else { return [] }
+        return stages.bands.compactMap { band in
+            band.beyond.map { RuleBand(name: "stage \(band.name) from", low: $0, high: $0 + stages.hysteresis, peers: PeerPattern.all) }
+        }
+    }
+
+    public static let schema = #"""
+    "stages": {
+      "description": "Ordered guidance bands, far to near; the last band has no lower bound.",
+      "type": "object",
+      "additionalProperties": false,
+      "required": ["bands"],
+      "properties": {
+        "hysteresis": {
+          "description": "Metres a distance must pass a boundary by before the stage changes.",
+          "allOf": [{"$ref": "#/definitions/distance"}],
+          "default": 0
+        },
+        "bands": {
+          "description": "Far to near, at most 16. Every band but the last needs beyond (decreasing); the last, nearest band has none.",
+          "type": "array",
+          "minItems": 1,
+          "maxItems": 16,
+          "items": {
+            "type": "object",
+            "additionalProperties": false,
+            "required": ["name"],
+            "properties": {
+              "name": {"$ref": "#/definitions/name"},
+              "beyond": {"description": "The band's lower bound: in this band while beyond it (and within the previous band's).", "allOf": [{"$ref": "#/definitions/distance"}]},
+              "attributes": {
+                "description": "Free-form attributes published in feedback while a peer is in this band; at most 1024 bytes as JSON.",
+                "type": "object",
+                "properties": {
+                  "facing_tolerance_deg": {
+                    "description": "Used by facing.tolerance_deg: stage. Degrees, more than 0 and at most 180.",
+                    "type": "number",
+                    "exclusiveMinimum": 0,
+                    "maximum": 180
+                  }
+                }
+              }
+            }
+          }
+        }
+      }
+    }
+    """#
+}

@@ -49,3 +49,50 @@ extension ZoneRule: Decodable {
         dwell = try c.decodeIfPresent(TimeSpan.self, forKey: .dwell)?.seconds ?? 0
     }
 }
+
+// MARK: - The kind
+
+extension EventType {
+    public static let zoneEnter = EventType(rawValue: "zone_enter")
+    public static let zoneExit = EventType(rawValue: "zone_exit")
+}
+
+extension ZoneRule: RuleKind {
+    public static let key = "zones"
+    public static let noun = "zone"
+    public static let events: [EventDeclaration] = [
+        EventDeclaration(.zoneEnter, .begins),
+        EventDeclaration(.zoneExit, .ends),
+    ]
+
+    public static func thresholds(in rules: Rules) -> [RuleDistance] {
+        rules.zones.flatMap { zone in
+            [RuleDistance(rule: zone.name, kind: "enter", metres: zone.enterWithin, peers: zone.peers),
+             RuleDistance(rule: zone.name, kind: "exit", metres: zone.exitBeyond, peers: zone.peers)]
+        }
+    }
+
+    public static func bands(in rules: Rules) -> [RuleBand] {
+        rules.zones.map { RuleBand(name: "zone \($0.name)", low: $0.enterWithin, high: $0.exitBeyond, peers: $0.peers) }
+    }
+
+    public static let schema = #"""
+    "zones": {
+      "description": "Presence areas with hysteresis and debounce; at most 64.",
+      "type": "array",
+      "maxItems": 64,
+      "items": {
+        "type": "object",
+        "additionalProperties": false,
+        "required": ["name", "enter_within", "exit_beyond"],
+        "properties": {
+          "name": {"$ref": "#/definitions/name"},
+          "peers": {"$ref": "#/definitions/peers"},
+          "enter_within": {"description": "Inside when the filtered distance is at or below this …", "allOf": [{"$ref": "#/definitions/distance"}]},
+          "exit_beyond": {"description": "… and outside again only beyond this (greater than enter_within).", "allOf": [{"$ref": "#/definitions/distance"}]},
+          "dwell": {"description": "A change must hold this long before the event fires.", "allOf": [{"$ref": "#/definitions/duration"}], "default": 0}
+        }
+      }
+    }
+    """#
+}

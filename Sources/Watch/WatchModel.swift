@@ -1,3 +1,4 @@
+import Proximity
 import Vocabulary
 
 /// What `uwb2mqtt watch` knows of the gateways it follows, built only from the messages of the v1
@@ -236,11 +237,9 @@ public struct WatchModel: Sendable {
         return MapPoint(x: x, y: y)
     }
 
-    /// The event types of mqtt-api.md; another is a newer agent's, shown as a note.
-    static let eventTypes: Set<String> = [
-        "zone_enter", "zone_exit", "stage_change", "approach_ready", "approach_completed", "approach_canceled",
-        "facing_gained", "facing_lost", "signal_lost", "signal_regained", "direction_available", "direction_unavailable",
-    ]
+    /// The event types of mqtt-api.md, as the rule kinds and the engine declare them; another
+    /// is a newer agent's, shown as a note.
+    static let eventTypes = Set(RuleKinds.events.map(\.type.rawValue))
 
     /// `rules.error` as `line:column: message`.
     static func rulesError(_ rules: PayloadReader) throws(PayloadRejection) -> String? {

@@ -26,11 +26,11 @@ import Testing
             filtered.append(PlotData.Point(time: t0 + t, meters: distance(t) + noise * 0.25))
         }
         let bands = [
-            PlotData.Band(name: "zone counter", low: 1.0, high: 1.3, kind: .zone),
-            PlotData.Band(name: "stage locate|point", low: 1.0, high: 1.2, kind: .stage),
-            PlotData.Band(name: "stage far", low: 25, high: 25.2, kind: .stage),
-            PlotData.Band(name: "approach handoff start", low: 0.6, high: 0.7, kind: .approach),
-            PlotData.Band(name: "approach handoff confirm", low: 0.12, high: 0.12, kind: .approach),
+            PlotData.Band(name: "zone counter", low: 1.0, high: 1.3, kind: "zone", kindOrder: 0),
+            PlotData.Band(name: "stage locate|point", low: 1.0, high: 1.2, kind: "stage", kindOrder: 1),
+            PlotData.Band(name: "stage far", low: 25, high: 25.2, kind: "stage", kindOrder: 1),
+            PlotData.Band(name: "approach handoff start", low: 0.6, high: 0.7, kind: "approach", kindOrder: 2),
+            PlotData.Band(name: "approach handoff confirm", low: 0.12, high: 0.12, kind: "approach", kindOrder: 2),
         ]
         let events = [
             PlotData.Event(time: t0 + 26.0, type: "stage_change", label: "stage locate → point"),
@@ -45,7 +45,7 @@ import Testing
             name: "phone-anna \"Anna's\"",
             raw: raw.filter { $0.time < t0 + 20 || $0.time > t0 + 38 }.map { PlotData.RawPoint(time: $0.time, meters: $0.meters.map { $0 * 0.5 + 2 }, ok: $0.ok) },
             filtered: filtered.filter { $0.time < t0 + 20 || $0.time > t0 + 38 }.map { PlotData.Point(time: $0.time, meters: $0.meters * 0.5 + 2) },
-            bands: [PlotData.Band(name: "zone counter", low: 1.0, high: 1.3, kind: .zone)],
+            bands: [PlotData.Band(name: "zone counter", low: 1.0, high: 1.3, kind: "zone", kindOrder: 0)],
             events: [PlotData.Event(time: t0 + 22, type: "signal_lost", label: "signal_lost"),
                      PlotData.Event(time: t0 + 38, type: "signal_regained", label: "signal_regained")],
             gaps: [PlotData.Gap(from: t0 + 22, to: t0 + 38), PlotData.Gap(from: t0 + 58, to: nil)])

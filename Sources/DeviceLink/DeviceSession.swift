@@ -271,6 +271,8 @@ public struct DeviceSession: Sendable {
         case let .closeSession(id, reason):
             guard requested[id] != nil else { break }
             requested[id]?.closing = reason
+            // One asked for again while closing is not opened after all; the close's news is its.
+            requested[id]?.reopening = nil
             requestedQueue.removeAll { if case .open(id) = $0 { true } else if case .update(id, _, _) = $0 { true } else { false } }
             requestedQueue.append(.close(id))
         }
@@ -765,6 +767,11 @@ extension DeviceSession {
 
     private mutating func openRequested(_ new: RangingSessionConfiguration, _ actions: inout [Action]) {
         let id = new.sessionID
+        if requested[id]?.closing != nil {
+            // Its owner let the old one go and asked again: the new one opens after the close.
+            requested[id]?.reopening = new
+            return
+        }
         if requested[id] != nil || (id == configuration.sessionID && !configuration.peers.isEmpty) {
             actions.append(.requestedSession(sessionID: id, .failed("session id \(id) is in use")))
             return
@@ -905,15 +912,23 @@ extension DeviceSession {
         }
     }
 
-    private mutating func endRequested(_ id: UInt32, _ reason: String, _ actions: inout [Action]) {
-        guard requested.removeValue(forKey: id) != nil else { return }
+    /// A requested session is gone from the device. One asked for again meanwhile opens now;
+    /// its owner let the old one go already, so only the new one's news follows.
+    private mutating func endRequested(_ id: UInt32, _ reason: String, reopens: Bool = true, _ actions: inout [Action]) {
+        guard let ended = requested.removeValue(forKey: id) else { return }
+        if reopens, let again = ended.reopening {
+            requested[id] = RequestedSession(configuration: again)
+            requestedQueue.append(.open(id))
+            return
+        }
         actions.append(.requestedSession(sessionID: id, .closed(reason)))
     }
 
-    /// The device lost every session (a reset, an unplug): each requested one is closed.
+    /// The device lost every session (a reset, an unplug): each requested one is closed, and
+    /// one asked for again with it.
     private mutating func forgetRequested(_ reason: String, _ actions: inout [Action]) {
         requestedQueue = []
-        for id in requested.keys.sorted() { endRequested(id, reason, &actions) }
+        for id in requested.keys.sorted() { endRequested(id, reason, reopens: false, &actions) }
     }
 }
 

@@ -11,6 +11,9 @@ struct RequestedSession: Hashable, Sendable {
     var ranging = false
     /// Why it is being closed, for the news once it is.
     var closing: String?
+    /// Asked for again, under the same session id, while it was closing (a phone whose app
+    /// chose its session id asked again): opened once the close is done.
+    var reopening: RangingSessionConfiguration?
 
     var sessionID: UInt32 { configuration.sessionID }
 }

@@ -81,6 +81,35 @@ import UCI
         #expect(d.measurements == after)
     }
 
+    /// A phone whose app chose its session id asks again (a new session scope): the old session
+    /// is closed and the same id opened again after it, with only the new one's news.
+    @Test func theSameSessionIDAskedForAgainWhileClosingOpensAfterTheClose() {
+        var d = T.Driver()
+        d.bringUp()
+        d.on(.openSession(Self.phone))
+        Self.answerPhone(&d)
+        #expect(Self.news(d) == [.ranging])
+        d.on(.closeSession(sessionID: 1234, reason: "the phone asked for a new session"))
+        var again = Self.phone
+        again.rangingIntervalMilliseconds = 120
+        d.on(.openSession(again))
+        Self.answerPhone(&d)
+        #expect(Array(d.sent.suffix(5)) == [
+            .sessionStop(sessionHandle: 8), .sessionDeinit(sessionHandle: 8),
+            .sessionInit(sessionID: 1234, sessionType: .firaRangingSession),
+            .sessionSetAppConfig(sessionHandle: 8, again.appConfiguration),
+            .sessionStart(sessionHandle: 8),
+        ])
+        #expect(Self.news(d) == [.ranging, .ranging], "no closed news for the session its owner let go")
+        // Closed again before it reopens: not opened after all, and the close is said.
+        d.on(.closeSession(sessionID: 1234, reason: "first"))
+        d.on(.openSession(Self.phone))
+        d.on(.closeSession(sessionID: 1234, reason: "second"))
+        Self.answerPhone(&d)
+        #expect(Array(d.sent.suffix(2)) == [.sessionStop(sessionHandle: 8), .sessionDeinit(sessionHandle: 8)])
+        #expect(Self.news(d) == [.ranging, .ranging, .closed("second")])
+    }
+
     @Test func aRequestWaitsForTheBringUp() {
         var d = T.Driver()
         d.on(.tick)

@@ -5,8 +5,9 @@ SHELL      := /bin/bash
 SWIFT      ?= swift
 APT_PKGS   := libserialport-dev libmosquitto-dev libyaml-dev mosquitto mosquitto-clients pkg-config tmux
 # What only the tests need: lintian checks the Debian package (PackagingTests), and brings man-db
-# and groff-base, with which the manual pages are rendered (ManualPageTests).
-TEST_PKGS  := lintian
+# and groff-base, with which the manual pages are rendered (ManualPageTests); python3 runs the
+# DWM3001C emulator written from the specs alone (IndependentEmulatorTests).
+TEST_PKGS  := lintian python3
 FUZZ_TIME  ?= 60
 SUDO       := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 

@@ -40,10 +40,12 @@ public final class ChildProcess: Sendable {
     /// never both `waitpid` (the second would fail or, worse, reap a reused PID).
     private let termination = Mutex<Termination?>(nil)
 
-    /// Spawns `executable` (an absolute path) with `arguments`; stdin is `/dev/null`. The child
-    /// inherits the test's environment, with `environment` added (replacing variables of the same name).
+    /// Spawns `executable` (an absolute path) with `arguments`; stdin is `/dev/null`, or the FIFO
+    /// at `stdinFIFO`, opened read-write so that the child never reads an end of file from it
+    /// while the test writes to it now and then. The child inherits the test's environment, with
+    /// `environment` added (replacing variables of the same name).
     public init(executable: String, arguments: [String], stdoutPath: String, stderrPath: String,
-                environment: [String: String] = [:]) throws(TestSupportError) {
+                environment: [String: String] = [:], stdinFIFO: String? = nil) throws(TestSupportError) {
         self.executable = executable
         self.arguments = arguments
         self.stdoutPath = stdoutPath
@@ -52,7 +54,7 @@ public final class ChildProcess: Sendable {
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }
-        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
+        posix_spawn_file_actions_addopen(&actions, 0, stdinFIFO ?? "/dev/null", stdinFIFO == nil ? O_RDONLY : O_RDWR, 0)
         posix_spawn_file_actions_addopen(&actions, 1, stdoutPath, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
         posix_spawn_file_actions_addopen(&actions, 2, stderrPath, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
         // Nothing else of the test process: tests run in parallel, and a socket of another test

@@ -66,17 +66,13 @@ struct PeerTracker: Sendable {
     var directionAvailable: Bool { bearing != nil }
 
     func state(at time: Double, rules: Rules) -> PeerState {
-        PeerState(
+        var lists = StateLists(distance: distance)
+        visitRuleLists(&lists, rules: rules)
+        return PeerState(
             ts: time, peer: identity, link: link, lossCause: link == .lost ? lossCause : nil,
             distanceM: link == .ranging ? distance : nil,
             directionAvailable: bearing != nil, azimuthDeg: bearing?.azimuthDeg, elevationDeg: bearing?.elevationDeg,
-            zones: zip(rules.zones, zones).compactMap { rule, track in track?.inside == true ? rule.name : nil },
-            stage: stageName(rules: rules),
-            approaches: zip(rules.approaches, approaches).compactMap { rule, phase in
-                guard let phase else { return nil }
-                return PeerState.ApproachStatus(rule: rule.name, phase: phase, progress: progress(of: rule, in: phase))
-            },
-            facing: facing)
+            zones: lists.zones, stage: stageName(rules: rules), approaches: lists.approaches, facing: facing)
     }
 
     /// The name of the current stage band: `state`'s `stage`.
@@ -84,8 +80,8 @@ struct PeerTracker: Sendable {
         stage.flatMap { i in rules.stages.flatMap { $0.bands.indices.contains(i) ? $0.bands[i].name : nil } }
     }
 
-    /// An approach's `progress` in `phase`: 0 idle, closeness while ready, 1 completed.
-    private func progress(of rule: ApproachRule, in phase: ApproachPhase) -> Double {
+    /// An approach's `progress` in `phase` at `distance`: 0 idle, closeness while ready, 1 completed.
+    static func progress(of rule: ApproachRule, in phase: ApproachPhase, at distance: Double?) -> Double {
         switch phase {
         case .idle: 0
         case .ready: distance.map(rule.progress(at:)) ?? 0
@@ -96,29 +92,30 @@ struct PeerTracker: Sendable {
     /// The progress of the first approach (in rule order) that is not idle: what `feedback` follows.
     func activeApproachProgress(rules: Rules) -> Double? {
         for (rule, phase) in zip(rules.approaches, approaches) {
-            if let phase, phase != .idle { return progress(of: rule, in: phase) }
+            if let phase, phase != .idle { return Self.progress(of: rule, in: phase, at: distance) }
         }
         return nil
     }
 
     /// Whether `state(at:rules:).discrete` equals `reported`, worked out without building the state:
-    /// the engine asks after every measurement, and the answer is nearly always yes.
+    /// the engine asks after every measurement, and the answer is nearly always yes. The rule
+    /// lists are walked by the same ``visitRuleLists(_:rules:)`` that builds the state.
     func discreteMatches(_ reported: PeerState.Discrete, rules: Rules) -> Bool {
         guard reported.link == link, reported.directionAvailable == (bearing != nil), reported.facing == facing,
               reported.stage == stageName(rules: rules) else { return false }
-        var zoneIndex = 0
-        for (rule, track) in zip(rules.zones, zones) where track?.inside == true {
-            guard zoneIndex < reported.zones.count, reported.zones[zoneIndex] == rule.name else { return false }
-            zoneIndex += 1
-        }
-        guard zoneIndex == reported.zones.count else { return false }
-        var phaseIndex = 0
+        var comparison = ListComparison(reported: reported)
+        visitRuleLists(&comparison, rules: rules)
+        return comparison.matchesSoFar && comparison.zoneIndex == reported.zones.count && comparison.phaseIndex == reported.phases.count
+    }
+
+    /// The rule lists of `state` (the zones the peer is in, every approach that selects it, in
+    /// rule order), walked in this one place for both who need them: ``state(at:rules:)`` and
+    /// ``discreteMatches(_:rules:)``.
+    func visitRuleLists<Visitor: RuleListVisitor>(_ visitor: inout Visitor, rules: Rules) {
+        for (rule, track) in zip(rules.zones, zones) where track?.inside == true { visitor.inside(rule) }
         for (rule, phase) in zip(rules.approaches, approaches) {
-            guard let phase else { continue }
-            guard phaseIndex < reported.phases.count, reported.phases[phaseIndex] == .init(rule: rule.name, phase: phase) else { return false }
-            phaseIndex += 1
+            if let phase { visitor.approach(rule, phase) }
         }
-        return phaseIndex == reported.phases.count
     }
 
     /// An event of this peer at `time`, with the current filtered distance.
@@ -149,5 +146,50 @@ extension PeerTracker {
             if let crossedAt = zones[i]?.crossedAt { earliest = min(earliest, crossedAt + rule.dwell) }
         }
         return earliest
+    }
+}
+
+/// Who walks `state`'s rule lists with ``PeerTracker/visitRuleLists(_:rules:)``.
+protocol RuleListVisitor {
+    mutating func inside(_ zone: ZoneRule)
+    mutating func approach(_ rule: ApproachRule, _ phase: ApproachPhase)
+}
+
+/// Builds `state`'s lists.
+private struct StateLists: RuleListVisitor {
+    let distance: Double?
+    var zones: [String] = []
+    var approaches: [PeerState.ApproachStatus] = []
+
+    init(distance: Double?) { self.distance = distance }
+
+    mutating func inside(_ zone: ZoneRule) { zones.append(zone.name) }
+
+    mutating func approach(_ rule: ApproachRule, _ phase: ApproachPhase) {
+        approaches.append(.init(rule: rule.name, phase: phase, progress: PeerTracker.progress(of: rule, in: phase, at: distance)))
+    }
+}
+
+/// Compares `state`'s lists, as they are walked, with those last reported.
+private struct ListComparison: RuleListVisitor {
+    let reported: PeerState.Discrete
+    var zoneIndex = 0
+    var phaseIndex = 0
+    var matchesSoFar = true
+
+    mutating func inside(_ zone: ZoneRule) {
+        if matchesSoFar, zoneIndex < reported.zones.count, reported.zones[zoneIndex] == zone.name {
+            zoneIndex += 1
+        } else {
+            matchesSoFar = false
+        }
+    }
+
+    mutating func approach(_ rule: ApproachRule, _ phase: ApproachPhase) {
+        if matchesSoFar, phaseIndex < reported.phases.count, reported.phases[phaseIndex] == .init(rule: rule.name, phase: phase) {
+            phaseIndex += 1
+        } else {
+            matchesSoFar = false
+        }
     }
 }

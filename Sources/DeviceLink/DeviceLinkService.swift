@@ -217,18 +217,22 @@ public final class DeviceLinkService {
         handle(.disconnected(reason))
     }
 
-    /// The device descriptor is readable (or hung up): read what is there, once.
-    private func readable(_ revents: Int16) {
-        guard let transport else { return }
+    /// The device descriptor is readable (or hung up): read what is there, once. Returns whether
+    /// any byte came.
+    @discardableResult
+    private func readable(_ revents: Int16) -> Bool {
+        guard let transport else { return false }
         let result = readBuffer.withUnsafeMutableBytes { buffer in
             Result { () throws(TransportError) in try transport.readAvailable(into: buffer, revents: revents) }
         }
         let count: Int
         switch result {
         case let .success(read): count = read
-        case let .failure(error): return disconnect(error.description)
+        case let .failure(error):
+            disconnect(error.description)
+            return false
         }
-        guard count > 0 else { return }
+        guard count > 0 else { return false }
         lastByteAt = loop.now
         // Collected first, handled after: handling one may restart the intake (a disconnect),
         // which must not happen while it is still reading. The list is reused, not reallocated.
@@ -240,12 +244,16 @@ public final class DeviceLinkService {
         if intake.hasPartialPacket {
             partialPacketTimer = loop.schedule(at: lastByteAt + 0.1) { [unowned self] in
                 partialPacketTimer = nil
+                // The rest may be waiting unread: a full terminal buffer hands out 4 KiB a read,
+                // and the loop may itself have been busy or stopped. Only a silent line is a gap.
+                if readable(Int16(POLLIN)) { return }
                 intake.flushPartialPacket(receivedAt: Clocks.wallMicroseconds(), now: loop.now, into: &pendingItems)
                 reportPending()
                 armSessionTimer()
             }
         }
         armSessionTimer()
+        return true
     }
 
     /// Hands each message the intake read to the session, which answers the device, and reports

@@ -40,7 +40,7 @@ import Glibc
 
         #expect(agent.log.contains("the agent did not run for"), "\(agent.log)")
         let events = subscriber.messages.filter { $0.topic.hasSuffix("/event") }.map { json($0.payload) }
-        #expect(!events.contains { $0["type"] as? String == "signal_lost" }, "\(events)")
+        #expect(!events.contains { $0["type"] as? String == "signal_lost" }, "\(events)\n\(agent.log)")
         // Every peer's messages in time order.
         for peer in ["phone-anna", "tool-cart"] {
             let stamps = subscriber.messages.filter { $0.topic.contains("/\(peer)/") }.compactMap { json($0.payload)["ts"] as? String }

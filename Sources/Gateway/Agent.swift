@@ -148,10 +148,14 @@ public final class Agent {
         logger.info("uwb2mqtt \(AgentVersion.agent) starting: gateway \(topics.gateway), device \(devicePort), broker \(clientConfiguration.broker)")
         for warning in configuration.warnings { logger.warning("\(configuration.source): \(warning)") }
         do {
-            // Requests with their retain flag as published: an empty retained message that clears
-            // a retained request arrives as what it is, not as an empty request to carry out.
+            // Requests and phones' reports with their retain flag as published: an empty retained
+            // message that clears a retained request arrives as what it is, not as an empty
+            // request to carry out, and a retained report is seen to be one. Reports are live
+            // data, one of many a second: at most once.
             for filter in core.subscriptions {
-                try client.subscribe(topic: filter, qos: .atLeastOnce, retainAsPublished: filter == topics.requestFilter)
+                let reports = filter == topics.phoneReportFilter
+                try client.subscribe(topic: filter, qos: reports ? .atMostOnce : .atLeastOnce,
+                                     retainAsPublished: reports || filter == topics.requestFilter)
             }
             try client.start()
         } catch {

@@ -284,6 +284,21 @@ public struct AgentCore {
         publish(engine.linkLost(peer: peers.route(for: mac).identity, cause: .sessionStopped, at: advance(to: time), endsConnecting: true))
     }
 
+    /// A phone's app reported the angle at which it sees the gateway, measured at `measuredAt`
+    /// (`phone/<name>/report`, already checked against its session): the phone at `address` has
+    /// a direction from it while it is fresh.
+    mutating func phoneReported(address: UInt16, azimuthDeg: Double?, elevationDeg: Double?, measuredAt: Double, at time: Double) {
+        status.phoneReports += 1
+        let identity = peers.route(for: .short(address)).identity
+        publish(engine.phoneAngle(peer: identity, azimuthDeg: azimuthDeg, elevationDeg: elevationDeg, measuredAt: measuredAt,
+                                  at: advance(to: time)))
+    }
+
+    /// A phone's report that counts for nothing: `phone_reports_dropped`.
+    mutating func phoneReportDropped() {
+        status.phoneReportsDropped += 1
+    }
+
     /// Time as the core sees it never runs backwards: an input dated before the latest one
     /// counts as simultaneous with it, so every peer's events stay in order.
     private mutating func advance(to time: Double) -> Double {

@@ -22,6 +22,9 @@ struct AgentStatus {
     var deviceReconnects = 0
     var brokerReconnects = 0
     var requestsDropped = 0
+    /// Phones' reports taken, and dropped (no session, wrong token, malformed, late…).
+    var phoneReports = 0
+    var phoneReportsDropped = 0
     var brokerConnectedOnce = false
     /// Monotonic time of the current connection, while there is one.
     var brokerConnectedAt: Double?

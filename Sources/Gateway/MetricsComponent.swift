@@ -46,6 +46,8 @@ extension AgentCore {
          JSONMember("spooled", .int(Int64(status.publisher.spooled))), JSONMember("dropped", .int(Int64(status.publisher.dropped))),
          JSONMember("device_reconnects", .int(Int64(status.deviceReconnects))),
          JSONMember("broker_reconnects", .int(Int64(status.brokerReconnects))),
-         JSONMember("requests_dropped", .int(Int64(status.requestsDropped))), JSONMember("events_dropped", .int(Int64(eventsDropped)))]
+         JSONMember("requests_dropped", .int(Int64(status.requestsDropped))), JSONMember("events_dropped", .int(Int64(eventsDropped))),
+         JSONMember("phone_reports", .int(Int64(status.phoneReports))),
+         JSONMember("phone_reports_dropped", .int(Int64(status.phoneReportsDropped)))]
     }
 }

@@ -61,7 +61,7 @@ extension PhoneSessions {
     }
 
     /// `phone_session_start`: the session iOS chose, opened on the device; answered once it ranges.
-    mutating func startIPhone(_ request: IPhoneSessionRequest.Start, id: JSONValue?, now: Double) -> Output {
+    mutating func startIPhone(_ request: IPhoneSessionRequest.Start, id: JSONValue?, now: Double, reportToken: String) -> Output {
         var out = Output()
         func refuse(_ text: String) -> Output {
             out.answers.append(Answer(request: Self.startRequestName, id: id, result: .failure(PhoneRequestError(text))))
@@ -116,9 +116,11 @@ extension PhoneSessions {
             out.deviceEvents.append(.closeSession(sessionID: running.sessionID, reason: "the iPhone ran a new NISession"))
             out.logs.append("phone \(name): a new NISession run replaces session \(running.sessionID)")
         }
-        phones[name] = Phone(name: name, address: phone, sessionID: blob.sessionID, since: now, platform: .ios, replacing: replacing)
+        phones[name] = Phone(name: name, address: phone, sessionID: blob.sessionID, since: now, platform: .ios, replacing: replacing,
+                             reportToken: reportToken)
         sessions[blob.sessionID] = Session(configuration: configuration, configID: 0, updateRate: .automatic,
-                                           opening: Waiting(id: id, name: name, address: phone, data: startAnswer(name, blob, phone: phone),
+                                           opening: Waiting(id: id, name: name, address: phone,
+                                                            data: startAnswer(name, blob, phone: phone, reportToken: reportToken),
                                                             request: Self.startRequestName))
         out.deviceEvents.append(.openSession(configuration))
         return out
@@ -126,7 +128,7 @@ extension PhoneSessions {
 
     /// What the app learns once the device ranges: the session as the gateway runs it (no IV:
     /// key material is never published).
-    private func startAnswer(_ name: String, _ blob: ShareableConfigurationData, phone: UInt16) -> [JSONMember] {
+    private func startAnswer(_ name: String, _ blob: ShareableConfigurationData, phone: UInt16, reportToken: String) -> [JSONMember] {
         let letters = blob.countryCode.allSatisfy { (0x41...0x5A).contains($0) || (0x61...0x7A).contains($0) }
         return [JSONMember("name", .string(name)),
                 JSONMember("session_id", .int(Int64(blob.sessionID))),
@@ -139,7 +141,8 @@ extension PhoneSessions {
                 JSONMember("hopping", .bool(blob.hopping)),
                 JSONMember("ranging_round_control", .int(Int64(blob.rangingRoundControl))),
                 JSONMember("country_code", letters ? .string(String(decoding: blob.countryCode, as: UTF8.self)) : .null),
-                JSONMember("version", .string(blob.version.rawValue))]
+                JSONMember("version", .string(blob.version.rawValue)),
+                JSONMember("report_token", .string(reportToken))]
     }
 
     /// Why `name` cannot be an iPhone's, or nil.

@@ -84,6 +84,8 @@ struct PhoneSessions {
         /// While an iPhone's new session opens: the address its name still ranges under on the
         /// core, until the new one ranges.
         var replacing: UInt16?
+        /// What the phone's reports must carry (`report_token` of its answer): new per session.
+        var reportToken = ""
 
         /// The address the core knows the phone by.
         var routedAddress: UInt16 { replacing ?? address }
@@ -118,7 +120,7 @@ struct PhoneSessions {
     /// A `phone_session` request. `sessionID` and `key` are fresh random draws the session uses
     /// unless the request or the settings give them.
     mutating func request(_ request: PhoneSessionRequest, id: JSONValue?, now: Double, sessionID drawnID: UInt32,
-                          key drawnKey: SessionKeyInfo) -> Output {
+                          key drawnKey: SessionKeyInfo, reportToken: String) -> Output {
         var out = Output()
         func refuse(_ text: String) -> Output {
             out.answers.append(Answer(request: Self.requestName, id: id, result: .failure(PhoneRequestError(text))))
@@ -176,8 +178,9 @@ struct PhoneSessions {
             guard phones.values.filter({ $0.sessionID == sessionID }).count < RangingSessionConfiguration.maximumPeers else {
                 return refuse("the one-to-many phone session has \(RangingSessionConfiguration.maximumPeers) phones, the most a DWM3001C ranges with")
             }
-            phones[request.name] = Phone(name: request.name, address: address, sessionID: sessionID, since: now)
-            let waiting = Waiting(id: id, name: request.name, address: address, data: answer(request, session: session.configuration, sessionID: sessionID))
+            phones[request.name] = Phone(name: request.name, address: address, sessionID: sessionID, since: now, reportToken: reportToken)
+            let waiting = Waiting(id: id, name: request.name, address: address,
+                                  data: answer(request, session: session.configuration, sessionID: sessionID, reportToken: reportToken))
             if session.ranging {
                 sessions[sessionID]?.updates.append(.join(waiting))
                 out.deviceEvents.append(.updateSessionPeers(sessionID: sessionID, add: [address], remove: []))
@@ -205,16 +208,18 @@ struct PhoneSessions {
             channel: request.channel ?? gateway.channel,
             rangingIntervalMilliseconds: request.updateRate.intervalMilliseconds(configID: request.configID), air: air)
         configuration.oneToMany = request.configID == 2
-        phones[request.name] = Phone(name: request.name, address: address, sessionID: sessionID, since: now)
+        phones[request.name] = Phone(name: request.name, address: address, sessionID: sessionID, since: now, reportToken: reportToken)
         sessions[sessionID] = Session(configuration: configuration, configID: request.configID, updateRate: request.updateRate,
                                       opening: Waiting(id: id, name: request.name, address: address,
-                                                       data: answer(request, session: configuration, sessionID: sessionID)))
+                                                       data: answer(request, session: configuration, sessionID: sessionID,
+                                                                    reportToken: reportToken)))
         out.deviceEvents.append(.openSession(configuration))
         return out
     }
 
     /// The response's `data`: everything the app needs to build Jetpack's RangingParameters.
-    private func answer(_ request: PhoneSessionRequest, session: RangingSessionConfiguration, sessionID: UInt32) -> [JSONMember] {
+    private func answer(_ request: PhoneSessionRequest, session: RangingSessionConfiguration, sessionID: UInt32,
+                        reportToken: String) -> [JSONMember] {
         [JSONMember("name", .string(request.name)),
          JSONMember("config_id", .int(Int64(request.configID))),
          JSONMember("session_id", .int(Int64(sessionID))),
@@ -227,7 +232,18 @@ struct PhoneSessions {
          JSONMember("update_rate", .string(request.updateRate.rawValue)),
          JSONMember("slot_duration_ms", .int(Int64(session.air.slotDurationRSTU / 1200))),
          JSONMember("ranging_interval_ms", .int(Int64(session.rangingIntervalMilliseconds))),
-         JSONMember("start_within_ms", .int(Int64((settings.noRangingTimeout.seconds * 1000).rounded())))]
+         JSONMember("start_within_ms", .int(Int64((settings.noRangingTimeout.seconds * 1000).rounded()))),
+         JSONMember("report_token", .string(reportToken))]
+    }
+
+    /// The address the core knows the phone by whose reports arrive under the topic segment
+    /// `segment` with `token`, or why such a report counts for nothing: only the phone that holds a
+    /// ranging session under that name now, with its session's token.
+    func reporter(segment: String, token: String) -> Result<UInt16, PhoneReport.Refusal> {
+        guard let phone = phones.values.first(where: { TopicSegment.sanitize($0.name) == segment }),
+              sessions[phone.sessionID]?.ranging == true else { return .failure(.noSession) }
+        guard ReportToken.equal(phone.reportToken, token) else { return .failure(.wrongToken) }
+        return .success(phone.routedAddress)
     }
 
     /// A `phone_session_stop` request.

@@ -1,4 +1,5 @@
 import DeviceLink
+import MQTTClient
 import UCI
 import Vocabulary
 
@@ -12,9 +13,14 @@ struct PhonesComponent: AgentComponent {
     /// must not be predictable), a seeded one where a run must repeat.
     private var random: any RandomNumberGenerator
 
+    private let topics: TopicTree
+    /// A line per cause of a dropped report, at most once per 10 s each.
+    private var reportDrops: [PhoneReport.Refusal: LogThrottle] = [:]
+
     init(configuration: AgentConfiguration, random: any RandomNumberGenerator) {
         sessions = PhoneSessions(settings: configuration.phones, gateway: Self.gateway(of: configuration))
         self.random = random
+        topics = configuration.topics
     }
 
     private static func gateway(of configuration: AgentConfiguration) -> PhoneSessions.Gateway {
@@ -22,6 +28,7 @@ struct PhonesComponent: AgentComponent {
                               sessionID: configuration.device.sessionID, peers: configuration.device.peers)
     }
 
+    var subscriptions: [String] { [topics.phoneReportFilter] }
     var requests: [Request.Name] { [.phoneSession, .phoneSessionStart, .phoneSessionStop] }
     var nextDeadline: Double? { sessions.nextDeadline }
 
@@ -40,7 +47,8 @@ struct PhonesComponent: AgentComponent {
             case let .success(start):
                 guard core.status.deviceReachable else { return core.respond(to: request, failure: "no device (\(core.status.deviceState))") }
                 guard core.paced(request, at: moment) else { return }
-                carryOut(sessions.startIPhone(start, id: request.id, now: moment.monotonic), &core, at: moment)
+                carryOut(sessions.startIPhone(start, id: request.id, now: moment.monotonic,
+                                              reportToken: ReportToken.random(using: &random)), &core, at: moment)
             }
         default:
             // `phone_session_stop`: `{"name": …}`.
@@ -62,7 +70,9 @@ struct PhonesComponent: AgentComponent {
             guard core.paced(request, at: moment) else { return }
             let id = UInt32.random(in: PhoneSessionRequest.sessionIDs, using: &random)
             let key = SessionKeyInfo.random(using: &random)
-            carryOut(sessions.request(phone, id: request.id, now: moment.monotonic, sessionID: id, key: key), &core, at: moment)
+            let token = ReportToken.random(using: &random)
+            carryOut(sessions.request(phone, id: request.id, now: moment.monotonic, sessionID: id, key: key, reportToken: token),
+                     &core, at: moment)
         }
     }
 
@@ -79,6 +89,45 @@ struct PhonesComponent: AgentComponent {
 
     private func refuse(_ request: Request, _ problem: PhoneRequestError, _ core: inout AgentCore) {
         publish(PhoneSessions.Answer(request: request.rawName, id: request.id, result: .failure(problem)), &core)
+    }
+
+    /// A phone's report (`phone/<name>/report`): its angle goes to the core when it comes from
+    /// the phone that holds the name's session, with its token, dated within `direction.max_age`
+    /// of the gateway's clock; anything else is counted and said once per cause per 10 s.
+    mutating func receive(_ message: MQTTMessage, _ core: inout AgentCore, at moment: AgentMoment) -> Bool {
+        guard let segment = topics.phoneReportName(of: message.topic) else { return false }
+        // Someone clearing a retained report: nothing to take or to say.
+        if message.retained && message.payload.isEmpty { return true }
+        switch admit(message, segment: segment, maximumAge: core.engine.rules.direction.maxAge, at: moment) {
+        case let .failure(refusal):
+            core.phoneReportDropped()
+            let line = "dropped a phone report on \(Excerpt.quoted(segment)): \(refusal.rawValue) (\(refusal.explanation)); counted in metrics as phone_reports_dropped"
+            for text in reportDrops[refusal, default: LogThrottle(window: 10)].lines(for: line, at: moment.monotonic) {
+                core.log(.warning, text)
+            }
+        case let .success((address, report)):
+            core.phoneReported(address: address, azimuthDeg: report.azimuthDeg, elevationDeg: report.elevationDeg,
+                               measuredAt: report.ts, at: moment.time)
+        }
+        return true
+    }
+
+    private func admit(_ message: MQTTMessage, segment: String, maximumAge: Double,
+                       at moment: AgentMoment) -> Result<(UInt16, PhoneReport), PhoneReport.Refusal> {
+        guard !message.retained else { return .failure(.retained) }
+        let report: PhoneReport
+        switch PhoneReport.parse(message.payload) {
+        case let .failure(refusal): return .failure(refusal)
+        case let .success(read): report = read
+        }
+        let address: UInt16
+        switch sessions.reporter(segment: segment, token: report.token) {
+        case let .failure(refusal): return .failure(refusal)
+        case let .success(found): address = found
+        }
+        if moment.time - report.ts > maximumAge { return .failure(.late) }
+        if report.ts - moment.time > maximumAge { return .failure(.ahead) }
+        return .success((address, report))
     }
 
     mutating func deviceNews(sessionID: UInt32, _ news: RequestedSessionNews, _ core: inout AgentCore, at moment: AgentMoment) {

@@ -15,6 +15,7 @@ enum ProximityPayloads {
         [JSONMember("ts", ts(s.ts)), JSONMember("peer", .string(s.peer.displayName)), JSONMember("link", .string(s.link.rawValue)),
          JSONMember("distance_m", number(s.distanceM)),
          JSONMember("direction", .string(s.directionAvailable ? "available" : "unavailable")),
+         JSONMember("direction_source", s.directionSource.map { .string($0.rawValue) } ?? .null),
          JSONMember("azimuth_deg", s.directionAvailable ? number(s.azimuthDeg) : .null),
          JSONMember("elevation_deg", s.directionAvailable ? number(s.elevationDeg) : .null),
          JSONMember("zones", .list(s.zones.map(JSONValue.string))), JSONMember("stage", s.stage.map(JSONValue.string) ?? .null),
@@ -34,6 +35,7 @@ enum ProximityPayloads {
         json.member("attributes"); json.append(f.attributes)
         json.member("progress"); json.appendNumber(f.progress)
         json.member("facing"); json.appendBool(f.facing)
+        json.member("direction_source"); json.appendString(f.directionSource?.rawValue)
         json.member("cue"); json.append(f.cue ?? .null)
         json.endObject()
     }

@@ -26,6 +26,21 @@ public struct TopicTree: Sendable, Equatable {
     public func ranking(_ rule: String) -> String { "\(root)/ranking/\(TopicSegment.sanitize(rule))" }
     public func response(_ name: String) -> String { "\(root)/response/\(TopicSegment.sanitize(name))" }
 
+    /// What phones' apps publish while they range: `phone/<name>/report`.
+    public var phoneReportFilter: String { root + "/phone/+/report" }
+
+    /// The `<name>` segment of a phone's report topic, or nil for any other topic (compared byte
+    /// by byte, as `requestName(of:)`).
+    public func phoneReportName(of topic: String) -> String? {
+        let prefix = root + "/phone/", suffix = "/report"
+        let bytes = topic.utf8
+        guard bytes.count > prefix.utf8.count + suffix.utf8.count, bytes.starts(with: prefix.utf8),
+              bytes.reversed().starts(with: suffix.utf8.reversed()) else { return nil }
+        let name = bytes.dropFirst(prefix.utf8.count).dropLast(suffix.utf8.count)
+        guard !name.contains(UInt8(ascii: "/")) else { return nil }
+        return String(decoding: name, as: UTF8.self)
+    }
+
     /// The request name of a topic under `request/`, or nil for any other topic.
     ///
     /// Compared byte by byte, as the broker matched the subscription: by characters, a name that

@@ -16,6 +16,8 @@ public struct EventReason: Hashable, Sendable {
         case stale
         /// The angle's figure of merit is below `min_fom`, or the measurement carried no angle.
         case lowFOM = "low_fom"
+        /// The phone reported that it has no angle now (the gateway is outside its field of view).
+        case noAngle = "no_angle"
         /// The rules were replaced and the rule went away or changed.
         case rulesChanged = "rules_changed"
     }
@@ -31,9 +33,12 @@ public struct EventReason: Hashable, Sendable {
     public var toleranceDeg: Double?
     public var azimuthDeg: Double?
     public var fom: Int?
+    /// Who measured the direction a direction event is about.
+    public var directionSource: DirectionSource?
 
     public init(thresholdM: Double? = nil, dwellMs: Int? = nil, crossedAt: Double? = nil, cause: String? = nil,
-                lastSeen: Double? = nil, toleranceDeg: Double? = nil, azimuthDeg: Double? = nil, fom: Int? = nil) {
+                lastSeen: Double? = nil, toleranceDeg: Double? = nil, azimuthDeg: Double? = nil, fom: Int? = nil,
+                directionSource: DirectionSource? = nil) {
         self.thresholdM = thresholdM
         self.dwellMs = dwellMs
         self.crossedAt = crossedAt
@@ -42,6 +47,7 @@ public struct EventReason: Hashable, Sendable {
         self.toleranceDeg = toleranceDeg
         self.azimuthDeg = azimuthDeg
         self.fom = fom
+        self.directionSource = directionSource
     }
 
     static func loss(_ cause: LossCause, lastSeen: Double? = nil) -> EventReason {
@@ -51,7 +57,7 @@ public struct EventReason: Hashable, Sendable {
     static func because(_ cause: Cause) -> EventReason { EventReason(cause: cause.rawValue) }
 
     /// The reason as an ordered object, keys as in the API (`threshold_m`, `dwell_ms`, `crossed_at`,
-    /// `cause`, `last_seen`, `tolerance_deg`, `azimuth_deg`, `fom`). `timestamp` renders the two time
+    /// `cause`, `last_seen`, `tolerance_deg`, `azimuth_deg`, `fom`, `direction_source`). `timestamp` renders the two time
     /// fields (the API wants RFC 3339 text; the core has no clock or calendar).
     public func value(timestamp: (Double) -> JSONValue) -> JSONValue {
         var fields: [JSONMember] = []
@@ -63,6 +69,7 @@ public struct EventReason: Hashable, Sendable {
         if let toleranceDeg { fields.append(.init("tolerance_deg", .double(toleranceDeg))) }
         if let azimuthDeg { fields.append(.init("azimuth_deg", .double(azimuthDeg))) }
         if let fom { fields.append(.init("fom", .int(Int64(fom)))) }
+        if let directionSource { fields.append(.init("direction_source", .string(directionSource.rawValue))) }
         return .object(fields)
     }
 }

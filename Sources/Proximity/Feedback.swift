@@ -13,6 +13,8 @@ public struct Feedback: Hashable, Sendable {
     /// the outermost band, which has no outer bound).
     public var progress: Double
     public var facing: Bool?
+    /// Who measured the direction that facing was judged from; nil without one.
+    public var directionSource: DirectionSource?
     /// The `holding` cue while facing, else nil.
     public var cue: JSONValue?
 }

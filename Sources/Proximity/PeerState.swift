@@ -11,7 +11,9 @@ public struct PeerState: Hashable, Sendable {
     public var lossCause: LossCause?
     /// The filtered distance.
     public var distanceM: Double?
-    public var directionAvailable: Bool
+    /// Who measured the direction; nil while it is unavailable.
+    public var directionSource: DirectionSource?
+    public var directionAvailable: Bool { directionSource != nil }
     public var azimuthDeg: Double?
     public var elevationDeg: Double?
     /// Names of the zones the peer is in, in rule order.
@@ -32,13 +34,13 @@ public struct PeerState: Hashable, Sendable {
     /// The fields whose change makes the integrator publish at once (everything but time, distance,
     /// angles and progress, which change with every measurement).
     public var discrete: Discrete {
-        Discrete(link: link, directionAvailable: directionAvailable, zones: zones, stage: stage,
+        Discrete(link: link, directionSource: directionSource, zones: zones, stage: stage,
                  phases: approaches.map { Discrete.Phase(rule: $0.rule, phase: $0.phase) }, facing: facing)
     }
 
     public struct Discrete: Hashable, Sendable {
         var link: LinkState
-        var directionAvailable: Bool
+        var directionSource: DirectionSource?
         var zones: [String]
         var stage: String?
         var phases: [Phase]

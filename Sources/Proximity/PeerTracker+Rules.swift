@@ -87,7 +87,7 @@ extension PeerTracker {
         var tolerance: Double? = nil
         if link == .ranging, let bearing, let t = rules.facingTolerance(inStage: stage) {
             tolerance = t
-            next = abs(bearing.azimuthDeg) <= t
+            next = bearing.faces(within: t)
         }
         let old = facing
         facing = next
@@ -134,9 +134,12 @@ extension PeerTracker {
             approaches[i] = .idle
         }
         events.appendIfAny(updateFacing(at: time, rules: rules, lossReason: reason))
-        if bearing != nil {
+        phoneBearing = nil
+        if let lost = bearing {
             bearing = nil
-            events.append(event(.directionUnavailable, at: time, from: "available", to: "unavailable", reason: reason))
+            var why = reason
+            why.directionSource = lost.source
+            events.append(event(.directionUnavailable, at: time, from: "available", to: "unavailable", reason: why))
         }
         distance = nil
         return events

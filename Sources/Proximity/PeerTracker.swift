@@ -15,14 +15,28 @@ struct PeerTracker: Sendable {
         var crossedAt: Double?
     }
 
-    /// A fresh, usable angle of arrival.
+    /// A fresh, usable angle: the device's angle of arrival, or the angle at which the phone sees
+    /// the gateway (azimuth 0 straight ahead, positive to the right; elevation positive above).
     struct Bearing: Hashable, Sendable {
         var azimuthDeg: Double
+        /// The device's figures of merit; 0 for a phone's angle, which has none.
         var azimuthFOM: Int
-        /// Nil when the elevation's FOM is below `min_fom`.
+        /// Nil when the elevation's FOM is below `min_fom`, or the phone reported none.
         var elevationDeg: Double?
         var elevationFOM: Int
+        /// When it was measured: the measurement's time, or the phone's report's `ts`.
         var at: Double
+        var source: DirectionSource = .gateway
+
+        /// Whether the peer faces the gateway within `tolerance` degrees. A device's angle of
+        /// arrival says where the peer is, not where it points, so only its azimuth counts; a
+        /// phone's angle is where it points, and it points at the gateway when both its azimuth
+        /// and (where it measured one) its elevation are within the tolerance.
+        func faces(within tolerance: Double) -> Bool {
+            guard abs(azimuthDeg) <= tolerance else { return false }
+            guard source == .phone, let elevationDeg else { return true }
+            return abs(elevationDeg) <= tolerance
+        }
     }
 
     var identity: PeerIdentity
@@ -38,7 +52,11 @@ struct PeerTracker: Sendable {
     var lastFailure: Double?
     /// Filtered distance; nil unless ranging.
     var distance: Double?
+    /// The direction in use (see `PeerTracker+Direction`): nil while it is unavailable.
     var bearing: Bearing?
+    /// The phone's latest reported angle, kept even while the device's own angle is in use: it
+    /// takes over when that one goes, if it is still fresh.
+    var phoneBearing: Bearing?
     var zones: [ZoneTrack?]
     var stage: Int?
     var approaches: [ApproachPhase?]
@@ -71,7 +89,7 @@ struct PeerTracker: Sendable {
         return PeerState(
             ts: time, peer: identity, link: link, lossCause: link == .lost ? lossCause : nil,
             distanceM: link == .ranging ? distance : nil,
-            directionAvailable: bearing != nil, azimuthDeg: bearing?.azimuthDeg, elevationDeg: bearing?.elevationDeg,
+            directionSource: bearing?.source, azimuthDeg: bearing?.azimuthDeg, elevationDeg: bearing?.elevationDeg,
             zones: lists.zones, stage: stageName(rules: rules), approaches: lists.approaches, facing: facing)
     }
 
@@ -101,7 +119,7 @@ struct PeerTracker: Sendable {
     /// the engine asks after every measurement, and the answer is nearly always yes. The rule
     /// lists are walked by the same ``visitRuleLists(_:rules:)`` that builds the state.
     func discreteMatches(_ reported: PeerState.Discrete, rules: Rules) -> Bool {
-        guard reported.link == link, reported.directionAvailable == (bearing != nil), reported.facing == facing,
+        guard reported.link == link, reported.directionSource == bearing?.source, reported.facing == facing,
               reported.stage == stageName(rules: rules) else { return false }
         var comparison = ListComparison(reported: reported)
         visitRuleLists(&comparison, rules: rules)

@@ -163,10 +163,10 @@ public struct ProximityEngine: Sendable {
                     let errors = (tracker.lastFailure ?? -.infinity) > last
                     events.appendIfAny(tracker.lose(errors ? .measurementErrors : .timeout, at: time, rules: rules))
                 } else {
-                    let expired = tracker.expireAngle(at: time, rules: rules)
-                    events.appendIfAny(expired)
+                    let before = tracker.bearing
+                    events.appendIfAny(tracker.expireAngle(at: time, rules: rules))
                     events.appendIfAny(tracker.evaluate(at: time, rules: rules, measured: false))
-                    if !expired.isEmpty { events.appendIfAny(tracker.updateFacing(at: time, rules: rules)) }
+                    if tracker.bearing != before { events.appendIfAny(tracker.updateFacing(at: time, rules: rules)) }
                 }
             }
             for event in events { outputs.append(.event(event)) }
@@ -174,6 +174,23 @@ public struct ProximityEngine: Sendable {
             store(tracker)
         }
         initialStatesDue = false
+        rankingChanges(at: time, into: &outputs)
+        return outputs
+    }
+
+    /// The phone `peer` saw the gateway at this angle at `measuredAt` (its report's `ts`; nil
+    /// azimuth: it has no angle now), reported at `time`. Its direction, facing and rankings
+    /// change at once; its distance stays the gateway's own measurement. Nothing for a peer the
+    /// engine does not track.
+    public mutating func phoneAngle(peer: PeerIdentity, azimuthDeg: Double?, elevationDeg: Double?, measuredAt: Double,
+                                    at time: Double) -> [ProximityOutput] {
+        guard var tracker = trackers.removeValue(forKey: peer.address) else { return [] }
+        var events = tracker.takePhoneAngle(azimuthDeg: azimuthDeg, elevationDeg: elevationDeg, measuredAt: measuredAt,
+                                            at: time, rules: rules)
+        if tracker.link == .ranging { events.appendIfAny(tracker.updateFacing(at: time, rules: rules)) }
+        var outputs = events.map(ProximityOutput.event)
+        if let state = stateChange(of: &tracker, at: time) { outputs.append(.state(state)) }
+        store(tracker)
         rankingChanges(at: time, into: &outputs)
         return outputs
     }
@@ -383,11 +400,13 @@ public struct ProximityEngine: Sendable {
             }
         }
         return Feedback(ts: time, peer: tracker.identity, stage: stage, attributes: attributes, progress: progress,
-                        facing: tracker.facing, cue: tracker.facing == true ? rules.facing?.cues.holding : nil)
+                        facing: tracker.facing, directionSource: tracker.bearing?.source,
+                        cue: tracker.facing == true ? rules.facing?.cues.holding : nil)
     }
 
     private func position(of tracker: PeerTracker, at time: Double) -> Position? {
-        guard let d = tracker.distance, let bearing = tracker.bearing, bearing.at == time,
+        // A phone's angle is where it points, not where it is: no position from it.
+        guard let d = tracker.distance, let bearing = tracker.bearing, bearing.source == .gateway, bearing.at == time,
               let elevation = bearing.elevationDeg else { return nil }
         return Position.estimate(ts: time, peer: tracker.identity, distance: d, azimuthDeg: bearing.azimuthDeg,
                                  azimuthFOM: bearing.azimuthFOM, elevationDeg: elevation, elevationFOM: bearing.elevationFOM,

@@ -87,7 +87,8 @@ func deviceStates(_ subscriber: MQTTTestSubscriber) -> [String] {
 
         let metrics = json(try await subscriber.waitForMessage(topic: "uwb2mqtt/gw/metrics").payload)
         #expect(metrics.keys.sorted() == ["broker_reconnects", "device_reconnects", "dropped", "events", "events_dropped", "frames_invalid", "frames_rx",
-                                          "measurements", "publish_queue", "requests_dropped", "spooled", "ts", "uptime_s"])
+                                          "measurements", "phone_reports", "phone_reports_dropped", "publish_queue", "requests_dropped",
+                                          "spooled", "ts", "uptime_s"])
         // A late joiner gets the retained device and status.
         let late = try await MQTTTestSubscriber.start(broker: broker, topics: ["uwb2mqtt/gw/device", "uwb2mqtt/gw/status"])
         defer { late.stop() }

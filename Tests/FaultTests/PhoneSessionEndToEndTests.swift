@@ -50,7 +50,8 @@ import UCI
         /// `noRangingTimeout`: how long the gateway waits for a phone's first successful round. The
         /// default's 10 s leaves a test process slowed by a loaded machine time to start the
         /// simulated phone after the answer; the test of a phone that never ranges shortens it.
-        init(scenario: Scenario = PhoneSessionEndToEndTests.scenario, noRangingTimeout: String = "10s") async throws {
+        init(scenario: Scenario = PhoneSessionEndToEndTests.scenario, noRangingTimeout: String = "10s",
+             rules: String = exampleRulesPath, metricsInterval: String = "30s") async throws {
             broker = try await MosquittoBroker.start()
             dir = try TemporaryDirectory(prefix: "phone-session")
             let link = dir.file("dwm3001c")
@@ -65,8 +66,8 @@ import UCI
                   session_key_info: "5a17c3e09b2d4f61"
                   peers: [{address: 0x0002, name: tool-cart}]
                 phones: {no_ranging_timeout: \(noRangingTimeout)}
-                mqtt: {url: \(broker.url), spool_dir: \(dir.file("spool"))}
-                rules: \(exampleRulesPath)
+                mqtt: {url: \(broker.url), spool_dir: \(dir.file("spool")), metrics_interval: \(metricsInterval)}
+                rules: \(rules)
                 """
             agent = try AgentProcess(config: config, scenario: nil, directory: dir)
         }

@@ -65,7 +65,7 @@ import Vocabulary
         out = p.prepareAccessory(try accessory(), id: "b", now: 5, using: &random)
         #expect(data(out.answers.first)["accessory_configuration_data"] == offer["accessory_configuration_data"])
 
-        out = p.startIPhone(try start(), id: "s", now: 6)
+        out = p.startIPhone(try start(), id: "s", now: 6, reportToken: "token")
         guard case let .openSession(config)? = out.deviceEvents.first else { Issue.record("no session opened: \(out.answers)"); return }
         #expect(config.sessionID == 20744 && config.role == .controlee && config.ownAddress == gateway && config.peers == [0x7570])
         #expect(config.parameterSet == .appleNearbyInteraction && config.rangingIntervalMilliseconds == 198)
@@ -96,7 +96,7 @@ import Vocabulary
         guard case let .string(text)? = offer["accessory_configuration_data"], let acd = Base64.decode(text) else { return }
         #expect(acd.count == 48 && acd[4] == 10, "2.0 with the requested timing; infrequent")
         let v20 = try Hex.bytes("02 00 00 00 1E") + Array(Self.shareable[5..<30]) + [0, 0, 0, 0, 1]
-        let out = p.startIPhone(try start("iphone-eve", v20), id: nil, now: 1)
+        let out = p.startIPhone(try start("iphone-eve", v20), id: nil, now: 1, reportToken: "token")
         guard case let .openSession(config)? = out.deviceEvents.first else { Issue.record("\(out.answers)"); return }
         #expect(config.role == .controller && config.appConfiguration.contains(.deviceRole(.initiator)))
         #expect(config.appConfiguration.contains(.hopping(true)), "2.0 carries hopping")
@@ -133,12 +133,12 @@ import Vocabulary
     @Test func aStartThatCannotBeUsedIsRefusedAndChangesNothing() throws {
         var p = phones()
         var random = SplitMix64(seed: 3)
-        #expect(error(p.startIPhone(try start(), id: nil, now: 0).answers.first).contains("no accessory configuration is waiting for \"iphone-eve\""))
+        #expect(error(p.startIPhone(try start(), id: nil, now: 0, reportToken: "token").answers.first).contains("no accessory configuration is waiting for \"iphone-eve\""))
         _ = p.prepareAccessory(try accessory(), id: nil, now: 0, using: &random)
         // The tags' session id, the gateway's address, a tag's address: each refused, nothing sent.
         for (changes, expected) in [([7: 42, 8: 0, 9: 0, 10: 0], "session id 42 is in use"), ([26: 1, 27: 0], "gateway's own"),
                                     ([26: 0xFF, 27: 0xFF], "broadcast")] as [([Int: UInt8], String)] {
-            let out = p.startIPhone(try start("iphone-eve", Self.blob(changes)), id: nil, now: 1)
+            let out = p.startIPhone(try start("iphone-eve", Self.blob(changes)), id: nil, now: 1, reportToken: "token")
             #expect(out.deviceEvents.isEmpty)
             #expect(error(out.answers.first).contains(expected) && error(out.answers.first).contains("run a new one"), "\(out.answers)")
         }
@@ -147,7 +147,7 @@ import Vocabulary
         settings.maximum = 1
         var q = PhoneSessions(settings: settings, gateway: PhoneSessions.Gateway(address: 0x0009, channel: 9, sessionID: 42, peers: [Self.tag]))
         _ = q.prepareAccessory(try accessory(), id: nil, now: 0, using: &random)
-        #expect(error(q.startIPhone(try start("iphone-eve", Self.blob([26: 1, 27: 0])), id: nil, now: 1).answers.first)
+        #expect(error(q.startIPhone(try start("iphone-eve", Self.blob([26: 1, 27: 0])), id: nil, now: 1, reportToken: "token").answers.first)
             .contains("configured peer tool-cart's"))
         // phones.max counts a configuration handed out.
         #expect(error(q.prepareAccessory(try accessory("iphone-fay"), id: nil, now: 1, using: &random).answers.first).contains("phones.max"))
@@ -159,7 +159,7 @@ import Vocabulary
         }
         #expect(problem.message.contains("unknown key \"phone_role\""))
         // Still usable after all that.
-        let out = p.startIPhone(try start(), id: nil, now: 2)
+        let out = p.startIPhone(try start(), id: nil, now: 2, reportToken: "token")
         #expect(out.deviceEvents.count == 1)
     }
 
@@ -173,7 +173,7 @@ import Vocabulary
         let out = p.expire(now: 30)
         #expect(out.logs.contains { $0.contains("not used within 30 s") })
         #expect(p.nextDeadline == nil)
-        #expect(error(p.startIPhone(try start(), id: nil, now: 31).answers.first).contains("expired after 30 s"))
+        #expect(error(p.startIPhone(try start(), id: nil, now: 31, reportToken: "token").answers.first).contains("expired after 30 s"))
         #expect(data(p.prepareAccessory(try accessory("iphone-fay"), id: nil, now: 31, using: &random).answers.first)["name"] == "iphone-fay")
     }
 
@@ -181,13 +181,13 @@ import Vocabulary
         var p = phones()
         var random = SplitMix64(seed: 3)
         _ = p.prepareAccessory(try accessory(), id: nil, now: 0, using: &random)
-        _ = p.startIPhone(try start(), id: nil, now: 1)
+        _ = p.startIPhone(try start(), id: nil, now: 1, reportToken: "token")
         _ = p.news(sessionID: 20744, .ranging, now: 1.2)
         // phone_session for a ranging name is refused; the app sends a new start instead.
         #expect(error(p.prepareAccessory(try accessory(), id: nil, now: 2, using: &random).answers.first).contains("ranges already"))
 
         let rerun = Self.blob([7: 0x09, 20: 0x99, 26: 0x71])  // new session id, IV and address
-        var out = p.startIPhone(try start("iphone-eve", rerun), id: "again", now: 3)
+        var out = p.startIPhone(try start("iphone-eve", rerun), id: "again", now: 3, reportToken: "token")
         #expect(out.deviceEvents.count == 2)
         #expect(out.deviceEvents.first == .closeSession(sessionID: 20744, reason: "the iPhone ran a new NISession"))
         guard case let .openSession(config)? = out.deviceEvents.last else { Issue.record("no new session"); return }
@@ -205,12 +205,12 @@ import Vocabulary
         var p = phones()
         var random = SplitMix64(seed: 3)
         _ = p.prepareAccessory(try accessory(), id: nil, now: 0, using: &random)
-        _ = p.startIPhone(try start(), id: nil, now: 1)
+        _ = p.startIPhone(try start(), id: nil, now: 1, reportToken: "token")
         _ = p.news(sessionID: 20744, .ranging, now: 1.2)
         // A device reset: the session closes, the phone leaves, its configuration with it.
         let out = p.news(sessionID: 20744, .closed("device reset"), now: 5)
         #expect(out.left == [0x7570])
-        #expect(error(p.startIPhone(try start(), id: nil, now: 6).answers.first).contains("no accessory configuration is waiting"))
+        #expect(error(p.startIPhone(try start(), id: nil, now: 6, reportToken: "token").answers.first).contains("no accessory configuration is waiting"))
         // Stop of a configuration that waits: dropped, ok.
         _ = p.prepareAccessory(try accessory(), id: nil, now: 7, using: &random)
         #expect(data(p.stop(name: "iphone-eve", id: nil, now: 8).answers.first)["name"] == "iphone-eve")

@@ -32,7 +32,7 @@ import Vocabulary
         let outputs = engine.ingest(peer: phone, sample: sample, at: Self.ts)
         let feedback = try #require(outputs.lazy.compactMap { if case let .feedback(f) = $0 { f } else { nil } }.first)
         #expect(String(decoding: feedbackPayload(feedback), as: UTF8.self) == #"""
-            {"ts": "2026-11-29T18:30:00.123Z", "peer": "phone-anna", "stage": "reach", "attributes": {"facing_tolerance_deg": 15, "shows_distance": false}, "progress": 0.2083333333333333, "facing": true, "cue": {"haptic": "pulse"}}
+            {"ts": "2026-11-29T18:30:00.123Z", "peer": "phone-anna", "stage": "reach", "attributes": {"facing_tolerance_deg": 15, "shows_distance": false}, "progress": 0.2083333333333333, "facing": true, "direction_source": "gateway", "cue": {"haptic": "pulse"}}
             """#)
     }
 

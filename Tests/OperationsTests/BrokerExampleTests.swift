@@ -37,16 +37,24 @@ import TestSupport
                        ("admin", "uwb2mqtt/gw/request/session_stop"), ("admin", "uwb2mqtt/other/request/reload_rules"),
                        ("phone-app", "uwb2mqtt/gw/request/phone_session"), ("phone-app", "uwb2mqtt/gw/request/phone_session_stop"),
                        ("phone-app", "uwb2mqtt/gw/request/phone_session_start")]
+        // Phones' reports are the gateway's to read, no one else's.
+        let reports = try await MQTTTestSubscriber.start(broker: broker, topics: ["uwb2mqtt/gw/phone/+/report"],
+                                                         extraArguments: ["-u", "gateway", "-P", "gateway-pw"])
+        defer { reports.stop() }
         let denied = [("gateway", "uwb2mqtt/other/status"), ("gateway", "homeassistant/sensor/some_light/config"),
                       ("integrator", "uwb2mqtt/gw/request/session_stop"), ("integrator", "uwb2mqtt/gw/request/device_reset"),
                       ("integrator", "uwb2mqtt/gw/status"), ("homeassistant", "uwb2mqtt/gw/request/reload_rules"),
                       ("admin", "uwb2mqtt/gw/status"), ("phone-app", "uwb2mqtt/gw/request/session_stop"),
-                      ("phone-app", "uwb2mqtt/gw/status")]
+                      ("phone-app", "uwb2mqtt/gw/status"), ("integrator", "uwb2mqtt/gw/phone/anna/report"),
+                      ("homeassistant", "uwb2mqtt/gw/phone/anna/report")]
         for (user, topic) in denied { await attempt(broker, as: user, topic: topic, message: "denied") }
         // Over the packet size limit: the client is disconnected, nothing is delivered.
         await attempt(broker, as: "admin", topic: "uwb2mqtt/gw/request/ping", message: String(repeating: "p", count: 70_000))
         for (user, topic) in allowed { await attempt(broker, as: user, topic: topic, message: "allowed") }
         for (_, topic) in allowed { try await observer.waitForMessage(topic: topic, where: { $0.payload == "allowed" }, timeout: .seconds(10)) }
+        await attempt(broker, as: "phone-app", topic: "uwb2mqtt/gw/phone/anna/report", message: "report")
+        try await reports.waitForMessage(topic: "uwb2mqtt/gw/phone/anna/report", where: { $0.payload == "report" }, timeout: .seconds(10))
+        #expect(!reports.messages.contains { $0.payload == "denied" }, "only phone apps write reports")
 
         let leaked = observer.messages.filter { $0.payload == "denied" || $0.payload.count > 65_000 }
         #expect(leaked.isEmpty, "\(leaked.map(\.topic))")
@@ -57,10 +65,12 @@ import TestSupport
                                                        extraArguments: ["-u", "phone-app", "-P", "phone-app-pw"])
         defer { phone.stop() }
         await attempt(broker, as: "gateway", topic: "uwb2mqtt/gw/response/phone_session", message: "key")
+        await attempt(broker, as: "gateway", topic: "uwb2mqtt/gw/response/phone_session_start", message: "key")
         await attempt(broker, as: "gateway", topic: "uwb2mqtt/gw/response/ping", message: "pong")
         try await phone.waitForMessage(topic: "uwb2mqtt/gw/response/phone_session", where: { $0.payload == "key" }, timeout: .seconds(10))
         try await observer.waitForMessage(topic: "uwb2mqtt/gw/response/ping", where: { $0.payload == "pong" }, timeout: .seconds(10))
-        #expect(!observer.messages.contains { $0.payload == "key" }, "Home Assistant read a phone's session key")
+        #expect(!observer.messages.contains { $0.payload == "key" || $0.payload == "report" },
+                "Home Assistant read a phone's session key or report")
         #expect(!phone.messages.contains { $0.payload == "pong" }, "phone apps read only their own answers")
     }
 }

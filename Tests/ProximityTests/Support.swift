@@ -47,6 +47,16 @@ struct Drive {
         return out
     }
 
+    /// A phone's report of the angle at which it sees the gateway, measured at `measured`
+    /// (default: when it arrives, `t`).
+    @discardableResult
+    mutating func report(_ peer: PeerIdentity, azimuth: Double?, elevation: Double? = nil, measured: Double? = nil,
+                         at t: Double) -> [ProximityOutput] {
+        let out = engine.phoneAngle(peer: peer, azimuthDeg: azimuth, elevationDeg: elevation, measuredAt: measured ?? t, at: t)
+        outputs += out
+        return out
+    }
+
     @discardableResult
     mutating func tick(at t: Double) -> [ProximityOutput] {
         let out = engine.tick(at: t)

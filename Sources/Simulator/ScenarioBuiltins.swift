@@ -63,7 +63,10 @@ extension Scenario {
 
     /// `default` with an iPhone among its peers (`make demo`): `iphone-eve` (its app asks the
     /// gateway over MQTT from the second second on, as `run --simulate` plays it) walks from 7 m
-    /// to the counter, stays 15 s at 40 cm and walks away again, each minute.
+    /// to the counter, stays 15 s at 40 cm and walks away again, each minute. Its app reports
+    /// where the phone sees the gateway: held low at first (out of view), raised towards the
+    /// gateway while walking in (direction from the phone, facing gained), turned aside at the
+    /// counter for a few seconds (facing lost, then gained again), lowered on the way out.
     public static let withIPhone: Scenario = {
         var scenario = Scenario.default
         scenario.name = "default-with-iphone"
@@ -71,7 +74,14 @@ extension Scenario {
             address: 0x7570, name: "iphone-eve",
             path: [.init(t: 0, distance: 7), .init(t: 8, distance: 7), .init(t: 18, distance: 0.4), .init(t: 33, distance: 0.4),
                    .init(t: 45, distance: 7), .init(t: 60, distance: 7)],
-            iPhone: ScenarioIPhone(app: ScenarioIPhone.App(name: "iphone-eve", startAt: 2))))
+            iPhone: ScenarioIPhone(app: ScenarioIPhone.App(name: "iphone-eve", startAt: 2, pointing: [
+                .init(t: 0, azimuth: 20, elevation: -70), .init(t: 9, azimuth: 30, elevation: -60),
+                .init(t: 11, azimuth: 25, elevation: -5), .init(t: 16, azimuth: 4, elevation: 2),
+                .init(t: 24, azimuth: 3, elevation: 0), .init(t: 25, azimuth: 35, elevation: 0),
+                .init(t: 28, azimuth: 35, elevation: 0), .init(t: 29, azimuth: -2, elevation: 0),
+                .init(t: 34, azimuth: -4, elevation: 0), .init(t: 36, azimuth: 10, elevation: -70),
+                .init(t: 60, azimuth: 20, elevation: -70),
+            ]))))
         return scenario
     }()
 

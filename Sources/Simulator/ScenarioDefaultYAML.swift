@@ -112,6 +112,13 @@ extension Scenario {
       #   path:
       #     - {t: 0, distance: 1.5}
       #   iphone: {}                    # no keys: the rest comes from the exchange
+      #   # With `run --simulate`, an app can play the phone's side over MQTT, and report where the
+      #   # phone sees the gateway (azimuth 0: pointing straight at it; null outside ±60° / ±45°):
+      #   # iphone:
+      #   #   app:
+      #   #     name: iphone-dana
+      #   #     start_at: 2
+      #   #     pointing: [{t: 0, azimuth: 70, elevation: -20}, {t: 12, azimuth: 5, elevation: 0}]
 
     faults: []
     # Fault injections, for testing recovery (see the built-in "faults" scenario):

@@ -17,6 +17,9 @@ struct SimulatedIPhoneApp {
         case publish(request: String, body: String)
         /// iOS runs this NISession: the simulated iPhone listens from now on.
         case run(IPhoneNearbySession)
+        /// Publish what the phone measured of the gateway on `phone/<name>/report` (the shell
+        /// dates it): nil angles outside the phone's field of view.
+        case report(token: String, azimuthDeg: Double?, elevationDeg: Double?, distanceM: Double?)
         case log(String)
     }
 
@@ -24,11 +27,17 @@ struct SimulatedIPhoneApp {
         case idle(until: Double)
         case askedAccessory(id: String, since: Double)
         case askedStart(id: String, since: Double)
-        case ranging
+        /// With the session's report token, the next report due and the interval between them.
+        case ranging(token: String?, nextReport: Double, interval: Double)
     }
 
     let name: String
     let address: UWBAddress
+    private let app: ScenarioIPhone.App
+    /// Where the peer walks, for the distance its reports carry.
+    private let track: PeerTrack?
+    /// Scenario time at a monotonic time: the pointing path's clock, the simulator's.
+    private let sceneTime: (Double) -> Double
     private var step: Step
     private var random: SplitMix64
     private var requests = 0
@@ -38,9 +47,13 @@ struct SimulatedIPhoneApp {
     /// After a refusal or the end of a session.
     static let retryAfter = 3.0
 
-    init(app: ScenarioIPhone.App, address: UWBAddress, startingAt start: Double, seed: UInt64) {
+    init(app: ScenarioIPhone.App, address: UWBAddress, startingAt start: Double, seed: UInt64, track: PeerTrack? = nil,
+         sceneTime: @escaping (Double) -> Double = { $0 }) {
         name = app.name
+        self.app = app
         self.address = address
+        self.track = track
+        self.sceneTime = sceneTime
         step = .idle(until: start + app.startAt)
         random = SplitMix64(seed: seed)
     }
@@ -49,13 +62,17 @@ struct SimulatedIPhoneApp {
         switch step {
         case let .idle(until): until
         case let .askedAccessory(_, since), let .askedStart(_, since): since + Self.answerTimeout
-        case .ranging: nil
+        case let .ranging(token, nextReport, _): token != nil && !app.pointing.isEmpty ? nextReport : nil
         }
     }
 
     mutating func timePassed(_ now: Double) -> [Output] {
         guard let deadline = nextDeadline, now >= deadline else { return [] }
-        return askForAccessory(at: now)
+        guard case let .ranging(token?, _, interval) = step else { return askForAccessory(at: now) }
+        step = .ranging(token: token, nextReport: now + interval, interval: interval)
+        let t = sceneTime(now)
+        let seen = app.angle(at: t)
+        return [.report(token: token, azimuthDeg: seen?.azimuth, elevationDeg: seen?.elevation, distanceM: track?.pose(at: t)?.distance)]
     }
 
     /// A message on `response/<request>`.
@@ -80,7 +97,13 @@ struct SimulatedIPhoneApp {
             }
         case let .askedStart(waiting, _) where id == waiting && request == Self.startRequest:
             guard answer["ok"] == .bool(true) else { return refused(answer, at: now) }
-            step = .ranging
+            // A report per ranging round, as NISession updates its objects.
+            var interval = 0.2
+            if case let .int(milliseconds)? = answer["data"]?["ranging_interval_ms"], (50...5000).contains(milliseconds) {
+                interval = Double(milliseconds) / 1000
+            }
+            let token: String? = if case let .string(text)? = answer["data"]?["report_token"] { text } else { nil }
+            step = .ranging(token: token, nextReport: now, interval: interval)
             return [.log("iPhone app \(name): ranging")]
         default:
             return []

@@ -27,7 +27,8 @@ final class SimulatedIPhoneApps {
         let apps = scenario.peers.enumerated().compactMap { index, peer in
             peer.iPhone?.app.map {
                 SimulatedIPhoneApp(app: $0, address: UWBAddress(shortAddress: peer.address), startingAt: start,
-                                   seed: scenario.seed &+ UInt64(index) &* 0x9E37_79B9)
+                                   seed: scenario.seed &+ UInt64(index) &* 0x9E37_79B9, track: peer,
+                                   sceneTime: { host.sceneTime(at: $0) })
             }
         }
         guard !apps.isEmpty else { return nil }
@@ -62,9 +63,10 @@ final class SimulatedIPhoneApps {
         let responses = topics.root + "/response/"
         for index in apps.indices {
             if message.topic.hasPrefix(responses) {
-                carryOut(apps[index].answered(String(message.topic.dropFirst(responses.count)), payload: message.payload, at: now))
+                carryOut(apps[index].answered(String(message.topic.dropFirst(responses.count)), payload: message.payload, at: now),
+                         of: apps[index].name)
             } else if message.topic == topics.peer(TopicSegment.sanitize(apps[index].name), "event") {
-                carryOut(apps[index].event(payload: message.payload, at: now))
+                carryOut(apps[index].event(payload: message.payload, at: now), of: apps[index].name)
             }
         }
         reschedule()
@@ -73,7 +75,7 @@ final class SimulatedIPhoneApps {
     private func timePassed() {
         timer = nil
         let now = Clocks.monotonic()
-        for index in apps.indices { carryOut(apps[index].timePassed(now)) }
+        for index in apps.indices { carryOut(apps[index].timePassed(now), of: apps[index].name) }
         reschedule()
     }
 
@@ -84,13 +86,21 @@ final class SimulatedIPhoneApps {
         }
     }
 
-    private func carryOut(_ outputs: [SimulatedIPhoneApp.Output]) {
+    private func carryOut(_ outputs: [SimulatedIPhoneApp.Output], of name: String) {
         for output in outputs {
             switch output {
             case let .publish(request, body):
                 _ = try? client?.publish(topic: topics.root + "/request/" + request, payload: body, qos: .atLeastOnce)
             case let .run(session):
                 host.startIPhone(session)
+            case let .report(token, azimuth, elevation, distance):
+                let payload = JSONValue.object([
+                    JSONMember("token", .string(token)), JSONMember("ts", .string(Timestamp.rfc3339(Clocks.wall()))),
+                    JSONMember("distance_m", distance.map { .double(($0 * 1000).rounded() / 1000) } ?? .null),
+                    JSONMember("azimuth_deg", azimuth.map { .double(($0 * 10).rounded() / 10) } ?? .null),
+                    JSONMember("elevation_deg", elevation.map { .double(($0 * 10).rounded() / 10) } ?? .null)]).json
+                _ = try? client?.publish(topic: topics.root + "/phone/" + TopicSegment.sanitize(name) + "/report",
+                                         payload: payload, qos: .atMostOnce)
             case let .log(line):
                 log(line)
             }

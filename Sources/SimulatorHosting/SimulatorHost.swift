@@ -29,6 +29,14 @@ public final class SimulatorHost: Sendable {
     /// six more bring-up commands (~1.5 KiB), which an unbounded log kept forever.
     public let commandLogCapacity: Int
 
+    private let scenario: Scenario
+    /// The monotonic time at which the scene began (see `init`).
+    private let sceneStart: Double
+
+    /// The scene's time at the monotonic time `monotonic`: what the device simulates then, for
+    /// those who play the peers' apps beside it.
+    public func sceneTime(at monotonic: Double) -> Double { scenario.sceneTime(monotonic - sceneStart) }
+
     private let current: Mutex<String>
     private let seen = Mutex<[UCICommand]>([])
     /// What tests ask of the device, handed to its thread at its next wake-up (≤ 50 ms).
@@ -57,8 +65,11 @@ public final class SimulatorHost: Sendable {
     public init(scenario: Scenario, linkPath: String? = nil, gatewayPosition: SitePoint? = nil,
                 commandLogCapacity: Int = 64, log: @escaping @Sendable (String) -> Void = { _ in }) throws {
         let monotonicNow = Clocks.monotonic()
+        let sceneStart = scenario.startTime(monotonicNow: monotonicNow, wallNow: Clocks.wall())
+        self.scenario = scenario
+        self.sceneStart = sceneStart
         let device = try SimulatedDevice(
-            scenario: scenario, startTime: scenario.startTime(monotonicNow: monotonicNow, wallNow: Clocks.wall()),
+            scenario: scenario, startTime: sceneStart,
             gatewayPosition: gatewayPosition.map { SitePoint(x: $0.x, y: $0.y, z: $0.z) }, poweredOnAt: monotonicNow)
         let terminal = try PseudoTerminal()
         if let linkPath { try terminal.link(at: linkPath) }

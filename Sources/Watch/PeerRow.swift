@@ -19,6 +19,10 @@ public struct PeerRow: Sendable, Equatable {
     public var zones: [String] = []
     public var approaches: [Approach] = []
     public var facing: Bool?
+    /// Who measured the direction (`gateway`, `phone`), nil while it is unavailable; with the
+    /// azimuth it gave.
+    public var directionSource: String?
+    public var azimuth: Double?
     /// Closeness within the current stage or approach, 0…1, from `feedback`.
     public var progress: Double?
     /// The `ts` of the newest measurement (`range`) or `state`.

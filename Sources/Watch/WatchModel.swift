@@ -163,6 +163,9 @@ public struct WatchModel: Sendable {
             row.zones = try object.strings("zones") ?? []
             row.approaches = try Self.approaches(object.object("approaches"))
             row.facing = try object.bool("facing")
+            // Two values are defined; anything else is shown as what it is not, never as text.
+            row.directionSource = try object.string("direction_source").map { ["gateway", "phone"].contains($0) ? $0 : "unknown" }
+            row.azimuth = row.directionSource == nil ? nil : try object.number("azimuth_deg", in: .degrees)
             if let ts = try object.string("ts"), row.lastMeasurement.map({ $0 < ts }) ?? true { row.lastMeasurement = ts }
             header.peers[path[1]] = row
             return first ? change(.peerSeen(row)) : []

@@ -261,7 +261,9 @@ import Vocabulary
     }
 
     /// `make demo`'s scenario: under `run --simulate with-iphone` the simulated iPhone's app asks
-    /// the gateway itself, through the broker, and the iPhone ranges as a named peer.
+    /// the gateway itself, through the broker, and the iPhone ranges as a named peer; its reports
+    /// give it a direction on a device without AoA, and facing is gained walking in and lost when
+    /// the phone turns aside at the counter.
     @Test func theDemosIPhoneAppAsksThroughTheBrokerByItself() async throws {
         let broker = try await MosquittoBroker.start()
         let dir = try TemporaryDirectory(prefix: "iphone-demo")
@@ -286,5 +288,24 @@ import Vocabulary
                                                         where: { json($0.payload)["status"] as? String == "ok" }, timeout: .seconds(30))
         #expect(json(range.payload)["mac"] as? String == "0x7570")
         #expect(agent.logLines.contains { $0.contains("iPhone app iphone-eve: ranging") }, "\(agent.logLines.suffix(20))")
+
+        let available: MQTTTestSubscriber.Message
+        do {
+            available = try await subscriber.waitForMessage(topic: "uwb2mqtt/demo/peer/iphone-eve/event", where: {
+                json($0.payload)["type"] as? String == "direction_available"
+            }, timeout: .seconds(30))
+        } catch {
+            Issue.record("no direction_available; the agent's log ends: \(agent.logLines.suffix(30))")
+            throw error
+        }
+        #expect((json(available.payload)["reason"] as? [String: Any])?["direction_source"] as? String == "phone", "\(available.payload)")
+        _ = try await subscriber.waitForMessage(topic: "uwb2mqtt/demo/peer/iphone-eve/event", where: {
+            json($0.payload)["type"] as? String == "facing_gained"
+        }, timeout: .seconds(30))
+        let turned = try await subscriber.waitForMessage(topic: "uwb2mqtt/demo/peer/iphone-eve/event", where: {
+            json($0.payload)["type"] as? String == "facing_lost" && json($0.payload)["to"] as? Bool == false
+        }, timeout: .seconds(40))
+        #expect(((json(turned.payload)["reason"] as? [String: Any])?["azimuth_deg"] as? Double ?? 0) > 15, "\(turned.payload)")
+        #expect(!agent.log.contains("dropped a phone report"), "\(agent.logLines.filter { $0.contains("phone report") })")
     }
 }

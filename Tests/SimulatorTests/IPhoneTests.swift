@@ -406,15 +406,32 @@ struct IPhoneTests {
     @Test("bad iphone entries are decoding errors",
           arguments: [
             (#""iphone": {"start_at": 1}"#, "unknown key 'start_at' (expected one of: app)"),
-            (#""iphone": {"app": {"name": "iphone-eve", "at": 1}}"#, "unknown key 'at' (expected one of: name, start_at)"),
+            (#""iphone": {"app": {"name": "iphone-eve", "at": 1}}"#, "unknown key 'at' (expected one of: name, start_at, pointing)"),
             (#""iphone": {"app": {"name": "iphone-eve", "start_at": -1}}"#, "app.start_at"),
             (#""iphone": {"app": {"name": ""}}"#, "app.name"),
+            (#""iphone": {"app": {"name": "e", "pointing": [{"t": 0, "azimuth": 190}]}}"#, "app.pointing[0].azimuth"),
+            (#""iphone": {"app": {"name": "e", "pointing": [{"t": 0, "azimuth": 0, "elevation": -95}]}}"#, "app.pointing[0].elevation"),
+            (#""iphone": {"app": {"name": "e", "pointing": [{"t": 2, "azimuth": 0}, {"t": 1, "azimuth": 0}]}}"#, "app.pointing[1].t"),
+            (#""iphone": {"app": {"name": "e", "pointing": [{"t": 0, "azimuth": 0, "heading": 3}]}}"#, "unknown key 'heading'"),
             (#""iphone": {}, "phone": {"session_id": 5, "session_key_info": "0807010203040506", "gateway_address": "01:00"}"#,
              "peer 0x7570: an Android phone (phone:) or an iPhone (iphone:), not both"),
             (#""iphone": {}, "iPhone": {}"#, "unknown key 'iPhone'"),
           ])
     func badIPhone(entry: String, message: String) {
         expectScenarioRejected(#"{"peers": [{"address": "0x7570", "path": [{"t": 0, "distance": 1}], "# + entry + "}]}", saying: message)
+    }
+
+    @Test("an app's pointing path is interpolated, and null outside the phone's field of view")
+    func pointing() throws {
+        let json = #"{"peers": [{"address": "0x7570", "path": [{"t": 0, "distance": 2}], "iphone": {"app": {"name": "iphone-eve", "pointing": [{"t": 0, "azimuth": 80, "elevation": 0}, {"t": 10, "azimuth": 0, "elevation": -10}, {"t": 20, "azimuth": 0, "elevation": -90}]}}}]}"#
+        let app = try #require(try JSONDecoder().decode(Scenario.self, from: Data(json.utf8)).peers.first?.iPhone?.app)
+        #expect(app.pointing.count == 3 && app.pointing[1] == ScenarioIPhone.Pointing(t: 10, azimuth: 0, elevation: -10))
+        #expect(app.angle(at: 0) == nil, "80° is outside the field of view")
+        #expect(app.angle(at: 5).map { [$0.azimuth, $0.elevation] } == [40, -5])
+        #expect(app.angle(at: 10).map { [$0.azimuth, $0.elevation] } == [0, -10])
+        #expect(app.angle(at: 14).map { [$0.azimuth, $0.elevation] } == [0, -42])
+        #expect(app.angle(at: 16) == nil && app.angle(at: 99) == nil, "pointed at the floor")
+        #expect(ScenarioIPhone.App(name: "x").angle(at: 1) == nil)
     }
 
     @Test("iphone must be a mapping")

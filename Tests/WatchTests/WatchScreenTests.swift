@@ -1,3 +1,4 @@
+import Foundation
 import Testing
 import Watch
 
@@ -24,6 +25,21 @@ import Watch
         feed("lobby/peer/tool-cart/event", #"{"ts": "2026-11-29T12:02:51.000Z", "peer": "tool-cart", "type": "signal_lost", "reason": {"cause": "measurement_errors", "last_seen": "2026-11-29T12:02:50.000Z"}}"#)
         feed("lobby/peer/phone-anna/event", #"{"ts": "2026-11-29T12:03:04.250Z", "peer": "phone-anna", "type": "zone_enter", "rule": "counter", "distance_m": 0.81, "reason": {"threshold_m": 1.0, "dwell_ms": 300}}"#)
         return model
+    }
+
+    /// A peer's direction and who measured it, in words: facing or not, the azimuth, the source.
+    @Test func aPhonesDirectionReadsInWords() {
+        var model = Self.lobby()
+        let state = #"{"ts": "2026-11-29T12:03:04.000Z", "peer": "phone-anna", "link": "ranging", "distance_m": 0.91, "direction": "available", "direction_source": "phone", "azimuth_deg": 4.6, "elevation_deg": 1.0, "zones": [], "stage": "reach", "approaches": {}, "facing": true}"#
+        _ = model.receive(topic: "uwb2mqtt/lobby/peer/phone-anna/state", payload: Array(state.utf8), retained: false, receivedAt: Self.now)
+        let line = WatchScreen.lines(model, title: "", now: Self.now, width: 120, height: 24, color: false).first { $0.contains("phone-anna") }
+        #expect(line?.hasSuffix("reach 75%  facing 5° phone") == true, "\(line ?? "")")
+        let away = state.replacingOccurrences(of: "\"azimuth_deg\": 4.6", with: "\"azimuth_deg\": -40.2")
+            .replacingOccurrences(of: "\"facing\": true", with: "\"facing\": false")
+            .replacingOccurrences(of: "\"phone\", \"azimuth", with: "\"\\u001b[2J\", \"azimuth")
+        _ = model.receive(topic: "uwb2mqtt/lobby/peer/phone-anna/state", payload: Array(away.utf8), retained: false, receivedAt: Self.now)
+        let turned = WatchScreen.lines(model, title: "", now: Self.now, width: 120, height: 24, color: false).first { $0.contains("phone-anna") }
+        #expect(turned?.hasSuffix("reach 75%  not facing -40° unknown") == true, "\(turned ?? "")")
     }
 
     @Test func aSmallSiteAt80x24() {

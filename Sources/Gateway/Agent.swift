@@ -118,6 +118,7 @@ public final class Agent {
         if let path = configuration.record {
             do {
                 recorder = try PacketRecorder(path: path, configuration: configuration)
+                core.recordsInputs = true
                 logger.info("recording every UCI packet to \(path)")
             } catch {
                 logger.error("cannot record to \(path): \(error); running without recording")
@@ -243,6 +244,16 @@ public final class Agent {
             watchRules(path)
         case .feedWatchdog:
             _ = systemd.watchdog()
+        case let .record(input, time):
+            guard let recorder else { return }
+            do {
+                try recorder.record(input, at: time)
+            } catch {
+                logger.error("recording stopped: \(error)")
+                recorder.close()
+                self.recorder = nil
+                core.recordsInputs = false
+            }
         }
     }
 
@@ -330,6 +341,7 @@ public final class Agent {
             logger.error("recording stopped: \(error)")
             recorder.close()
             self.recorder = nil
+            core.recordsInputs = false
         }
     }
 

@@ -13,4 +13,7 @@ enum AgentAction: Sendable {
     case watchRules(path: String)
     /// Tell systemd's watchdog that the loop runs.
     case feedWatchdog
+    /// Keep `input`, taken at `time` (wall clock), in the recording (only while
+    /// `AgentCore.recordsInputs`).
+    case record(RecordedInput, at: Double)
 }

@@ -73,6 +73,9 @@ public struct AgentCore {
     /// comparison and plot); kept only while `keepsEvents` is set.
     public private(set) var eventLog: [ProximityEvent] = []
     public var keepsEvents = false
+    /// The shell records (`record:`): the inputs that do not come from the device are handed
+    /// to it as `AgentAction.record`, so that a replay takes them too.
+    public var recordsInputs = false
 
     /// The configuration in force: SIGHUP replaces its peers, phone settings and rules path.
     var configuration: AgentConfiguration
@@ -252,6 +255,7 @@ public struct AgentCore {
     /// overwritten by the new session's first state).
     public mutating func addPhone(name: String, address: UInt16, sessionID: UInt32, at time: Double) {
         let time = advance(to: time)
+        if recordsInputs { act(.record(.phoneJoined(name: name, address: address, sessionID: sessionID), at: time)) }
         let stale = phones.filter { $0.name == name || $0.address.value == address }.map { MacAddress.short($0.address.value) }
         phones.removeAll { $0.name == name || $0.address.value == address }
         phones.append(AgentConfiguration.Peer(address: address, name: name))
@@ -265,7 +269,8 @@ public struct AgentCore {
     /// A phone ranges on under its name at a new address, in a new session (an iPhone's new
     /// NISession run): the name's route and peer state move with it, with no event in between.
     public mutating func movePhone(name: String, from old: UInt16, to new: UInt16, sessionID: UInt32, at time: Double) {
-        _ = advance(to: time)
+        let time = advance(to: time)
+        if recordsInputs { act(.record(.phoneMoved(name: name, from: old, to: new, sessionID: sessionID), at: time)) }
         phones.removeAll { $0.name == name || $0.address.value == new }
         phones.append(AgentConfiguration.Peer(address: new, name: name))
         phoneSessions[.short(old)] = nil
@@ -279,19 +284,24 @@ public struct AgentCore {
     /// (let go after `phones.no_ranging_timeout`); it keeps its name until the name comes back
     /// with a new address.
     public mutating func phoneLeft(address: UInt16, at time: Double) {
+        let time = advance(to: time)
+        if recordsInputs { act(.record(.phoneLeft(address: address), at: time)) }
         let mac = MacAddress.short(address)
         phoneSessions[mac] = nil
-        publish(engine.linkLost(peer: peers.route(for: mac).identity, cause: .sessionStopped, at: advance(to: time), endsConnecting: true))
+        publish(engine.linkLost(peer: peers.route(for: mac).identity, cause: .sessionStopped, at: time, endsConnecting: true))
     }
 
     /// A phone's app reported the angle at which it sees the gateway, measured at `measuredAt`
     /// (`phone/<name>/report`, already checked against its session): the phone at `address` has
     /// a direction from it while it is fresh.
-    mutating func phoneReported(address: UInt16, azimuthDeg: Double?, elevationDeg: Double?, measuredAt: Double, at time: Double) {
+    public mutating func phoneReported(address: UInt16, azimuthDeg: Double?, elevationDeg: Double?, measuredAt: Double, at time: Double) {
+        let time = advance(to: time)
         status.phoneReports += 1
+        if recordsInputs {
+            act(.record(.phoneReported(address: address, azimuthDeg: azimuthDeg, elevationDeg: elevationDeg, measuredAt: measuredAt), at: time))
+        }
         let identity = peers.route(for: .short(address)).identity
-        publish(engine.phoneAngle(peer: identity, azimuthDeg: azimuthDeg, elevationDeg: elevationDeg, measuredAt: measuredAt,
-                                  at: advance(to: time)))
+        publish(engine.phoneAngle(peer: identity, azimuthDeg: azimuthDeg, elevationDeg: elevationDeg, measuredAt: measuredAt, at: time))
     }
 
     /// A phone's report that counts for nothing: `phone_reports_dropped`.

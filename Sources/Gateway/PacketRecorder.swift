@@ -7,7 +7,8 @@ import Recording
 import UCI
 
 /// Writes what the device sends to a recording (`uwb2mqtt record`, and `run` with `record:`):
-/// every UCI packet with its receive time, so that `replay` can run it again through the rules.
+/// every UCI packet with its receive time, so that `replay` can run it again through the rules,
+/// and the phones' sessions and reports that the agent took meanwhile (`RecordedInput`).
 ///
 /// The device link hands over whole messages; each is written as the packets the device sent
 /// (segments of 255 bytes, as the firmware segments). The metadata names the gateway and the
@@ -63,6 +64,11 @@ package final class PacketRecorder {
             try writer.append(packet.bytes, receivedAt: micros)
             packets += 1
         }
+    }
+
+    /// An input the agent took from elsewhere than the device (a phone's session or report).
+    package func record(_ input: RecordedInput, at time: Double) throws(RecordingError) {
+        try writer.append(input.bytes, receivedAt: Int64((time * 1_000_000).rounded()), flags: .agentInput)
     }
 
     package func close() {

@@ -113,22 +113,50 @@ public struct Replay {
             }
         }
 
+        /// The recording's time reaches `time`: the rules take effect at its first record, as in
+        /// an agent that starts with the recording, and what came due before it is decided first.
+        func advance(to time: Double) {
+            if firstTime == nil {
+                firstTime = time
+                core.replaceRules(rules, at: time)
+                collect(at: time)
+            }
+            tick(until: time)
+            lastTime = max(lastTime, time)
+        }
+
         for item in items {
             switch item {
             case let .problem(problem):
                 problems.append("recording: \(problem)")
+            case let .packet(packet) where packet.flags.contains(.agentInput):
+                // A phone's session or report, as the agent took it: given to the core the same way.
+                let time = packet.receiveSeconds
+                guard let input = RecordedInput(bytes: packet.bytes) else {
+                    problems.append("recording: an agent input at byte \(packet.offset) of \(packet.file) is not one this replay knows; skipped")
+                    continue
+                }
+                advance(to: time)
+                switch input {
+                case let .phoneJoined(name, address, sessionID):
+                    session.phones.insert(.short(address))
+                    core.addPhone(name: name, address: address, sessionID: sessionID, at: time)
+                case let .phoneMoved(name, from, to, sessionID):
+                    session.phones.remove(.short(from))
+                    session.phones.insert(.short(to))
+                    core.movePhone(name: name, from: from, to: to, sessionID: sessionID, at: time)
+                case let .phoneLeft(address):
+                    session.phones.remove(.short(address))
+                    core.phoneLeft(address: address, at: time)
+                case let .phoneReported(address, azimuth, elevation, measuredAt):
+                    core.phoneReported(address: address, azimuthDeg: azimuth, elevationDeg: elevation, measuredAt: measuredAt, at: time)
+                }
+                collect(at: time)
             case let .packet(packet):
                 packets += 1
                 if packets % 512 == 0 { progress(packets) }
                 let time = packet.receiveSeconds
-                if firstTime == nil {
-                    // The rules take effect as in an agent that starts with the recording.
-                    firstTime = time
-                    core.replaceRules(rules, at: time)
-                    collect(at: time)
-                }
-                tick(until: time)
-                lastTime = max(lastTime, time)
+                advance(to: time)
                 for report in intake.take(packet.bytes, at: time, session: &session) {
                     switch report {
                     case let .log(_, line):

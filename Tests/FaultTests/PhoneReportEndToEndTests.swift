@@ -120,4 +120,53 @@ import Vocabulary
         let newToken = try #require((again["data"] as? [String: Any])?["report_token"] as? String, "\(again)")
         #expect(newToken != token)
     }
+
+    /// A recording keeps the phone's session and the reports that counted: replayed, the phone's
+    /// events are the live agent's, direction and facing included.
+    @Test func aReplayOfARecordingGivesThePhonesEventsAsLive() async throws {
+        let scratch = try TemporaryDirectory(prefix: "phone-report-replay")
+        let recording = scratch.file("phone.uwbrec")
+        let world = try await World(rules: try Self.rules(in: scratch), record: recording)
+        defer { world.stop() }
+        try await world.waitForTheTagToRange()
+        let answer = try await world.ask(#"{"id": "p", "name": "phone-ben", "phone_role": "controlee", "config_id": 1, "phone_address": "AB:CD"}"#)
+        let data = try #require(answer["data"] as? [String: Any], "\(answer)")
+        let token = try #require(data["report_token"] as? String)
+        world.host.startPhone(try world.parameters(data, role: .controlee, rate: .automatic))
+        _ = try await world.subscriber.waitForMessage(topic: "uwb2mqtt/gw/peer/phone-ben/range",
+                                                      where: { json($0.payload)["status"] as? String == "ok" }, timeout: .seconds(20))
+        let topic = "uwb2mqtt/gw/phone/phone-ben/report"
+        for azimuth in ["5", "60", "-3"] {
+            let count = world.events("phone-ben").filter { ($0["type"] as? String)?.hasPrefix("facing") == true }.count
+            try await MQTTTestPublisher.publish(broker: world.broker, topic: topic, message: Self.report(token: token, azimuth: azimuth))
+            await eventually("the facing event of azimuth \(azimuth)") {
+                world.events("phone-ben").filter { ($0["type"] as? String)?.hasPrefix("facing") == true }.count > count
+            }
+        }
+        _ = try await world.ask(#"{"id": 2, "name": "phone-ben"}"#, name: "phone_session_stop")
+        await eventually("the phone's signal_lost") { world.events("phone-ben").contains { $0["type"] as? String == "signal_lost" } }
+        // A packet after it, so that the recording reaches past the last live decision.
+        let after = world.phoneRanges("tool-cart").count
+        _ = try await world.subscriber.waitForMessages(topic: "uwb2mqtt/gw/peer/tool-cart/range", count: after + 2, timeout: .seconds(10))
+        #expect(world.agent.process.terminate() == .exited(0))
+
+        let replay = try ChildProcess(executable: AgentProcess.executable,
+                                      arguments: ["replay", recording, "--config", world.dir.file("agent.yaml"), "--fast"],
+                                      stdoutPath: scratch.file("replay.out"), stderrPath: scratch.file("replay.err"))
+        #expect(await replay.waitForExit(timeout: .seconds(60)) == .exited(0))
+        func comparable(_ event: [String: Any]) -> String {
+            var event = event
+            event["id"] = nil
+            return String(decoding: try! JSONSerialization.data(withJSONObject: event, options: [.sortedKeys]), as: UTF8.self)
+        }
+        let replayed = try String(contentsOfFile: scratch.file("replay.out"), encoding: .utf8).split(separator: "\n")
+            .map { json(String($0)) }.filter { $0["peer"] as? String == "phone-ben" }.map(comparable)
+        let live = world.events("phone-ben").map(comparable)
+        #expect(live.contains { $0.contains("\"direction_source\":\"phone\"") } && live.count >= 6, "\(live)")
+        #expect(replayed == live, """
+            replay \(replayed.count), live \(live.count) events; replay's stderr: \((try? String(contentsOfFile: scratch.file("replay.err"), encoding: .utf8)) ?? "")
+            the agent's log: \(world.agent.logLines.filter { $0.contains("phone") })
+            replay's first lines: \(((try? String(contentsOfFile: scratch.file("replay.out"), encoding: .utf8)) ?? "").prefix(1500))
+            """)
+    }
 }

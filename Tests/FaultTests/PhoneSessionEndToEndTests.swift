@@ -51,7 +51,7 @@ import UCI
         /// default's 10 s leaves a test process slowed by a loaded machine time to start the
         /// simulated phone after the answer; the test of a phone that never ranges shortens it.
         init(scenario: Scenario = PhoneSessionEndToEndTests.scenario, noRangingTimeout: String = "10s",
-             rules: String = exampleRulesPath, metricsInterval: String = "30s") async throws {
+             rules: String = exampleRulesPath, metricsInterval: String = "30s", record: String? = nil) async throws {
             broker = try await MosquittoBroker.start()
             dir = try TemporaryDirectory(prefix: "phone-session")
             let link = dir.file("dwm3001c")
@@ -68,7 +68,7 @@ import UCI
                 phones: {no_ranging_timeout: \(noRangingTimeout)}
                 mqtt: {url: \(broker.url), spool_dir: \(dir.file("spool")), metrics_interval: \(metricsInterval)}
                 rules: \(rules)
-                """
+                """ + (record.map { "\nrecord: \($0)" } ?? "")
             agent = try AgentProcess(config: config, scenario: nil, directory: dir)
         }
 

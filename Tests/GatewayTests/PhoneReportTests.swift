@@ -73,3 +73,28 @@ import Vocabulary
         #expect(RequestParsing.reportOutcome(segment: "phone", payload: Array(late.utf8)) == "")
     }
 }
+
+/// What a recording keeps of a phone (`RecordedInput`): read back as written, and nothing else.
+@Suite struct RecordedInputTests {
+    @Test func everyKindReadsBackAsWritten() {
+        let inputs: [RecordedInput] = [
+            .phoneJoined(name: "phone-ben", address: 0xCDAB, sessionID: 4_000_000_000),
+            .phoneMoved(name: "iphone-eve", from: 0x7570, to: 0x0102, sessionID: 20744),
+            .phoneLeft(address: 0xCDAB),
+            .phoneReported(address: 0xCDAB, azimuthDeg: -12.5, elevationDeg: nil, measuredAt: 1_795_977_000.123),
+            .phoneReported(address: 1, azimuthDeg: nil, elevationDeg: nil, measuredAt: 0),
+        ]
+        for input in inputs { #expect(RecordedInput(bytes: input.bytes) == input, "\(String(decoding: input.bytes, as: UTF8.self))") }
+        #expect(String(decoding: inputs[0].bytes, as: UTF8.self) == #"{"phone_joined": {"name": "phone-ben", "address": "0xCDAB", "session_id": 4000000000}}"#)
+    }
+
+    @Test(arguments: [
+        "", "not json", "{}", #"{"phone_left": {"address": "0xCDAB"}, "phone_joined": {}}"#, #"{"phone_left": {"address": 52651}}"#,
+        #"{"phone_left": {"address": "CDAB"}}"#, #"{"phone_flew": {"address": "0xCDAB"}}"#,
+        #"{"phone_reported": {"address": "0x0001", "azimuth_deg": 500, "elevation_deg": null, "measured_at": "1970-01-01T00:00:00.000Z"}}"#,
+        #"{"phone_joined": {"name": "x", "address": "0x0001", "session_id": -1}}"#,
+    ])
+    func anythingElseIsNoInput(_ text: String) {
+        #expect(RecordedInput(bytes: Array(text.utf8)) == nil)
+    }
+}

@@ -5,6 +5,7 @@ import EventLoop
 import FoundationEssentials
 import MQTTClient
 import Proximity
+import Recording
 import UCI
 #if canImport(Glibc)
 @preconcurrency import Glibc
@@ -245,15 +246,7 @@ public final class Agent {
         case .feedWatchdog:
             _ = systemd.watchdog()
         case let .record(input, time):
-            guard let recorder else { return }
-            do {
-                try recorder.record(input, at: time)
-            } catch {
-                logger.error("recording stopped: \(error)")
-                recorder.close()
-                self.recorder = nil
-                core.recordsInputs = false
-            }
+            record { recorder throws(RecordingError) in try recorder.record(input, at: time) }
         }
     }
 
@@ -334,9 +327,14 @@ public final class Agent {
     }
 
     private func record(_ raw: RawMessage, _ receivedAt: Double) {
+        record { recorder throws(RecordingError) in try recorder.record(raw, receivedAt: receivedAt) }
+    }
+
+    /// Writes to the recording, if there is one; a failed write ends the recording, said once.
+    private func record(_ write: (PacketRecorder) throws(RecordingError) -> Void) {
         guard let recorder else { return }
         do {
-            try recorder.record(raw, receivedAt: receivedAt)
+            try write(recorder)
         } catch {
             logger.error("recording stopped: \(error)")
             recorder.close()

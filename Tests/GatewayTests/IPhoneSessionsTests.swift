@@ -187,7 +187,8 @@ import Vocabulary
         #expect(error(p.prepareAccessory(try accessory(), id: nil, now: 2, using: &random).answers.first).contains("ranges already"))
 
         let rerun = Self.blob([7: 0x09, 20: 0x99, 26: 0x71])  // new session id, IV and address
-        var out = p.startIPhone(try start("iphone-eve", rerun), id: "again", now: 3, reportToken: "token")
+        #expect(p.reporter(segment: "iphone-eve", token: "token") == .success(0x7570))
+        var out = p.startIPhone(try start("iphone-eve", rerun), id: "again", now: 3, reportToken: "new-token")
         #expect(out.deviceEvents.count == 2)
         #expect(out.deviceEvents.first == .closeSession(sessionID: 20744, reason: "the iPhone ran a new NISession"))
         guard case let .openSession(config)? = out.deviceEvents.last else { Issue.record("no new session"); return }
@@ -199,6 +200,10 @@ import Vocabulary
         #expect(out.joined.isEmpty && out.left.isEmpty)
         #expect(out.moved.map(\.name) == ["iphone-eve"] && out.moved.map(\.from) == [0x7570] && out.moved.map(\.to) == [0x7571])
         #expect(out.answers.first?.request == "phone_session_start" && out.answers.first?.id == "again")
+        #expect(data(out.answers.first)["report_token"] == "new-token")
+        // The replaced session's reports count for nothing; the new one's give the name its direction.
+        #expect(p.reporter(segment: "iphone-eve", token: "token") == .failure(.wrongToken))
+        #expect(p.reporter(segment: "iphone-eve", token: "new-token") == .success(0x7571))
     }
 
     @Test func endsDropTheConfiguration() throws {

@@ -29,6 +29,32 @@ import Vocabulary
         return Dictionary(members.map { ($0.key, $0.value) }, uniquingKeysWith: { $1 })
     }
 
+    /// Only the phone that holds a ranging session under the name may report for it, with its
+    /// session's token: not before its session ranges, not with another phone's token, not with
+    /// the token of a session since ended.
+    @Test func reportsCountOnlyWithTheTokenOfTheSessionThatHoldsTheName() throws {
+        var p = phones()
+        var ben = Self.anna
+        ben["name"] = "phone-ben"
+        ben["phone_address"] = "12:34"
+        _ = p.request(try request(Self.anna), id: nil, now: 0, sessionID: 77, key: Self.key, reportToken: "anna-1")
+        #expect(p.reporter(segment: "phone-anna", token: "anna-1") == .failure(.noSession), "not before it ranges")
+        #expect(data(try #require(p.news(sessionID: 77, .ranging, now: 0.1).answers.first))["report_token"] == "anna-1")
+        _ = p.request(try request(ben), id: nil, now: 0.2, sessionID: 78, key: Self.key, reportToken: "ben-1")
+        _ = p.news(sessionID: 78, .ranging, now: 0.3)
+        #expect(p.reporter(segment: "phone-anna", token: "anna-1") == .success(0xCDAB))
+        #expect(p.reporter(segment: "phone-ben", token: "ben-1") == .success(0x3412))
+        #expect(p.reporter(segment: "phone-anna", token: "ben-1") == .failure(.wrongToken), "another phone's token")
+        #expect(p.reporter(segment: "phone-nobody", token: "anna-1") == .failure(.noSession))
+        #expect(p.reporter(segment: "Phone-Anna", token: "anna-1") == .failure(.noSession), "the topic's segment, sanitized")
+        // The same phone asks again: a new session, a new token; the old one counts for nothing.
+        _ = p.stop(name: "phone-anna", id: nil, now: 1)
+        _ = p.request(try request(Self.anna), id: nil, now: 2, sessionID: 79, key: Self.key, reportToken: "anna-2")
+        _ = p.news(sessionID: 79, .ranging, now: 2.1)
+        #expect(p.reporter(segment: "phone-anna", token: "anna-1") == .failure(.wrongToken))
+        #expect(p.reporter(segment: "phone-anna", token: "anna-2") == .success(0xCDAB))
+    }
+
     @Test func aControleePhoneGetsAUnicastSessionWithTheGatewayAsController() throws {
         var p = phones()
         var out = p.request(try request(Self.anna), id: "r1", now: 0, sessionID: 77, key: Self.key, reportToken: "token")

@@ -15,6 +15,7 @@ let package = Package(
         .library(name: "Gateway", targets: ["Gateway"]),
         .library(name: "DeviceLink", targets: ["DeviceLink"]),
         .library(name: "Proximity", targets: ["Proximity"]),
+        .library(name: "RulesReading", targets: ["RulesReading"]),
         .library(name: "YAMLCoding", targets: ["YAMLCoding"]),
         // For the fuzzers of the fuse's message handling (FuseCore) and of what `watch` reads.
         .library(name: "Fuse", targets: ["Fuse", "SiteFusion"]),
@@ -60,7 +61,7 @@ let package = Package(
 
         // The agent: its deterministic core, the shell on the event loop, the features as
         // components, payloads, topics and config.
-        .target(name: "Gateway", dependencies: ["Service", "UCI", "DeviceLink", "MQTTClient", "YAMLCoding", "Proximity", "Recording", "EventLoop", "CLibSerialPort", "CMosquitto", "Vocabulary"]),
+        .target(name: "Gateway", dependencies: ["Service", "UCI", "DeviceLink", "MQTTClient", "YAMLCoding", "Proximity", "RulesReading", "Recording", "EventLoop", "CLibSerialPort", "CMosquitto", "Vocabulary"]),
 
         // The simulated DWM3001C hosted for `run --simulate`, `simulate` and the tests: on a
         // pseudo-terminal, its scenario read from YAML, its iPhones' apps asking over the broker.
@@ -100,14 +101,16 @@ let package = Package(
 
         // `make bench`: UCI decode throughput, the real agent process measured end to end (CPU, latency, memory) beside a Python
         // baseline, and the journal at 64 MiB (append, open, drain through mosquitto, bytes written).
-        .executableTarget(name: "UCIBench", dependencies: ["UCI", "DeviceLink", "EventLoop", "Gateway", "Simulator", "Proximity", "TestSupport", "CMosquitto", "MQTTClient", "SiteFusion", "Vocabulary"]),
+        .executableTarget(name: "UCIBench", dependencies: ["UCI", "DeviceLink", "EventLoop", "Gateway", "Simulator", "Proximity", "RulesReading", "TestSupport", "CMosquitto", "MQTTClient", "SiteFusion", "Vocabulary"]),
 
         // A simulated DWM3001C (device side of UCI) driven by a scenario. Pure core, no I/O.
         .target(name: "Simulator", dependencies: ["UCI", "Vocabulary"]),
 
         // Pure core: rules model and validation, distance filters, the per-peer rule engine,
         // rankings and positions. Time comes in as a value.
-        .target(name: "Proximity", dependencies: ["UCI", "YAMLCoding", "Vocabulary"]),
+        .target(name: "Proximity", dependencies: ["UCI", "Vocabulary"]),
+        // The rules file read: YAML text into Proximity's rules, with line and column in every message.
+        .target(name: "RulesReading", dependencies: ["Proximity", "YAMLCoding", "Vocabulary"]),
 
         // Pure-ish: the UCI recording file format, its writer (append, fsync policy, rotation) and reader.
         .target(name: "Recording", dependencies: ["UCI", "Vocabulary"], exclude: ["FORMAT.md"]),
@@ -116,11 +119,11 @@ let package = Package(
         .target(name: "SiteFusion", dependencies: ["Vocabulary"]),
 
         .testTarget(name: "UCITests", dependencies: ["UCI"]),
-        .testTarget(name: "GatewayTests", dependencies: ["SimulatorHosting", "Vocabulary", "Service", "Gateway", "DeviceLink", "Commands", "OfflineTools", "EventLoop", "Proximity", "UCI", "Simulator", "YAMLCoding", "Recording", "MQTTClient", "TestSupport"]),
+        .testTarget(name: "GatewayTests", dependencies: ["SimulatorHosting", "Vocabulary", "Service", "Gateway", "DeviceLink", "Commands", "OfflineTools", "EventLoop", "Proximity", "RulesReading", "UCI", "Simulator", "YAMLCoding", "Recording", "MQTTClient", "TestSupport"]),
         .testTarget(name: "DeviceSessionTests", dependencies: ["DeviceLink", "UCI"]),
         .testTarget(name: "SpoolTests", dependencies: ["MQTTClient", "Vocabulary", "EventLoop"]),
         .testTarget(name: "DeviceLinkTests", dependencies: ["Vocabulary", "DeviceLink", "UCI", "CPty"]),
-        .testTarget(name: "YAMLCodingTests", dependencies: ["YAMLCoding", "TestSupport"]),
+        .testTarget(name: "YAMLCodingTests", dependencies: ["YAMLCoding", "TestSupport", "Vocabulary"]),
         .testTarget(name: "SimulatorTests", dependencies: ["Simulator", "UCI", "Vocabulary"]),
         .testTarget(name: "DeviceLinkIntegrationTests", dependencies: ["SimulatorHosting", "DeviceLink", "EventLoop", "Gateway", "Simulator", "UCI"]),
         .testTarget(name: "MQTTClientTests", dependencies: ["MQTTClient", "EventLoop", "TestSupport"]),
@@ -128,12 +131,12 @@ let package = Package(
         .testTarget(name: "AgentTests", dependencies: ["TestSupport", "MQTTClient", "EventLoop"]),
         .testTarget(name: "RecordingTests", dependencies: ["Vocabulary", "Recording", "Gateway", "OfflineTools", "DeviceLink", "UCI", "TestSupport"]),
         .testTarget(name: "SiteFusionTests", dependencies: ["Vocabulary", "SiteFusion", "TestSupport"]),
-        .testTarget(name: "OperationsTests", dependencies: ["SimulatorHosting", "Service", "Gateway", "Commands", "TestSupport", "DeviceLink", "MQTTClient", "Simulator"]),
+        .testTarget(name: "OperationsTests", dependencies: ["SimulatorHosting", "Service", "Gateway", "Commands", "TestSupport", "DeviceLink", "MQTTClient", "Simulator", "RulesReading"]),
         .testTarget(name: "VocabularyTests", dependencies: ["Vocabulary"]),
         .testTarget(name: "WatchTests", dependencies: ["Watch"]),
-        .testTarget(name: "ProximityTests", dependencies: ["Proximity", "UCI", "YAMLCoding", "Vocabulary", "TestSupport"]),
+        .testTarget(name: "ProximityTests", dependencies: ["Proximity", "RulesReading", "UCI", "YAMLCoding", "Vocabulary", "TestSupport"]),
         .testTarget(name: "BenchTests", dependencies: ["UCIBench", "DeviceLink", "EventLoop", "TestSupport", "UCI"]),
-        .testTarget(name: "FaultTests", dependencies: ["SimulatorHosting", "TestSupport", "EventLoop", "MQTTClient", "DeviceLink", "Gateway", "Simulator", "UCI", "Vocabulary", "Proximity"]),
+        .testTarget(name: "FaultTests", dependencies: ["SimulatorHosting", "TestSupport", "EventLoop", "MQTTClient", "DeviceLink", "Gateway", "Simulator", "UCI", "Vocabulary", "Proximity", "RulesReading"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -3,6 +3,7 @@ import Gateway
 import FoundationEssentials
 import MQTTClient
 import YAMLCoding
+import Vocabulary
 
 /// `uwb2mqtt check [--config FILE] [--rules FILE]` (cli-and-config.md): validates the config (and
 /// the rules) without touching the device or the broker, so it can run anywhere — in CI on a
@@ -101,7 +102,7 @@ public struct CheckCommand: Command {
         var configuration: AgentConfiguration?
         do {
             configuration = try AgentConfiguration.load(path: configPath)
-        } catch let error as YAMLError {
+        } catch let error as SourceError {
             findings.append(.error(error.description))
         } catch let error as ConfigurationError {
             // It already names the file ("cannot read PATH: no such file").

@@ -1,5 +1,6 @@
 import FoundationEssentials
 import YAMLCoding
+import Vocabulary
 
 /// Finds where a key is written in a config file, so that warnings about a valid config can
 /// still point at `file:line:column` (the decoded configuration no longer knows).

@@ -28,10 +28,10 @@ public struct AgentConfiguration: Sendable, Decodable {
             position = try c.decodeIfPresent(SitePoint.self, forKey: .position)
             headingDegrees = try c.decodeIfPresent(Double.self, forKey: .headingDegrees) ?? 90
             if TopicSegment.sanitize(id).isEmpty || id.isEmpty {
-                throw YAMLError(at: YAMLDecoder.mark(of: decoder) ?? .unknown, "gateway.id must not be empty")
+                throw SourceError(at: SourceLocating.mark(of: decoder) ?? .unknown, "gateway.id must not be empty")
             }
             if TopicSegment.sanitize(id).count > TopicSegment.maximumLength {
-                throw YAMLError(at: YAMLDecoder.mark(of: decoder) ?? .unknown,
+                throw SourceError(at: SourceLocating.mark(of: decoder) ?? .unknown,
                                 "gateway.id is at most \(TopicSegment.maximumLength) characters, found \(id.count)")
             }
         }
@@ -87,12 +87,12 @@ public struct AgentConfiguration: Sendable, Decodable {
             port = try c.decodeIfPresent(String.self, forKey: .port) ?? "auto"
             baud = try c.decodeIfPresent(Int.self, forKey: .baud) ?? 115_200
             channel = try c.decodeIfPresent(UInt8.self, forKey: .channel) ?? 9
-            guard channel == 5 || channel == 9 else { throw YAMLError(at: mark(.channel), "device.channel must be 5 or 9 (the DWM3001C's channels), found \(channel)") }
+            guard channel == 5 || channel == 9 else { throw SourceError(at: mark(.channel), "device.channel must be 5 or 9 (the DWM3001C's channels), found \(channel)") }
             if let text = try c.decodeIfPresent(String.self, forKey: .role) {
                 switch text {
                 case "controller": role = .controller
                 case "controlee": role = .controlee
-                default: throw YAMLError(at: mark(.role), "device.role must be controller or controlee, found \(Excerpt.quoted(text))")
+                default: throw SourceError(at: mark(.role), "device.role must be controller or controlee, found \(Excerpt.quoted(text))")
                 }
             }
             sessionID = try c.decodeIfPresent(UInt32.self, forKey: .sessionID) ?? 42
@@ -101,7 +101,7 @@ public struct AgentConfiguration: Sendable, Decodable {
             peers = try c.decodeIfPresent([Peer].self, forKey: .peers) ?? []
             let limit = min(profile.maximumPeers, role == .controller ? RangingSessionConfiguration.maximumPeers : 1)
             guard peers.count <= limit else {
-                throw YAMLError(at: mark(.peers), role == .controlee
+                throw SourceError(at: mark(.peers), role == .controlee
                     ? "a controlee ranges with one peer (its controller), found \(peers.count)"
                     : profile == .android
                     ? "device.profile android ranges with one peer (Jetpack's unicast session), found \(peers.count); "
@@ -112,17 +112,17 @@ public struct AgentConfiguration: Sendable, Decodable {
             var segments: [String: String] = [:]
             for peer in peers {
                 guard addresses.insert(peer.address.value).inserted else {
-                    throw YAMLError(at: mark(.peers), "peer address \(peer.address) is listed twice")
+                    throw SourceError(at: mark(.peers), "peer address \(peer.address) is listed twice")
                 }
                 guard peer.address != address else {
-                    throw YAMLError(at: mark(.peers), "peer address \(peer.address) is this device's own address")
+                    throw SourceError(at: mark(.peers), "peer address \(peer.address) is this device's own address")
                 }
                 guard peer.topicSegment.count <= TopicSegment.maximumLength else {
-                    throw YAMLError(at: mark(.peers), "peer name \(Excerpt.quoted(peer.displayName)) is \(peer.displayName.count) characters; "
+                    throw SourceError(at: mark(.peers), "peer name \(Excerpt.quoted(peer.displayName)) is \(peer.displayName.count) characters; "
                                     + "a peer name is at most \(TopicSegment.maximumLength)")
                 }
                 if let other = segments[peer.topicSegment] {
-                    throw YAMLError(at: mark(.peers), "peer names \(Excerpt.quoted(other)) and \(Excerpt.quoted(peer.displayName)) both become the topic segment \(Excerpt.quoted(peer.topicSegment))")
+                    throw SourceError(at: mark(.peers), "peer names \(Excerpt.quoted(other)) and \(Excerpt.quoted(peer.displayName)) both become the topic segment \(Excerpt.quoted(peer.topicSegment))")
                 }
                 segments[peer.topicSegment] = peer.displayName
             }
@@ -133,7 +133,7 @@ public struct AgentConfiguration: Sendable, Decodable {
         private mutating func decodeAir(_ c: KeyedDecodingContainer<CodingKeys>, mark: (CodingKeys) -> SourceMark) throws {
             if let text = try c.decodeIfPresent(String.self, forKey: .profile) {
                 guard let known = RangingProfile(rawValue: text) else {
-                    throw YAMLError(at: mark(.profile), "device.profile must be qorvo or android, found \(Excerpt.quoted(text))")
+                    throw SourceError(at: mark(.profile), "device.profile must be qorvo or android, found \(Excerpt.quoted(text))")
                 }
                 profile = known
             }
@@ -141,14 +141,14 @@ public struct AgentConfiguration: Sendable, Decodable {
             if let index = try c.decodeIfPresent(Int.self, forKey: .preambleIndex) {
                 let allowed = AirParameters.preambleCodeIndices
                 guard allowed.contains(where: { Int($0) == index }) else {
-                    throw YAMLError(at: mark(.preambleIndex), "device.preamble_index must be \(allowed.lowerBound) to \(allowed.upperBound) "
+                    throw SourceError(at: mark(.preambleIndex), "device.preamble_index must be \(allowed.lowerBound) to \(allowed.upperBound) "
                                     + "(the BPRF codes both the DWM3001C and phones use), found \(index)")
                 }
                 air.preambleCodeIndex = UInt8(index)
             }
             if let slots = try c.decodeIfPresent(Int.self, forKey: .slotsPerRound) {
                 guard Self.slotsPerRound.contains(slots) else {
-                    throw YAMLError(at: mark(.slotsPerRound), "device.slots_per_round must be \(Self.slotsPerRound.lowerBound) "
+                    throw SourceError(at: mark(.slotsPerRound), "device.slots_per_round must be \(Self.slotsPerRound.lowerBound) "
                                     + "to \(Self.slotsPerRound.upperBound), found \(slots)")
                 }
                 air.slotsPerRound = UInt8(slots)
@@ -160,13 +160,13 @@ public struct AgentConfiguration: Sendable, Decodable {
                 case 1.999_999...2.000_001: air.slotDurationRSTU = 2400
                 default:
                     let found = abs(milliseconds - milliseconds.rounded()) < 1e-6 ? span.description : "\(milliseconds)ms"
-                    throw YAMLError(at: mark(.slotDuration), "device.slot_duration must be 1ms or 2ms (the slot lengths phones use), found \(found)")
+                    throw SourceError(at: mark(.slotDuration), "device.slot_duration must be 1ms or 2ms (the slot lengths phones use), found \(found)")
                 }
             }
             if let hopping = try c.decodeIfPresent(Bool.self, forKey: .hopping) { air.hopping = hopping }
             if let control = try c.decodeIfPresent(Int.self, forKey: .rangingRoundControl) {
                 guard (0...255).contains(control) else {
-                    throw YAMLError(at: mark(.rangingRoundControl), "device.ranging_round_control must be 0 to 255 (one byte of flags), found \(control)")
+                    throw SourceError(at: mark(.rangingRoundControl), "device.ranging_round_control must be 0 to 255 (one byte of flags), found \(control)")
                 }
                 air.rangingRoundControl = UInt8(control)
             }
@@ -175,11 +175,11 @@ public struct AgentConfiguration: Sendable, Decodable {
             }
             rangingInterval = try c.decodeIfPresent(TimeSpan.self, forKey: .rangingInterval) ?? profile.rangingInterval
             guard (0.05...10).contains(rangingInterval.seconds) else {
-                throw YAMLError(at: mark(.rangingInterval), "device.ranging_interval must be between 50ms and 10s, found \(rangingInterval)")
+                throw SourceError(at: mark(.rangingInterval), "device.ranging_interval must be between 50ms and 10s, found \(rangingInterval)")
             }
             let round = TimeSpan(seconds: Double(air.slotsPerRound) * Double(air.slotDurationRSTU) / 1_200_000)
             guard round.seconds <= rangingInterval.seconds + 1e-9 else {
-                throw YAMLError(at: mark(.rangingInterval), "device.ranging_interval (\(rangingInterval)) is shorter than one ranging round "
+                throw SourceError(at: mark(.rangingInterval), "device.ranging_interval (\(rangingInterval)) is shorter than one ranging round "
                                 + "(\(air.slotsPerRound) slots of \(air.slotDurationRSTU / 1200)ms = \(round)); lengthen it or use fewer slots")
             }
         }
@@ -216,14 +216,14 @@ public struct AgentConfiguration: Sendable, Decodable {
             func mark(_ key: CodingKeys) -> SourceMark { AgentConfiguration.mark(of: decoder, key: key.stringValue) }
             broker = try BrokerSettings(from: decoder)
             qosRanges = try c.decodeIfPresent(Int.self, forKey: .qosRanges) ?? 0
-            guard (0...1).contains(qosRanges) else { throw YAMLError(at: mark(.qosRanges), "mqtt.qos_ranges must be 0 or 1, found \(qosRanges)") }
+            guard (0...1).contains(qosRanges) else { throw SourceError(at: mark(.qosRanges), "mqtt.qos_ranges must be 0 or 1, found \(qosRanges)") }
             stateInterval = try c.decodeIfPresent(TimeSpan.self, forKey: .stateInterval) ?? stateInterval
             metricsInterval = try c.decodeIfPresent(TimeSpan.self, forKey: .metricsInterval) ?? metricsInterval
-            guard metricsInterval.seconds >= 1 else { throw YAMLError(at: mark(.metricsInterval), "mqtt.metrics_interval must be at least 1s") }
+            guard metricsInterval.seconds >= 1 else { throw SourceError(at: mark(.metricsInterval), "mqtt.metrics_interval must be at least 1s") }
             homeAssistant = try c.decodeIfPresent(Bool.self, forKey: .homeAssistant) ?? false
             spoolDir = try c.decodeIfPresent(String.self, forKey: .spoolDir) ?? spoolDir
             spoolMaxBytes = try c.decodeIfPresent(ByteSize.self, forKey: .spoolMaxBytes) ?? spoolMaxBytes
-            guard spoolMaxBytes.bytes >= 64 << 10 else { throw YAMLError(at: mark(.spoolMaxBytes), "mqtt.spool_max_bytes must be at least 64KiB") }
+            guard spoolMaxBytes.bytes >= 64 << 10 else { throw SourceError(at: mark(.spoolMaxBytes), "mqtt.spool_max_bytes must be at least 64KiB") }
         }
     }
 
@@ -259,7 +259,7 @@ public struct AgentConfiguration: Sendable, Decodable {
             case "info": logLevel = .info
             case "debug": logLevel = .debug
             default:
-                throw YAMLError(at: Self.mark(of: decoder, key: "log_level"), "log_level must be error, warning, info or debug, found \(Excerpt.quoted(level))")
+                throw SourceError(at: Self.mark(of: decoder, key: "log_level"), "log_level must be error, warning, info or debug, found \(Excerpt.quoted(level))")
             }
         }
     }
@@ -310,10 +310,10 @@ public struct AgentConfiguration: Sendable, Decodable {
         let digits = text.filter { $0 != " " && $0 != ":" }
         let allowed = "\(key) must be \(orRandom ? "random or " : "")16 hex digits (8 bytes: VENDOR_ID, then STATIC_STS_IV; openssl rand -hex 8 makes one)"
         guard digits.allSatisfy({ $0.isASCII && $0.isHexDigit }) else {
-            throw YAMLError(at: mark, "\(allowed), found a character that is not a hex digit")
+            throw SourceError(at: mark, "\(allowed), found a character that is not a hex digit")
         }
         guard digits.count == 2 * SessionKeyInfo.size, let info = SessionKeyInfo(hex: digits) else {
-            throw YAMLError(at: mark, "\(allowed), found \(digits.count) digit\(digits.count == 1 ? "" : "s")")
+            throw SourceError(at: mark, "\(allowed), found \(digits.count) digit\(digits.count == 1 ? "" : "s")")
         }
         return info
     }
@@ -324,7 +324,7 @@ public struct AgentConfiguration: Sendable, Decodable {
            let entry = entries.first(where: { $0.key == key }) {
             return entry.value.mark
         }
-        return YAMLDecoder.mark(of: decoder) ?? .unknown
+        return SourceLocating.mark(of: decoder) ?? .unknown
     }
 }
 

@@ -65,26 +65,26 @@ extension AppleAccessorySettings: Decodable {
             switch text {
             case "responder": role = .responder
             case "initiator": role = .initiator
-            default: throw YAMLError(at: mark(.role), "phones.apple.role must be responder or initiator, found \"\(text.prefix(32))\"")
+            default: throw SourceError(at: mark(.role), "phones.apple.role must be responder or initiator, found \"\(text.prefix(32))\"")
             }
         }
         if let text = try c.decodeIfPresent(String.self, forKey: .uwbConfigVersion) {
             guard let version = AccessoryConfigurationData.UWBConfigVersion(rawValue: text) else {
-                throw YAMLError(at: mark(.uwbConfigVersion), "phones.apple.uwb_config_version must be \"1.0\", \"1.1\" or \"2.0\", "
+                throw SourceError(at: mark(.uwbConfigVersion), "phones.apple.uwb_config_version must be \"1.0\", \"1.1\" or \"2.0\", "
                                 + "found \"\(text.prefix(32))\"")
             }
             uwbConfigVersion = version
         }
         if let text = try c.decodeIfPresent(String.self, forKey: .preferredUpdateRate) {
             guard let rate = Self.updateRate(named: text) else {
-                throw YAMLError(at: mark(.preferredUpdateRate),
+                throw SourceError(at: mark(.preferredUpdateRate),
                                 "phones.apple.preferred_update_rate must be user_interactive, automatic or infrequent, found \"\(text.prefix(32))\"")
             }
             preferredUpdateRate = rate
         }
         if let drift = try c.decodeIfPresent(Int.self, forKey: .clockDriftPPM) {
             guard Self.clockDrifts.contains(drift) else {
-                throw YAMLError(at: mark(.clockDriftPPM), "phones.apple.clock_drift_ppm must be 0 to 100, found \(drift)")
+                throw SourceError(at: mark(.clockDriftPPM), "phones.apple.clock_drift_ppm must be 0 to 100, found \(drift)")
             }
             clockDriftPPM = UInt16(drift)
         }
@@ -92,12 +92,12 @@ extension AppleAccessorySettings: Decodable {
             switch text {
             case "qorvo": chipset = .qorvo
             case "zero": chipset = .zero
-            default: throw YAMLError(at: mark(.chipsetIDs), "phones.apple.chipset_ids must be qorvo or zero, found \"\(text.prefix(32))\"")
+            default: throw SourceError(at: mark(.chipsetIDs), "phones.apple.chipset_ids must be qorvo or zero, found \"\(text.prefix(32))\"")
             }
         }
         accessoryDataTimeout = try c.decodeIfPresent(TimeSpan.self, forKey: .accessoryDataTimeout) ?? accessoryDataTimeout
         guard Self.accessoryDataTimeouts.contains(accessoryDataTimeout.seconds) else {
-            throw YAMLError(at: mark(.accessoryDataTimeout), "phones.apple.accessory_data_timeout must be between 5s and 10min, found \(accessoryDataTimeout)")
+            throw SourceError(at: mark(.accessoryDataTimeout), "phones.apple.accessory_data_timeout must be between 5s and 10min, found \(accessoryDataTimeout)")
         }
         guard c.contains(.request) else { return }
         let r = try c.nestedContainer(keyedBy: RequestKeys.self, forKey: .request)
@@ -106,27 +106,27 @@ extension AppleAccessorySettings: Decodable {
         requested.hopping = try r.decodeIfPresent(Bool.self, forKey: .hopping) ?? requested.hopping
         if let slots = try r.decodeIfPresent(Int.self, forKey: .slotsPerRound) {
             guard (4...32).contains(slots) else {
-                throw YAMLError(at: requestMark(.slotsPerRound), "phones.apple.request.slots_per_round must be 4 to 32, found \(slots)")
+                throw SourceError(at: requestMark(.slotsPerRound), "phones.apple.request.slots_per_round must be 4 to 32, found \(slots)")
             }
             requested.slotsPerRound = UInt16(slots)
         }
         if let span = try r.decodeIfPresent(TimeSpan.self, forKey: .slotDuration) {
             let rstu = (span.seconds * 1_200_000).rounded()
             guard (1200...12_000).contains(rstu), Int(rstu) % 1200 == 0 else {
-                throw YAMLError(at: requestMark(.slotDuration), "phones.apple.request.slot_duration must be whole milliseconds from 1ms to 10ms, found \(span)")
+                throw SourceError(at: requestMark(.slotDuration), "phones.apple.request.slot_duration must be whole milliseconds from 1ms to 10ms, found \(span)")
             }
             requested.slotDurationRSTU = UInt16(rstu)
         }
         if let span = try r.decodeIfPresent(TimeSpan.self, forKey: .rangingInterval) {
             let ms = (span.seconds * 1000).rounded()
             guard (50...5000).contains(ms) else {
-                throw YAMLError(at: requestMark(.rangingInterval), "phones.apple.request.ranging_interval must be 50ms to 5s, found \(span)")
+                throw SourceError(at: requestMark(.rangingInterval), "phones.apple.request.ranging_interval must be 50ms to 5s, found \(span)")
             }
             requested.rangingIntervalMilliseconds = UInt16(ms)
         }
         let round = Double(requested.slotsPerRound) * Double(requested.slotDurationRSTU) / 1200
         guard Double(requested.rangingIntervalMilliseconds) >= round else {
-            throw YAMLError(at: mark(.request), "phones.apple.request.ranging_interval \(requested.rangingIntervalMilliseconds) ms is shorter than "
+            throw SourceError(at: mark(.request), "phones.apple.request.ranging_interval \(requested.rangingIntervalMilliseconds) ms is shorter than "
                             + "its round, \(requested.slotsPerRound) × \(Int(requested.slotDurationRSTU) / 1200) ms")
         }
     }

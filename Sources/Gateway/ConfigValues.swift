@@ -22,8 +22,8 @@ public struct ByteSize: Hashable, Sendable, Decodable {
                 return
             }
         }
-        let mark = YAMLDecoder.mark(of: decoder) ?? SourceMark(file: "<config>", line: 0, column: 0)
-        throw YAMLError(at: mark, "expected a size such as 64MiB or 1048576, found \(Excerpt.quoted(text))")
+        let mark = SourceLocating.mark(of: decoder) ?? SourceMark(file: "<config>", line: 0, column: 0)
+        throw SourceError(at: mark, "expected a size such as 64MiB or 1048576, found \(Excerpt.quoted(text))")
     }
 }
 
@@ -36,10 +36,10 @@ public struct ShortAddress: Hashable, Sendable, Decodable, CustomStringConvertib
 
     public init(from decoder: any Decoder) throws {
         let container = try decoder.singleValueContainer()
-        let mark = YAMLDecoder.mark(of: decoder) ?? SourceMark(file: "<config>", line: 0, column: 0)
+        let mark = SourceLocating.mark(of: decoder) ?? SourceMark(file: "<config>", line: 0, column: 0)
         if let number = try? container.decode(Int.self) {
             guard (0...0xFFFF).contains(number) else {
-                throw YAMLError(at: mark, "a short address is 0x0000 to 0xFFFF, found \(number)")
+                throw SourceError(at: mark, "a short address is 0x0000 to 0xFFFF, found \(number)")
             }
             value = UInt16(number)
             return
@@ -48,7 +48,7 @@ public struct ShortAddress: Hashable, Sendable, Decodable, CustomStringConvertib
         var digits = Substring(text.trimmingWhitespace())
         if digits.lowercased().hasPrefix("0x") { digits = digits.dropFirst(2) }
         guard let parsed = UInt16(digits, radix: 16), !digits.isEmpty else {
-            throw YAMLError(at: mark, "expected a short address such as 0x0001, found \(Excerpt.quoted(text))")
+            throw SourceError(at: mark, "expected a short address such as 0x0001, found \(Excerpt.quoted(text))")
         }
         value = parsed
     }

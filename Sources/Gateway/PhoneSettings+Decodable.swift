@@ -26,12 +26,12 @@ extension PhoneSettings: Decodable {
         }
         noRangingTimeout = try c.decodeIfPresent(TimeSpan.self, forKey: .noRangingTimeout) ?? noRangingTimeout
         guard Self.noRangingTimeouts.contains(noRangingTimeout.seconds) else {
-            throw YAMLError(at: mark(.noRangingTimeout), "phones.no_ranging_timeout must be between 1s and 60s, found \(noRangingTimeout)")
+            throw SourceError(at: mark(.noRangingTimeout), "phones.no_ranging_timeout must be between 1s and 60s, found \(noRangingTimeout)")
         }
         apple = try c.decodeIfPresent(AppleAccessorySettings.self, forKey: .apple) ?? apple
         maximum = try c.decodeIfPresent(Int.self, forKey: .max) ?? maximum
         guard Self.maximumPhones.contains(maximum) else {
-            throw YAMLError(at: mark(.max), "phones.max must be \(Self.maximumPhones.lowerBound) to \(Self.maximumPhones.upperBound) "
+            throw SourceError(at: mark(.max), "phones.max must be \(Self.maximumPhones.lowerBound) to \(Self.maximumPhones.upperBound) "
                             + "(the responders one session holds), found \(maximum)")
         }
     }

@@ -2,6 +2,7 @@ import MQTTClient
 import Proximity
 import UCI
 import Vocabulary
+import RulesReading
 
 /// The request path's entry for the fuzzer (`Tests/Fuzz`) and its tests: one request message
 /// through the agent's core — the intake's limits, the parser, the component that answers it —

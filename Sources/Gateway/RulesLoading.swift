@@ -6,6 +6,7 @@ import FoundationEssentials
 import Proximity
 import UCI
 import YAMLCoding
+import RulesReading
 
 /// Loads the rules file the agent runs with, and describes the outcome as the `rules` topic and
 /// `uwb2mqtt check` report it (rules.md: the whole file is validated before it is swapped in).

@@ -1,4 +1,4 @@
-import YAMLCoding
+import Vocabulary
 
 /// Approach-to-confirm: moving in confirms, moving away cancels — no button.
 ///
@@ -40,17 +40,17 @@ extension ApproachRule: Decodable {
 
     public init(from decoder: any Decoder) throws {
         let c = try decoder.container(keyedBy: CodingKeys.self)
-        mark = YAMLDecoder.mark(of: decoder)
+        mark = SourceLocating.mark(of: decoder)
         (name, nameMark) = try RulesDecoding.name(c, .name)
         peers = try decodePeers(c, .peers)
         let start = try c.decode(Located<Distance>.self, forKey: .startWithin)
         let confirm = try c.decode(Located<Distance>.self, forKey: .confirmWithin)
         let cancel = try c.decode(Located<Distance>.self, forKey: .cancelBeyond)
         guard start.value > confirm.value else {
-            throw YAMLError(at: confirm.mark, "confirm_within (\(confirm.value)) must be less than start_within (\(start.value))")
+            throw SourceError(at: confirm.mark, "confirm_within (\(confirm.value)) must be less than start_within (\(start.value))")
         }
         guard cancel.value > start.value else {
-            throw YAMLError(at: cancel.mark, "cancel_beyond (\(cancel.value)) must be greater than start_within (\(start.value))")
+            throw SourceError(at: cancel.mark, "cancel_beyond (\(cancel.value)) must be greater than start_within (\(start.value))")
         }
         startWithin = start.value.meters
         confirmWithin = confirm.value.meters

@@ -1,5 +1,4 @@
 import Vocabulary
-import YAMLCoding
 
 /// When an angle of arrival counts as a direction (`direction:` in the rules file).
 ///
@@ -26,7 +25,7 @@ extension DirectionSettings: Decodable {
         minFOM = 50
         if let fom = try c.decodeIfPresent(Located<Int>.self, forKey: .minFOM) {
             guard (0...100).contains(fom.value) else {
-                throw YAMLError(at: fom.mark, "min_fom must be between 0 and 100, found \(fom.value)")
+                throw SourceError(at: fom.mark, "min_fom must be between 0 and 100, found \(fom.value)")
             }
             minFOM = fom.value
         }

@@ -1,4 +1,3 @@
-import YAMLCoding
 
 /// A non-negative distance in metres, as the rules file writes it: a number of metres (`1.2`) or a
 /// string with a unit (`60cm`, `1.2m`, `1200mm`).

@@ -1,5 +1,4 @@
 import Vocabulary
-import YAMLCoding
 
 /// Whether a peer is in front of the gateway's antenna, with cues for the moments that matter
 /// (`facing:` in the rules file). Applies to every peer; needs a valid azimuth, never guessed from
@@ -57,7 +56,7 @@ extension FacingRule: Decodable {
             } else if let n = value.value.number, StageBand.isAngle(value.value) {
                 tolerance = .degrees(n)
             } else {
-                throw YAMLError(at: value.mark, "tolerance_deg must be a number of degrees between 0 and 180 or \"stage\", found \(RulesDecoding.found(value.value))")
+                throw SourceError(at: value.mark, "tolerance_deg must be a number of degrees between 0 and 180 or \"stage\", found \(RulesDecoding.found(value.value))")
             }
         }
     }
@@ -76,7 +75,7 @@ extension FacingCues: Decodable {
                 try RulesDecoding.requireSmall(value.value, at: value.mark, "the \(key.rawValue) cue's attributes")
                 return value.value
             default:
-                throw YAMLError(at: value.mark, "the \(key.rawValue) cue must be a mapping (key: value pairs) or null, found \(RulesDecoding.found(value.value))",
+                throw SourceError(at: value.mark, "the \(key.rawValue) cue must be a mapping (key: value pairs) or null, found \(RulesDecoding.found(value.value))",
                                 kind: .typeMismatch)
             }
         }

@@ -1,4 +1,4 @@
-import YAMLCoding
+import Vocabulary
 
 /// How distances are smoothed before any rule sees them (`filter:` in the rules file).
 ///
@@ -33,7 +33,7 @@ extension FilterSettings: Decodable {
         maxSpeed = 3
         if let speed = try c.decodeIfPresent(Located<Double>.self, forKey: .maxSpeed) {
             guard speed.value > 0, speed.value.isFinite else {
-                throw YAMLError(at: speed.mark, "max_speed must be a number of metres per second greater than 0, found \(Distance.format(speed.value))")
+                throw SourceError(at: speed.mark, "max_speed must be a number of metres per second greater than 0, found \(Distance.format(speed.value))")
             }
             maxSpeed = speed.value
         }

@@ -1,6 +1,5 @@
 import Vocabulary
 import UCI
-import YAMLCoding
 
 /// One entry of a rule's `peers:` list: a peer name, an address (`0x0001`, or 16 hex digits for an
 /// extended address) or a glob over names and addresses (`cart-*`, `phone-?`, `*`).
@@ -73,13 +72,13 @@ extension PeerPattern: Decodable {
     public init(from decoder: any Decoder) throws {
         let mark = RulesDecoding.mark(of: decoder)
         guard let text = RulesDecoding.scalarText(decoder) else {
-            throw YAMLError(at: mark, "expected a peer name, address or glob, found \(RulesDecoding.found(decoder))",
+            throw SourceError(at: mark, "expected a peer name, address or glob, found \(RulesDecoding.found(decoder))",
                             kind: .typeMismatch)
         }
         do {
             try self.init(parsing: text)
         } catch {
-            throw YAMLError(at: mark, error.message)
+            throw SourceError(at: mark, error.message)
         }
     }
 }
@@ -95,7 +94,7 @@ func decodePeers<K: CodingKey>(_ c: KeyedDecodingContainer<K>, _ key: K) throws 
     guard let list: Located<[PeerPattern]> = try RulesDecoding.optionalList(c, key, atMost: RulesBounds.peersPerRule,
                                                                            of: "peers in one rule") else { return PeerPattern.all }
     if list.value.isEmpty {
-        throw YAMLError(at: list.mark, "peers cannot be empty (omit the key to select every peer)")
+        throw SourceError(at: list.mark, "peers cannot be empty (omit the key to select every peer)")
     }
     return list.value
 }

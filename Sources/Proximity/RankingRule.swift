@@ -1,4 +1,4 @@
-import YAMLCoding
+import Vocabulary
 
 /// Who is the intended target: peers scored and ordered best first (`rankings:` in the rules file),
 /// so that a service can pick "the phone in front of the counter" instead of showing a list.
@@ -70,23 +70,19 @@ extension RankingRule: Decodable {
         init(from decoder: any Decoder) throws {
             let c = try decoder.container(keyedBy: AnyKey.self)
             let keys = c.allKeys
-            let entryMarks: [SourceMark] = if let node = YAMLDecoder.node(of: decoder), case let .mapping(entries) = node.content {
-                entries.map(\.keyMark)
-            } else {
-                []
-            }
+            let entryMarks: [SourceMark] = if case let .mapping(entries)? = SourceLocating.shape(of: decoder) { entries.map(\.mark) } else { [] }
             func mark(_ index: Int) -> SourceMark { entryMarks.indices.contains(index) ? entryMarks[index] : RulesDecoding.mark(of: decoder) }
             let limit = RulesBounds.baseScoresPerRanking
             if keys.count > limit {
-                throw YAMLError(at: mark(limit), "at most \(limit) base_scores entries are allowed, found \(keys.count) (this is the \(RulesDecoding.ordinal(limit + 1)))")
+                throw SourceError(at: mark(limit), "at most \(limit) base_scores entries are allowed, found \(keys.count) (this is the \(RulesDecoding.ordinal(limit + 1)))")
             }
             for (index, key) in keys.enumerated() where key.stringValue.unicodeScalars.count > RulesBounds.patternCharacters {
-                throw YAMLError(at: mark(index), "a base_scores key is a peer name or address of at most \(RulesBounds.patternCharacters) characters, "
+                throw SourceError(at: mark(index), "a base_scores key is a peer name or address of at most \(RulesBounds.patternCharacters) characters, "
                                 + "this one has \(key.stringValue.unicodeScalars.count)")
             }
             entries = try keys.map { key in
                 let score = try c.decode(Located<Double>.self, forKey: key)
-                guard score.value.isFinite else { throw YAMLError(at: score.mark, "a score must be a finite number") }
+                guard score.value.isFinite else { throw SourceError(at: score.mark, "a score must be a finite number") }
                 return BaseScore(peer: key.stringValue, score: score.value)
             }
         }
@@ -94,7 +90,7 @@ extension RankingRule: Decodable {
 
     public init(from decoder: any Decoder) throws {
         let c = try decoder.container(keyedBy: CodingKeys.self)
-        mark = YAMLDecoder.mark(of: decoder)
+        mark = SourceLocating.mark(of: decoder)
         (name, nameMark) = try RulesDecoding.name(c, .name)
         peers = try decodePeers(c, .peers)
         within = try c.decodeIfPresent(Distance.self, forKey: .within)?.meters
@@ -103,7 +99,7 @@ extension RankingRule: Decodable {
         func bonus(_ key: CodingKeys) throws -> Located<Double>? {
             guard let value = try c.decodeIfPresent(Located<Double>.self, forKey: key) else { return nil }
             guard value.value >= 0, value.value.isFinite else {
-                throw YAMLError(at: value.mark, "\(key.rawValue) cannot be negative, found \(Distance.format(value.value))")
+                throw SourceError(at: value.mark, "\(key.rawValue) cannot be negative, found \(Distance.format(value.value))")
             }
             return value
         }
@@ -111,7 +107,7 @@ extension RankingRule: Decodable {
         nearbyBonus = nearby?.value ?? 0
         facingBonus = try bonus(.facingBonus)?.value ?? 0
         if let nearby, nearby.value > 0, nearbyWithin == nil {
-            throw YAMLError(at: nearby.mark, "nearby_bonus needs nearby_within (the distance that earns it)", kind: .missingKey)
+            throw SourceError(at: nearby.mark, "nearby_bonus needs nearby_within (the distance that earns it)", kind: .missingKey)
         }
     }
 }

@@ -1,10 +1,9 @@
 import Vocabulary
-import YAMLCoding
 
 /// A validated rules file, version 1 (spec/rules.md): how distances are filtered and which zones,
 /// stages, approaches, facing and rankings turn them into state and events.
 ///
-/// Load one with ``RulesFile/load(text:file:)``; build one in code with ``init(filter:signalLostAfter:direction:zones:stages:approaches:facing:rankings:)``.
+/// Read one from a file with `RulesFile.load(text:file:)` (RulesReading); build one in code with ``init(filter:signalLostAfter:direction:zones:stages:approaches:facing:rankings:)``.
 /// Defaults for absent keys: `filter` kalman / max_speed 3 m/s, `signal_lost_after` 2 s,
 /// `direction` min_fom 50 / max_age 500 ms, no zones, stages, approaches, facing or rankings.
 public struct Rules: Hashable, Sendable {
@@ -83,13 +82,13 @@ extension Rules: Decodable {
         let c = try decoder.container(keyedBy: CodingKeys.self)
         let version = try c.decode(Located<Int>.self, forKey: .version)
         guard version.value == 1 else {
-            throw YAMLError(at: version.mark, "unsupported rules version \(version.value) (this agent reads version 1)")
+            throw SourceError(at: version.mark, "unsupported rules version \(version.value) (this agent reads version 1)")
         }
         filter = try c.decodeIfPresent(FilterSettings.self, forKey: .filter) ?? FilterSettings()
         signalLostAfter = 2
         if let lost = try c.decodeIfPresent(Located<TimeSpan>.self, forKey: .signalLostAfter) {
             guard lost.value.seconds > 0 else {
-                throw YAMLError(at: lost.mark, "signal_lost_after must be longer than 0")
+                throw SourceError(at: lost.mark, "signal_lost_after must be longer than 0")
             }
             signalLostAfter = lost.value.seconds
         }
@@ -112,10 +111,10 @@ extension Rules: Decodable {
             } else if facing.tolerance == .stage {
                 let at = facing.toleranceMark ?? none
                 guard let stages else {
-                    throw YAMLError(at: at, "tolerance_deg: stage needs a stages section whose bands set facing_tolerance_deg")
+                    throw SourceError(at: at, "tolerance_deg: stage needs a stages section whose bands set facing_tolerance_deg")
                 }
                 if let band = stages.bands.first(where: { $0.facingToleranceDegrees == nil }) {
-                    throw YAMLError(at: band.mark ?? at, "band \(Excerpt.quoted(band.name)) needs attributes.facing_tolerance_deg, since facing.tolerance_deg is \"stage\"",
+                    throw SourceError(at: band.mark ?? at, "band \(Excerpt.quoted(band.name)) needs attributes.facing_tolerance_deg, since facing.tolerance_deg is \"stage\"",
                                     kind: .missingKey)
                 }
             }

@@ -1,27 +1,25 @@
 import Vocabulary
-import YAMLCoding
 
 /// Helpers shared by the rules types' `init(from:)`: marks, wording of what was found, and the
 /// checks every rule kind repeats (non-empty names, unique names).
 ///
-/// Every validation error is a ``YAMLError`` pinned to the offending key or value, so that a rule
+/// Every validation error is a ``SourceError`` pinned to the offending key or value, so that a rule
 /// editor reads `rules.yaml:12:18: …` whatever the problem.
 enum RulesDecoding {
-    /// The mark of the value `decoder` is decoding; a placeholder mark when the decoder is not a
-    /// ``YAMLDecoder`` (rules decoded from JSON, for instance).
+    /// The mark of the value `decoder` is decoding; a placeholder mark from a decoder that does not
+    /// locate its values (rules decoded from JSON, for instance).
     static func mark(of decoder: any Decoder) -> SourceMark {
-        YAMLDecoder.mark(of: decoder) ?? Located<Int>.unknownMark
+        SourceLocating.mark(of: decoder) ?? Located<Int>.unknownMark
     }
 
     /// How to name the value being decoded in a message: `"abc"`, `a list`, `a mapping`, `nothing`.
     static func found(_ decoder: any Decoder) -> String {
-        guard let node = YAMLDecoder.node(of: decoder) else { return "an invalid value" }
-        switch node.content {
-        case .sequence: return "a list"
-        case .mapping: return "a mapping"
-        case .scalar(let s):
-            if node.isNull { return s.text.isEmpty ? "nothing" : "null" }
-            return Excerpt.quoted(s.text)
+        switch SourceLocating.shape(of: decoder) {
+        case nil: "an invalid value"
+        case .sequence?: "a list"
+        case .mapping?: "a mapping"
+        case let .null(text)?: text.isEmpty ? "nothing" : "null"
+        case let .scalar(text, _)?: Excerpt.quoted(text)
         }
     }
 
@@ -39,25 +37,28 @@ enum RulesDecoding {
 
     /// The text of a scalar value, or nil when the value is a list, a mapping or null.
     static func scalarText(_ decoder: any Decoder) -> String? {
-        if let node = YAMLDecoder.node(of: decoder) {
-            guard let s = node.scalar, !node.isNull else { return nil }
-            return s.text
+        switch SourceLocating.shape(of: decoder) {
+        case nil: try? decoder.singleValueContainer().decode(String.self)
+        case let .scalar(text, _)?: text
+        case .sequence?, .mapping?, .null?: nil
         }
-        return try? decoder.singleValueContainer().decode(String.self)
     }
 
     /// Whether the value is a plain (unquoted) scalar: only those can be numbers.
     static func isPlainScalar(_ decoder: any Decoder) -> Bool {
-        guard let node = YAMLDecoder.node(of: decoder) else { return true }
-        return node.scalar?.style == .plain
+        switch SourceLocating.shape(of: decoder) {
+        case nil: true
+        case let .scalar(_, plain)?: plain
+        case .sequence?, .mapping?, .null?: false
+        }
     }
 
     /// Throws at the second use of a name: rules of one kind are told apart by name in topics and events.
-    static func requireUnique(_ names: [Located<String>], kind: String) throws(YAMLError) {
+    static func requireUnique(_ names: [Located<String>], kind: String) throws(SourceError) {
         var seen: [String: SourceMark] = [:]
         for name in names {
             if let first = seen[name.value] {
-                throw YAMLError(at: name.mark, "duplicate \(kind) name \(Excerpt.quoted(name.value)) (first used at line \(first.line))")
+                throw SourceError(at: name.mark, "duplicate \(kind) name \(Excerpt.quoted(name.value)) (first used at line \(first.line))")
             }
             seen[name.value] = name.mark
         }
@@ -75,10 +76,10 @@ enum RulesDecoding {
     }
 
     /// A rule name must be non-empty text of at most `maximumNameLength` characters.
-    static func requireName(_ name: Located<String>) throws(YAMLError) {
-        if name.value.isEmpty { throw YAMLError(at: name.mark, "a name cannot be empty") }
+    static func requireName(_ name: Located<String>) throws(SourceError) {
+        if name.value.isEmpty { throw SourceError(at: name.mark, "a name cannot be empty") }
         if name.value.count > maximumNameLength {
-            throw YAMLError(at: name.mark, "a name is at most \(maximumNameLength) characters, this one has \(name.value.count)")
+            throw SourceError(at: name.mark, "a name is at most \(maximumNameLength) characters, this one has \(name.value.count)")
         }
     }
 
@@ -92,7 +93,7 @@ enum RulesDecoding {
         if let count = items.count, count > limit {
             for _ in 0..<limit { _ = try items.decode(Place.self) }
             let beyond = try items.decode(Place.self).mark
-            throw YAMLError(at: beyond, "at most \(limit) \(what) are allowed, found \(count) (this is the \(ordinal(limit + 1)))")
+            throw SourceError(at: beyond, "at most \(limit) \(what) are allowed, found \(count) (this is the \(ordinal(limit + 1)))")
         }
         var values: [T] = []
         values.reserveCapacity(items.count ?? 0)
@@ -126,10 +127,10 @@ enum RulesDecoding {
     }
 
     /// Refuses a rendered `attributes` mapping or cue beyond ``RulesBounds/attributeBytes``.
-    static func requireSmall(_ value: JSONValue, at mark: SourceMark, _ what: String) throws(YAMLError) {
+    static func requireSmall(_ value: JSONValue, at mark: SourceMark, _ what: String) throws(SourceError) {
         let bytes = RenderedJSON(value).bytes.count
         if bytes > RulesBounds.attributeBytes {
-            throw YAMLError(at: mark, "\(what) are at most \(RulesBounds.attributeBytes) bytes as JSON, found \(bytes)")
+            throw SourceError(at: mark, "\(what) are at most \(RulesBounds.attributeBytes) bytes as JSON, found \(bytes)")
         }
     }
 
@@ -161,10 +162,10 @@ enum RulesDecoding {
             value = quantity(text, units: units)
         }
         guard let value, value.isFinite else {
-            throw YAMLError(at: mark, "expected a \(kind) such as \(examples), found \(found(decoder))", kind: .typeMismatch)
+            throw SourceError(at: mark, "expected a \(kind) such as \(examples), found \(found(decoder))", kind: .typeMismatch)
         }
         guard value >= 0 else {
-            throw YAMLError(at: mark, "a \(kind) cannot be negative, found \(found(decoder))")
+            throw SourceError(at: mark, "a \(kind) cannot be negative, found \(found(decoder))")
         }
         return value
     }

@@ -1,5 +1,4 @@
 import Vocabulary
-import YAMLCoding
 
 /// One guidance band of ``StageRules``: a peer is in it while its distance is beyond ``beyond`` and not
 /// beyond the previous (farther) band's lower bound. The nearest band has no lower bound (nil).
@@ -33,18 +32,18 @@ extension StageBand: Decodable {
 
     public init(from decoder: any Decoder) throws {
         let c = try decoder.container(keyedBy: CodingKeys.self)
-        mark = YAMLDecoder.mark(of: decoder)
+        mark = SourceLocating.mark(of: decoder)
         (name, nameMark) = try RulesDecoding.name(c, .name)
         let beyond = try c.decodeIfPresent(Located<Distance>.self, forKey: .beyond)
         self.beyond = beyond?.value.meters
         beyondMark = beyond?.mark
         if let attributes = try c.decodeIfPresent(Located<JSONValue>.self, forKey: .attributes) {
             guard attributes.value.isObject else {
-                throw YAMLError(at: attributes.mark, "attributes must be a mapping (key: value pairs)", kind: .typeMismatch)
+                throw SourceError(at: attributes.mark, "attributes must be a mapping (key: value pairs)", kind: .typeMismatch)
             }
             try RulesDecoding.requireSmall(attributes.value, at: attributes.mark, "attributes")
             if let tolerance = attributes.value["facing_tolerance_deg"], !Self.isAngle(tolerance) {
-                throw YAMLError(at: attributes.mark, "facing_tolerance_deg must be a number of degrees between 0 and 180")
+                throw SourceError(at: attributes.mark, "facing_tolerance_deg must be a number of degrees between 0 and 180")
             }
             self.attributes = RenderedJSON(attributes.value)
         } else {

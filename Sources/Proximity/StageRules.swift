@@ -1,5 +1,4 @@
 import Vocabulary
-import YAMLCoding
 
 /// Ordered guidance bands, far to near (`stages:` in the rules file), with a hysteresis.
 ///
@@ -46,21 +45,21 @@ extension StageRules: Decodable {
         let c = try decoder.container(keyedBy: CodingKeys.self)
         hysteresis = try c.decodeIfPresent(Distance.self, forKey: .hysteresis)?.meters ?? 0
         let bands: Located<[StageBand]> = try RulesDecoding.list(c, .bands, atMost: RulesBounds.stageBands, of: "bands")
-        guard !bands.value.isEmpty else { throw YAMLError(at: bands.mark, "bands must list at least one band") }
+        guard !bands.value.isEmpty else { throw SourceError(at: bands.mark, "bands must list at least one band") }
         let noMark = Located<Int>.unknownMark
         for (i, band) in bands.value.enumerated() {
             let isLast = i == bands.value.count - 1
             if isLast, band.beyond != nil {
-                throw YAMLError(at: band.beyondMark ?? noMark,
+                throw SourceError(at: band.beyondMark ?? noMark,
                                 "the last band \(Excerpt.quoted(band.name)) is the nearest and has no lower bound; remove beyond")
             }
             if !isLast, band.beyond == nil {
-                throw YAMLError(at: band.mark ?? noMark,
+                throw SourceError(at: band.mark ?? noMark,
                                 "band \(Excerpt.quoted(band.name)) needs beyond (only the last, nearest band has no lower bound)",
                                 kind: .missingKey)
             }
             if i > 0, !isLast, let previous = bands.value[i - 1].beyond, let beyond = band.beyond, beyond >= previous {
-                throw YAMLError(at: band.beyondMark ?? noMark,
+                throw SourceError(at: band.beyondMark ?? noMark,
                                 "beyond (\(Distance(meters: beyond))) must be less than the previous band's beyond (\(Distance(meters: previous))): bands go from far to near")
             }
         }

@@ -1,5 +1,4 @@
 import Vocabulary
-import YAMLCoding
 
 /// A presence area around the gateway: a peer is inside at or below ``enterWithin`` and outside again
 /// only beyond ``exitBeyond``, and either change must hold for ``dwell`` seconds before it counts.
@@ -36,13 +35,13 @@ extension ZoneRule: Decodable {
 
     public init(from decoder: any Decoder) throws {
         let c = try decoder.container(keyedBy: CodingKeys.self)
-        mark = YAMLDecoder.mark(of: decoder)
+        mark = SourceLocating.mark(of: decoder)
         (name, nameMark) = try RulesDecoding.name(c, .name)
         peers = try decodePeers(c, .peers)
         let enter = try c.decode(Located<Distance>.self, forKey: .enterWithin)
         let exit = try c.decode(Located<Distance>.self, forKey: .exitBeyond)
         guard exit.value > enter.value else {
-            throw YAMLError(at: exit.mark, "exit_beyond (\(exit.value)) must be greater than enter_within (\(enter.value))")
+            throw SourceError(at: exit.mark, "exit_beyond (\(exit.value)) must be greater than enter_within (\(enter.value))")
         }
         enterWithin = enter.value.meters
         exitBeyond = exit.value.meters

@@ -5,6 +5,7 @@
 import Gateway
 import Proximity
 import UCI
+import RulesReading
 
 func benchCore() -> DecodeFigure {
     var (core, rounds, raw) = coreAndRounds()

@@ -2,6 +2,7 @@ import Proximity
 import TestSupport
 #if canImport(Glibc)
 @preconcurrency import Glibc
+import RulesReading
 #endif
 
 /// One measured window at one offered rate.

@@ -1,3 +1,5 @@
+import Vocabulary
+
 /// The YAML 1.2 core schema: which plain scalars are null, booleans, integers or floats.
 ///
 /// Deliberately *not* YAML 1.1: `yes`, `no`, `on`, `off` are text, and `0x0001` is an integer only when an

@@ -1,3 +1,5 @@
+import Vocabulary
+
 /// State shared by every decoder and container of one `YAMLDecoder.decode` call.
 ///
 /// Its main job is the unknown-key rule: a typo in a config key must be an error, never a silently
@@ -39,12 +41,12 @@ final class DecodingSession {
 
     /// The first key, in document order, of a mapping decoded through a keyed container that no
     /// container read.
-    func firstUnknownKey() -> YAMLError? {
+    func firstUnknownKey() -> SourceError? {
         var visited = Set<Int>()
         return search(document.root, visited: &visited)
     }
 
-    private func search(_ node: YAMLNode, visited: inout Set<Int>) -> YAMLError? {
+    private func search(_ node: YAMLNode, visited: inout Set<Int>) -> SourceError? {
         // A node reached again through an alias has been checked already (keys are per node).
         guard visited.insert(node.id).inserted else { return nil }
         switch node.content {
@@ -62,7 +64,7 @@ final class DecodingSession {
                     let expected = (requested[node.id] ?? []).sorted()
                     let hint = expected.isEmpty ? "this mapping takes no keys"
                                                 : "expected one of: \(expected.joined(separator: ", "))"
-                    return YAMLError(at: entry.keyMark, "unknown key \(Wording.excerpt(entry.key)) (\(hint))",
+                    return SourceError(at: entry.keyMark, "unknown key \(Wording.excerpt(entry.key)) (\(hint))",
                                      kind: .unknownKey)
                 }
                 if let e = search(entry.value, visited: &visited) { return e }
@@ -90,23 +92,23 @@ final class DecodingSession {
         return node
     }
 
-    /// Turns an error thrown by a type's own `init(from:)` into a located ``YAMLError``.
+    /// Turns an error thrown by a type's own `init(from:)` into a located ``SourceError``.
     ///
     /// Types throw `DecodingError`s with a coding path (the standard library does, for an enum given a
     /// raw value it lacks), or errors of their own; both are pinned to a node here so that the caller
     /// still sees `file:line:column: message`.
-    func locate(_ error: any Error, decoding type: Any.Type, at node: YAMLNode) -> YAMLError {
-        if let e = error as? YAMLError { return e }
+    func locate(_ error: any Error, decoding type: Any.Type, at node: YAMLNode) -> SourceError {
+        if let e = error as? SourceError { return e }
         guard let e = error as? DecodingError else {
-            return YAMLError(at: node.mark, "\(error)", kind: .invalidValue)
+            return SourceError(at: node.mark, "\(error)", kind: .invalidValue)
         }
         switch e {
         case .keyNotFound(let key, let context):
-            return YAMLError(at: self.node(at: context.codingPath).mark,
+            return SourceError(at: self.node(at: context.codingPath).mark,
                              "missing key \(Wording.quote(key.stringValue))", kind: .missingKey)
         case .typeMismatch(_, let context), .valueNotFound(_, let context):
             let target = self.node(at: context.codingPath)
-            return YAMLError(at: target.mark, message(context, found: target), kind: .typeMismatch)
+            return SourceError(at: target.mark, message(context, found: target), kind: .typeMismatch)
         case .dataCorrupted(let context):
             let target = self.node(at: context.codingPath)
             var text = message(context, found: target)
@@ -118,9 +120,9 @@ final class DecodingSession {
                     text += " (expected one of: \(choices.joined(separator: ", ")))"
                 }
             }
-            return YAMLError(at: target.mark, text, kind: .invalidValue)
+            return SourceError(at: target.mark, text, kind: .invalidValue)
         @unknown default:
-            return YAMLError(at: node.mark, "\(error)", kind: .invalidValue)
+            return SourceError(at: node.mark, "\(error)", kind: .invalidValue)
         }
     }
 

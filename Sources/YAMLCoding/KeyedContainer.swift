@@ -1,3 +1,5 @@
+import Vocabulary
+
 /// The keyed container over a mapping. Keys are looked up by their text; `allKeys` keeps file order.
 ///
 /// Every lookup tells the ``DecodingSession`` which key was asked for and which was read, which is what
@@ -31,7 +33,7 @@ struct KeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
     private func value(for key: Key) throws -> YAMLNode {
         decoder.session.didRead(key.stringValue, of: mapping)
         guard let i = index[key.stringValue] else {
-            throw YAMLError(at: mapping.mark, "missing key \(Wording.quote(key.stringValue))", kind: .missingKey)
+            throw SourceError(at: mapping.mark, "missing key \(Wording.quote(key.stringValue))", kind: .missingKey)
         }
         return entries[i].value
     }

@@ -1,3 +1,4 @@
+import Vocabulary
 import FoundationEssentials
 
 /// The `Decoder` for one node of the tree.
@@ -5,7 +6,7 @@ import FoundationEssentials
 /// Every value decoded gets its own `NodeDecoder`; the containers it hands out create more for their
 /// children. The conversions from scalars to Swift values live here, so the three container kinds share
 /// one set of rules and one set of messages.
-final class NodeDecoder: Decoder {
+final class NodeDecoder: SourceLocatingDecoder {
     let node: YAMLNode
     let session: DecodingSession
     let codingPath: [any CodingKey]
@@ -20,7 +21,7 @@ final class NodeDecoder: Decoder {
 
     func container<Key: CodingKey>(keyedBy type: Key.Type) throws -> KeyedDecodingContainer<Key> {
         guard case .mapping(let entries) = node.content else {
-            throw YAMLError(at: node.mark, collectionMismatch(expected: Wording.mapping), kind: .typeMismatch)
+            throw SourceError(at: node.mark, collectionMismatch(expected: Wording.mapping), kind: .typeMismatch)
         }
         session.openedKeyedContainer(on: node)
         return KeyedDecodingContainer(KeyedContainer<Key>(decoder: self, entries: entries))
@@ -28,7 +29,7 @@ final class NodeDecoder: Decoder {
 
     func unkeyedContainer() throws -> any UnkeyedDecodingContainer {
         guard case .sequence(let items) = node.content else {
-            throw YAMLError(at: node.mark, collectionMismatch(expected: Wording.list), kind: .typeMismatch)
+            throw SourceError(at: node.mark, collectionMismatch(expected: Wording.list), kind: .typeMismatch)
         }
         return UnkeyedContainer(decoder: self, items: items)
     }
@@ -56,7 +57,7 @@ final class NodeDecoder: Decoder {
     /// The scalar of `node` with what the core schema makes of it, or a type error naming `expected`.
     private func scalar(_ node: YAMLNode, expected: String) throws -> (YAMLScalar, CoreSchema.Resolved) {
         guard let s = node.scalar else {
-            throw YAMLError(at: node.mark, Wording.mismatch(expected: expected, found: node), kind: .typeMismatch)
+            throw SourceError(at: node.mark, Wording.mismatch(expected: expected, found: node), kind: .typeMismatch)
         }
         return (s, CoreSchema.resolve(s, tag: node.tag))
     }
@@ -73,7 +74,7 @@ final class NodeDecoder: Decoder {
     func bool(_ node: YAMLNode) throws -> Bool {
         let (_, resolved) = try scalar(node, expected: Wording.bool)
         guard case .bool(let b) = resolved else {
-            throw YAMLError(at: node.mark, Wording.mismatch(expected: Wording.bool, found: node), kind: .typeMismatch)
+            throw SourceError(at: node.mark, Wording.mismatch(expected: Wording.bool, found: node), kind: .typeMismatch)
         }
         return b
     }
@@ -82,7 +83,7 @@ final class NodeDecoder: Decoder {
     func string(_ node: YAMLNode) throws -> String {
         let (s, resolved) = try scalar(node, expected: Wording.text)
         if resolved == .null {
-            throw YAMLError(at: node.mark, Wording.mismatch(expected: Wording.text, found: node), kind: .typeMismatch)
+            throw SourceError(at: node.mark, Wording.mismatch(expected: Wording.text, found: node), kind: .typeMismatch)
         }
         return s.text
     }
@@ -90,26 +91,26 @@ final class NodeDecoder: Decoder {
     func integer<T: FixedWidthInteger>(_ node: YAMLNode, as type: T.Type) throws -> T {
         let (s, resolved) = try scalar(node, expected: Wording.wholeNumber)
         guard resolved == .int else {
-            throw YAMLError(at: node.mark, Wording.mismatch(expected: Wording.wholeNumber, found: node), kind: .typeMismatch)
+            throw SourceError(at: node.mark, Wording.mismatch(expected: Wording.wholeNumber, found: node), kind: .typeMismatch)
         }
         switch CoreSchema.integer(s.text, as: T.self) {
         case .value(let v):
             return v
         case .outOfRange:
-            throw YAMLError(at: node.mark, "expected a whole number from \(T.min) to \(T.max), found \(Wording.found(node))",
+            throw SourceError(at: node.mark, "expected a whole number from \(T.min) to \(T.max), found \(Wording.found(node))",
                             kind: .typeMismatch)
         case .notAnInteger:
-            throw YAMLError(at: node.mark, Wording.mismatch(expected: Wording.wholeNumber, found: node), kind: .typeMismatch)
+            throw SourceError(at: node.mark, Wording.mismatch(expected: Wording.wholeNumber, found: node), kind: .typeMismatch)
         }
     }
 
     func double(_ node: YAMLNode) throws -> Double {
         let (s, resolved) = try scalar(node, expected: Wording.number)
         guard resolved == .int || resolved == .float, let value = CoreSchema.double(s.text) else {
-            throw YAMLError(at: node.mark, Wording.mismatch(expected: Wording.number, found: node), kind: .typeMismatch)
+            throw SourceError(at: node.mark, Wording.mismatch(expected: Wording.number, found: node), kind: .typeMismatch)
         }
         guard value.isFinite || value.isNaN || s.text.contains("inf") || s.text.contains("Inf") || s.text.contains("INF") else {
-            throw YAMLError(at: node.mark, "the number \(Wording.found(node)) is too large", kind: .typeMismatch)
+            throw SourceError(at: node.mark, "the number \(Wording.found(node)) is too large", kind: .typeMismatch)
         }
         return value
     }
@@ -118,7 +119,7 @@ final class NodeDecoder: Decoder {
         let value = try double(node)
         let narrowed = Float(value)
         if narrowed.isInfinite && value.isFinite {
-            throw YAMLError(at: node.mark, "the number \(Wording.found(node)) is too large", kind: .typeMismatch)
+            throw SourceError(at: node.mark, "the number \(Wording.found(node)) is too large", kind: .typeMismatch)
         }
         return narrowed
     }
@@ -129,8 +130,20 @@ final class NodeDecoder: Decoder {
             return Decimal(v)
         }
         guard resolved == .float, let value = Decimal(string: s.text, locale: Locale(identifier: "en_US_POSIX")) else {
-            throw YAMLError(at: node.mark, Wording.mismatch(expected: Wording.number, found: node), kind: .typeMismatch)
+            throw SourceError(at: node.mark, Wording.mismatch(expected: Wording.number, found: node), kind: .typeMismatch)
         }
         return value
+    }
+}
+
+extension NodeDecoder {
+    var sourceMark: SourceMark { node.mark }
+
+    var sourceShape: SourceShape {
+        switch node.content {
+        case .sequence: .sequence
+        case let .mapping(entries): .mapping(keys: entries.map { ($0.key, $0.keyMark) })
+        case let .scalar(scalar): node.isNull ? .null(text: scalar.text) : .scalar(text: scalar.text, plain: scalar.style == .plain)
+        }
     }
 }

@@ -1,3 +1,5 @@
+import Vocabulary
+
 /// The single-value container: the node itself, for scalars and for types that wrap another value.
 struct SingleValueContainer: SingleValueDecodingContainer {
     let decoder: NodeDecoder

@@ -1,3 +1,5 @@
+import Vocabulary
+
 /// The unkeyed container over a sequence: items in file order, each decoded once.
 struct UnkeyedContainer: UnkeyedDecodingContainer {
     let decoder: NodeDecoder
@@ -17,7 +19,7 @@ struct UnkeyedContainer: UnkeyedDecodingContainer {
     private mutating func next() throws -> (YAMLNode, [any CodingKey]) {
         guard !isAtEnd else {
             let n = items.count
-            throw YAMLError(at: decoder.node.mark,
+            throw SourceError(at: decoder.node.mark,
                             "expected at least \(n + 1) item\(n + 1 == 1 ? "" : "s") in this list, found \(n)",
                             kind: .missingItem)
         }

@@ -1,3 +1,4 @@
+import Vocabulary
 import FoundationEssentials
 
 /// Decodes `Decodable` types from YAML, with every error located as `file:line:column: message`.
@@ -14,9 +15,9 @@ import FoundationEssentials
 ///   A `String` can be decoded from any scalar but null: `0x0001` gives `"0x0001"`.
 /// * Keys a type did not ask for are errors (`unknown key "peeers" (expected one of: address, name)`),
 ///   so a typo never silently changes behaviour. Dictionaries read all their keys and are unaffected.
-/// * Errors thrown by a type's own `init(from:)` (including `DecodingError`s) come back as ``YAMLError``
+/// * Errors thrown by a type's own `init(from:)` (including `DecodingError`s) come back as ``SourceError``
 ///   at the node they concern. Types that validate their input can get marks from ``Located`` or
-///   ``mark(of:)`` and throw ``YAMLError`` themselves.
+///   ``mark(of:)`` and throw ``SourceError`` themselves.
 public struct YAMLDecoder: Sendable {
     /// The cap on values produced by expanding aliases; see ``YAMLDocument/defaultMaxAliasExpansion``.
     public var maxAliasExpansion = YAMLDocument.defaultMaxAliasExpansion
@@ -42,21 +43,13 @@ public struct YAMLDecoder: Sendable {
     }
 
     /// Decodes `type` from an already parsed document, then applies the unknown-key rule.
-    /// - Throws: ``YAMLError`` only.
+    /// - Throws: ``SourceError`` only.
     public func decode<T: Decodable>(_ type: T.Type, from document: YAMLDocument) throws -> T {
         let session = DecodingSession(document: document, userInfo: userInfo.mapValues { $0 as Any })
         let top = NodeDecoder(node: document.root, session: session, codingPath: [])
         let value = try top.decode(type, from: document.root, path: [])
         if let unknown = session.firstUnknownKey() { throw unknown }
         return value
-    }
-
-    /// The mark of the node `decoder` is decoding, or nil when `decoder` is not this module's.
-    ///
-    /// For a type's own `init(from:)`, to point its validation errors at itself:
-    /// `throw YAMLError(at: YAMLDecoder.mark(of: decoder)!, "…")`. ``Located`` is the declarative form.
-    public static func mark(of decoder: any Decoder) -> SourceMark? {
-        (decoder as? NodeDecoder)?.node.mark
     }
 
     /// The node `decoder` is decoding, or nil when `decoder` is not this module's: the whole subtree,

@@ -1,3 +1,5 @@
+import Vocabulary
+
 /// A parsed YAML file: exactly one document, as a tree of ``YAMLNode``s.
 ///
 /// Parsing and decoding are separate so that tools can inspect the tree (a scenario player that walks
@@ -16,7 +18,7 @@ public struct YAMLDocument: Sendable {
     public let isEmpty: Bool
 
     /// Parses UTF-8 (or UTF-16 with a BOM, as libyaml detects) bytes.
-    /// - Throws: ``YAMLError`` for syntax errors (with libyaml's line, column and problem), a second
+    /// - Throws: ``SourceError`` for syntax errors (with libyaml's line, column and problem), a second
     ///   document, an unknown or recursive alias, a list or mapping used as a key, a duplicate key, or
     ///   more than `maxAliasExpansion` nodes reached through aliases.
     public init(bytes: [UInt8], file: String, maxAliasExpansion: Int = YAMLDocument.defaultMaxAliasExpansion) throws {

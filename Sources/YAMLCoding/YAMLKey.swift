@@ -1,3 +1,5 @@
+import Vocabulary
+
 /// The coding key this module puts into coding paths for list indices and `superDecoder()`'s `super`.
 struct YAMLKey: CodingKey {
     var stringValue: String

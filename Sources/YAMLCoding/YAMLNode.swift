@@ -1,3 +1,5 @@
+import Vocabulary
+
 /// One node of a parsed YAML document: a scalar, a sequence, or a mapping whose keys keep file order.
 ///
 /// Nodes are values. An alias is resolved at parse time to the node its anchor names, so the tree never

@@ -13,7 +13,7 @@ enum YAMLParser {
         let parser = UnsafeMutablePointer<yaml_parser_t>.allocate(capacity: 1)
         defer { parser.deallocate() }
         guard yaml_parser_initialize(parser) == 1 else {
-            throw YAMLError(at: SourceMark(file: file, line: 1, column: 1),
+            throw SourceError(at: SourceMark(file: file, line: 1, column: 1),
                             "out of memory while starting the YAML parser", kind: .syntax)
         }
         defer { yaml_parser_delete(parser) }
@@ -45,17 +45,17 @@ enum YAMLParser {
         }
     }
 
-    /// Converts libyaml's error state into a ``YAMLError`` at the mark libyaml reports.
-    private static func syntaxError(_ p: yaml_parser_t, bytes: [UInt8], file: String) -> YAMLError {
+    /// Converts libyaml's error state into a ``SourceError`` at the mark libyaml reports.
+    private static func syntaxError(_ p: yaml_parser_t, bytes: [UInt8], file: String) -> SourceError {
         let problem = p.problem.map { String(cString: $0) } ?? "unknown problem"
         switch p.error {
         case YAML_MEMORY_ERROR:
-            return YAMLError(at: SourceMark(file: file, line: 1, column: 1),
+            return SourceError(at: SourceMark(file: file, line: 1, column: 1),
                              "out of memory while parsing", kind: .syntax)
         case YAML_READER_ERROR:
             // Reader errors carry a byte offset, not a mark: count lines and characters up to it.
             let (line, column) = position(ofByte: p.problem_offset, in: bytes)
-            return YAMLError(at: SourceMark(file: file, line: line, column: column),
+            return SourceError(at: SourceMark(file: file, line: line, column: column),
                              "the file is not valid text: \(problem)", kind: .syntax)
         default:
             let mark = p.problem_mark
@@ -70,7 +70,7 @@ enum YAMLParser {
             if isTab(atCharacter: Int(mark.index), in: bytes) {
                 message = "tab characters cannot be used for indentation, use spaces (\(message))"
             }
-            return YAMLError(at: SourceMark(file: file, line: Int(mark.line) + 1, column: Int(mark.column) + 1),
+            return SourceError(at: SourceMark(file: file, line: Int(mark.line) + 1, column: Int(mark.column) + 1),
                              message, kind: .syntax)
         }
     }
@@ -175,7 +175,7 @@ private struct TreeBuilder {
         case YAML_DOCUMENT_START_EVENT:
             documents += 1
             if documents > 1 {
-                throw YAMLError(at: at, "a second document starts here; the file must hold exactly one document",
+                throw SourceError(at: at, "a second document starts here; the file must hold exactly one document",
                                 kind: .structure)
             }
             return false
@@ -197,19 +197,19 @@ private struct TreeBuilder {
         case YAML_ALIAS_EVENT:
             let name = Self.string(e.data.alias.anchor) ?? ""
             if openAnchors.contains(name) {
-                throw YAMLError(at: at, "alias *\(Excerpt.of(name)) refers to the list or mapping that contains it; recursive aliases are not supported",
+                throw SourceError(at: at, "alias *\(Excerpt.of(name)) refers to the list or mapping that contains it; recursive aliases are not supported",
                                 kind: .structure)
             }
             guard let target = anchors[name] else {
-                throw YAMLError(at: at, "alias *\(Excerpt.of(name)) has no anchor &\(Excerpt.of(name)) before it", kind: .structure)
+                throw SourceError(at: at, "alias *\(Excerpt.of(name)) has no anchor &\(Excerpt.of(name)) before it", kind: .structure)
             }
             expanded += target.size
             if expanded > maxAliasExpansion {
-                throw YAMLError(at: at, "aliases expand to more than \(maxAliasExpansion) values; refusing to expand further (an alias bomb?)",
+                throw SourceError(at: at, "aliases expand to more than \(maxAliasExpansion) values; refusing to expand further (an alias bomb?)",
                                 kind: .structure)
             }
             if stack.count + target.height > Self.maxDepth {
-                throw YAMLError(at: at, "lists and mappings are nested more than \(Self.maxDepth) levels deep",
+                throw SourceError(at: at, "lists and mappings are nested more than \(Self.maxDepth) levels deep",
                                 kind: .structure)
             }
             try add(target.node, size: target.size, height: target.height, aliasMark: at)
@@ -217,7 +217,7 @@ private struct TreeBuilder {
             let isSequence = e.type == YAML_SEQUENCE_START_EVENT
             try refuseCollectionKey(at: at, isSequence: isSequence)
             if stack.count >= Self.maxDepth {
-                throw YAMLError(at: at, "lists and mappings are nested more than \(Self.maxDepth) levels deep",
+                throw SourceError(at: at, "lists and mappings are nested more than \(Self.maxDepth) levels deep",
                                 kind: .structure)
             }
             let anchor = Self.string(isSequence ? e.data.sequence_start.anchor : e.data.mapping_start.anchor)
@@ -244,7 +244,7 @@ private struct TreeBuilder {
     /// Keys are text; a list or mapping in key position is almost always an indentation slip.
     private func refuseCollectionKey(at: SourceMark, isSequence: Bool) throws {
         if let top = stack.last, !top.isSequence, top.pendingKey == nil {
-            throw YAMLError(at: at, "a \(isSequence ? "list" : "mapping") cannot be used as a key; keys must be text",
+            throw SourceError(at: at, "a \(isSequence ? "list" : "mapping") cannot be used as a key; keys must be text",
                             kind: .structure)
         }
     }
@@ -266,11 +266,11 @@ private struct TreeBuilder {
             // An alias used as a key: it must name a scalar.
             let keyMark = aliasMark ?? node.mark
             guard let scalar = node.scalar else {
-                throw YAMLError(at: keyMark, "a list or mapping cannot be used as a key; keys must be text",
+                throw SourceError(at: keyMark, "a list or mapping cannot be used as a key; keys must be text",
                                 kind: .structure)
             }
             if let first = frame.seen[scalar.text] {
-                throw YAMLError(at: keyMark, "duplicate key \(Wording.excerpt(scalar.text)) (first used at line \(first.line))",
+                throw SourceError(at: keyMark, "duplicate key \(Wording.excerpt(scalar.text)) (first used at line \(first.line))",
                                 kind: .structure)
             }
             frame.seen[scalar.text] = keyMark

@@ -1,3 +1,5 @@
+import Vocabulary
+
 /// The text of a scalar as written, with how it was written.
 ///
 /// The style matters for typing: under the YAML 1.2 core schema only a *plain* scalar can be a number,

@@ -2,6 +2,7 @@ import Foundation
 import Proximity
 import Testing
 import TestSupport
+import RulesReading
 
 /// A rules file is the agent's to read, not a network peer's, but what the agent says about it
 /// goes to every subscriber (issue #35): a file that is no rules file is never published, too

@@ -29,14 +29,15 @@ let package = Package(
         ),
         .executableTarget(
             name: "FuzzRules",
-            dependencies: [.product(name: "Proximity", package: "uwb2mqtt"), .product(name: "UCI", package: "uwb2mqtt"),
+            dependencies: [.product(name: "Proximity", package: "uwb2mqtt"), .product(name: "RulesReading", package: "uwb2mqtt"),
+                           .product(name: "UCI", package: "uwb2mqtt"),
                            .product(name: "YAMLCoding", package: "uwb2mqtt"), .product(name: "Vocabulary", package: "uwb2mqtt")],
             swiftSettings: [.unsafeFlags(["-parse-as-library"])]
         ),
         .executableTarget(
             name: "FuzzCore",
             dependencies: [.product(name: "Gateway", package: "uwb2mqtt"), .product(name: "DeviceLink", package: "uwb2mqtt"),
-                           .product(name: "Proximity", package: "uwb2mqtt"),
+                           .product(name: "Proximity", package: "uwb2mqtt"), .product(name: "RulesReading", package: "uwb2mqtt"),
                            .product(name: "UCI", package: "uwb2mqtt")],
             swiftSettings: [.unsafeFlags(["-parse-as-library"])]
         ),

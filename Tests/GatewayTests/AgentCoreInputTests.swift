@@ -8,6 +8,7 @@ import Simulator
 import Testing
 import UCI
 import Vocabulary
+import RulesReading
 
 /// The core's inputs besides ranging rounds — requests, MQTT events, the device link, rules read
 /// again, the passing of time — and what it decides for each: messages and actions as values,

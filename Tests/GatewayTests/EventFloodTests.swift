@@ -3,6 +3,7 @@ import Foundation
 import Proximity
 import Testing
 import UCI
+import RulesReading
 
 /// A rules file that turns every measurement into events (64 zones 1 mm wide, no dwell) cannot
 /// fill the journal: the agent publishes each peer's events within its budget (EventBudget), counts

@@ -3,6 +3,7 @@ import Testing
 import Proximity
 import UCI
 import Vocabulary
+import RulesReading
 
 /// The exact bytes of the payloads the agent publishes for every measurement (`range`, and
 /// `feedback` while a peer is in a stage): subscribers parse them, and the hot path that renders

@@ -3,6 +3,7 @@ import Gateway
 import Testing
 import UCI
 import YAMLCoding
+import Vocabulary
 
 /// The `device:` section's profile and air keys and the `phones:` section (issue #18): what a
 /// config file puts on the air, and the `file:line:column` errors a user sees for bad values.

@@ -4,6 +4,7 @@ import Proximity
 import Testing
 import TestSupport
 import Vocabulary
+import RulesReading
 
 /// The retained `rules` payload stays well below a broker's packet limit (the shipped mosquitto
 /// config's 64 KiB) at every bound of a rules file: over it, the broker drops the connection and

@@ -5,6 +5,7 @@ import SimulatorHosting
 import Simulator
 import Testing
 import YAMLCoding
+import Vocabulary
 
 @Suite struct ScenarioLoadingTests {
     /// The commented scenario file users copy is exactly the built-in default.
@@ -19,7 +20,7 @@ import YAMLCoding
         let path = NSTemporaryDirectory() + "scenario-\(UUID().uuidString).yaml"
         defer { try? FileManager.default.removeItem(atPath: path) }
         try "peers:\n  - address: 0x0001\n    pathh: []\n".write(toFile: path, atomically: true, encoding: .utf8)
-        let error = try #require(throws: YAMLError.self) { try ScenarioLoading.load(path) }
+        let error = try #require(throws: SourceError.self) { try ScenarioLoading.load(path) }
         #expect(error.description.hasPrefix("\(path):3:"))
         #expect(error.description.contains("unknown key") && error.description.contains("pathh"))
     }

@@ -6,6 +6,7 @@ import Gateway
 @testable import Commands
 import Testing
 import TestSupport
+import RulesReading
 
 /// `uwb2mqtt check`.
 @Suite struct CheckCommandTests {

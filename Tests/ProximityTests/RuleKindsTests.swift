@@ -2,6 +2,7 @@ import Foundation
 import Proximity
 import Testing
 import Vocabulary
+import RulesReading
 
 /// The table of rule kinds is what the rules payload, the schema, `watch` and the plot read: it
 /// must say what the documentation and the decoder say.

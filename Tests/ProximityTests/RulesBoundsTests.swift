@@ -1,6 +1,7 @@
 import Proximity
 import Testing
 import TestSupport
+import RulesReading
 
 /// How much a rules file may hold (RulesBounds): a file at every bound loads; one item beyond
 /// any bound is refused at that item, `file:line:column`, before the rest is decoded.

@@ -2,6 +2,7 @@ import Proximity
 import Testing
 import UCI
 import YAMLCoding
+import RulesReading
 
 @Suite struct RulesLoadingTests {
     @Test func exampleLoads() throws {

@@ -1,5 +1,6 @@
 import Proximity
 import Testing
+import RulesReading
 
 @Suite struct StageTests {
     static var exampleUnfiltered: Rules {

@@ -2,6 +2,7 @@ import Foundation
 import Proximity
 import UCI
 import YAMLCoding
+import RulesReading
 
 /// The `file:line:column: message` a rules text fails with, or a note that it loaded.
 func rulesFailure(_ text: String) -> String {

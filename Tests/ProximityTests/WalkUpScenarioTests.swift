@@ -1,6 +1,7 @@
 import Proximity
 import Testing
 import TestSupport
+import RulesReading
 
 /// The rules.md example end to end: phone-anna walks up from 12 m to 8 cm, holds, walks away to 12 m
 /// (at 8 m the example's bands still say `point`, so the walk-away continues past 10.2 m), and then

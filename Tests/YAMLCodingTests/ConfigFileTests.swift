@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import TestSupport
+import Vocabulary
 import YAMLCoding
 
 /// The agent's configuration file as docs/spec/cli-and-config.md shows it, decoded into local structs

@@ -1,5 +1,6 @@
 import Testing
 import TestSupport
+import Vocabulary
 import YAMLCoding
 
 /// Broken files and the exact line a user sees for each: `file:line:column: message`.
@@ -50,7 +51,7 @@ import YAMLCoding
         do {
             _ = try YAMLDecoder().decode(AnyYAML.self, from: Array("a: 1\nb: ".utf8) + [0xFF, 0x0A], file: "t.yaml")
             Issue.record("decoded invalid UTF-8")
-        } catch let error as YAMLError {
+        } catch let error as SourceError {
             #expect(error.description == "t.yaml:2:4: the file is not valid text: invalid leading UTF-8 octet")
             #expect(error.kind == .syntax)
         } catch {
@@ -130,8 +131,8 @@ import YAMLCoding
     }
 
     @Test func errorKinds() throws {
-        func kind(_ yaml: String) -> YAMLError.Kind? {
-            do { _ = try decode(Root.self, yaml); return nil } catch { return (error as? YAMLError)?.kind }
+        func kind(_ yaml: String) -> SourceError.Kind? {
+            do { _ = try decode(Root.self, yaml); return nil } catch { return (error as? SourceError)?.kind }
         }
         #expect(kind("a: [") == .syntax)
         #expect(kind("a: 1\n---\n") == .structure)
@@ -164,7 +165,7 @@ import YAMLCoding
     }
 }
 
-/// Mutated copies of the spec's config: each must decode or fail with a ``YAMLError``, never trap.
+/// Mutated copies of the spec's config: each must decode or fail with a ``SourceError``, never trap.
 @Test func mutatedConfigsNeverTrap() {
     var state: UInt64 = 0x9E37_79B9_7F4A_7C15
     func random(_ n: Int) -> Int {
@@ -185,10 +186,10 @@ import YAMLCoding
         }
         do {
             _ = try YAMLDecoder().decode(ConfigFileTests.Config.self, from: bytes, file: "m.yaml")
-        } catch let error as YAMLError {
+        } catch let error as SourceError {
             #expect(error.mark.line >= 1 && error.mark.column >= 1, "\(error)")
         } catch {
-            Issue.record("not a YAMLError: \(error)")
+            Issue.record("not a SourceError: \(error)")
         }
     }
 }

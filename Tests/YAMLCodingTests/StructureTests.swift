@@ -1,4 +1,5 @@
 import Testing
+import Vocabulary
 import YAMLCoding
 
 struct Peer: Decodable, Equatable {
@@ -106,7 +107,7 @@ struct Root: Decodable {
                 == "t.yaml:5:36: aliases expand to more than 100000 values; refusing to expand further (an alias bomb?)")
         var small = YAMLDecoder()
         small.maxAliasExpansion = 20
-        #expect(throws: YAMLError.self) { try small.decode(AnyYAML.self, from: bomb, file: "t.yaml") }
+        #expect(throws: SourceError.self) { try small.decode(AnyYAML.self, from: bomb, file: "t.yaml") }
     }
 
     @Test func superDecoderAndCodingPath() throws {
@@ -154,7 +155,7 @@ struct Root: Decodable {
         #expect(zone.exitBeyond.mark.description == "t.yaml:2:16")
         #expect(zone.dwell == nil)
         // A validator's own error reads like the decoder's.
-        let error = YAMLError(at: zone.exitBeyond.mark, "exit_beyond (1.0) must be larger than enter_within (1.3)")
+        let error = SourceError(at: zone.exitBeyond.mark, "exit_beyond (1.0) must be larger than enter_within (1.3)")
         #expect(error.description == "t.yaml:2:16: exit_beyond (1.0) must be larger than enter_within (1.3)")
         #expect(failure(Zone.self, "enter_within: near\nexit_beyond: 1\n") == "t.yaml:1:15: expected a number, found \"near\"")
     }
@@ -165,8 +166,8 @@ struct Root: Decodable {
             init(from decoder: any Decoder) throws {
                 let c = try decoder.container(keyedBy: AnyKey.self)
                 beyond = try c.decode(Double.self, forKey: AnyKey(stringValue: "beyond"))
-                if beyond < 0, let mark = YAMLDecoder.mark(of: decoder) {
-                    throw YAMLError(at: mark, "beyond must not be negative")
+                if beyond < 0, let mark = SourceLocating.mark(of: decoder) {
+                    throw SourceError(at: mark, "beyond must not be negative")
                 }
                 if beyond > 100 {
                     throw DecodingError.dataCorruptedError(forKey: AnyKey(stringValue: "beyond"), in: c,

@@ -1,3 +1,4 @@
+import Vocabulary
 import YAMLCoding
 
 /// Decodes `text` as `T` from a file called `t.yaml`.
@@ -6,15 +7,15 @@ func decode<T: Decodable>(_ type: T.Type, _ text: String) throws -> T {
 }
 
 /// The `description` of the error decoding `text` as `T` gives, or a note that it did not fail as a
-/// ``YAMLError`` — tests compare the exact `file:line:column: message` a user would see.
+/// ``SourceError`` — tests compare the exact `file:line:column: message` a user would see.
 func failure<T: Decodable>(_ type: T.Type, _ text: String) -> String {
     do {
         _ = try decode(type, text)
         return "<decoded without error>"
-    } catch let error as YAMLError {
+    } catch let error as SourceError {
         return error.description
     } catch {
-        return "<not a YAMLError: \(error)>"
+        return "<not a SourceError: \(error)>"
     }
 }
 

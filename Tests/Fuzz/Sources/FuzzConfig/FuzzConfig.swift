@@ -1,8 +1,9 @@
 // libFuzzer entry for the configuration loader: any bytes decode to a configuration or to a
-// YAMLError / ConfigurationError with a message, never a trap or a hang.
+// SourceError / ConfigurationError with a message, never a trap or a hang.
 import Foundation
 import Gateway
 import YAMLCoding
+import Vocabulary
 
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzConfig(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
@@ -11,7 +12,7 @@ public func fuzzConfig(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
         let configuration = try YAMLDecoder().decode(AgentConfiguration.self, from: bytes, file: "fuzz.yaml")
         _ = configuration.device.session.appConfiguration.map(\.tlv)
         _ = configuration.topics.root
-    } catch let error as YAMLError {
+    } catch let error as SourceError {
         if error.description.isEmpty { fatalError("an error without a message") }
     } catch {
         if "\(error)".isEmpty { fatalError("an error without a message") }

@@ -9,6 +9,7 @@ import Foundation
 import Gateway
 import Proximity
 import UCI
+import RulesReading
 
 private let exampleRules = try! RulesFile.load(text: RulesFile.exampleYAML, file: "rules.yaml")
 

@@ -4,6 +4,7 @@ import Vocabulary
 import Proximity
 import UCI
 import YAMLCoding
+import RulesReading
 
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzRules(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {

@@ -2,12 +2,13 @@
 /// that run after decoding.
 ///
 /// The rules validator, for instance, decodes `exit_beyond: Located<Double>` and, when it is below
-/// `enter_within`, throws `YAMLError(at: exitBeyond.mark, "…")`, which reads as
+/// `enter_within`, throws `SourceError(at: exitBeyond.mark, "…")`, which reads as
 /// `rules.yaml:12:18: …` like every other problem in the file. `Located<T>?` is absent or null exactly
 /// when `T?` would be.
 ///
-/// Decoded by any other decoder (JSONDecoder, say), the value decodes normally and the mark is
-/// ``unknownMark``, because there is no file position to report.
+/// Decoded by a decoder that does not know where values are written (JSONDecoder, say; see
+/// ``SourceLocatingDecoder``), the value decodes normally and the mark is ``unknownMark``, because
+/// there is no file position to report.
 public struct Located<Value> {
     public var value: Value
     public var mark: SourceMark
@@ -17,13 +18,13 @@ public struct Located<Value> {
         self.mark = mark
     }
 
-    /// The mark given to values decoded by a decoder that is not ``YAMLDecoder``'s.
+    /// The mark given to values decoded by a decoder that does not locate them.
     public static var unknownMark: SourceMark { SourceMark(file: "<unknown>", line: 0, column: 0) }
 }
 
 extension Located: Decodable where Value: Decodable {
     public init(from decoder: any Decoder) throws {
-        mark = YAMLDecoder.mark(of: decoder) ?? Self.unknownMark
+        mark = SourceLocating.mark(of: decoder) ?? Self.unknownMark
         // Through the single-value container, so the value gets the same rules and messages as unwrapped.
         value = try decoder.singleValueContainer().decode(Value.self)
     }

@@ -1,3 +1,5 @@
+import Proximity
+
 /// The example rules file of spec/rules.md, comments included: a starting point for rule editors
 /// and a fixture that must always load.
 extension RulesFile {

@@ -1,4 +1,5 @@
-/// A place in a YAML source file: the file name as given by the caller and a 1-based line and column.
+/// A place in a source file (a YAML config or rules file): the file name as given by the caller and a
+/// 1-based line and column.
 ///
 /// Every node of a parsed document carries one, so that any problem found later — by the decoder or by a
 /// caller's own validation (the rules validator's "thresholds in the wrong order") — can be reported as

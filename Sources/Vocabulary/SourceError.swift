@@ -1,13 +1,13 @@
-import FoundationEssentials
-
-/// The one error type of this module: a message for a person, pinned to a place in the file.
+/// A problem with a source file (a config, a rules file) as a message for a person, pinned to a
+/// place in the file: what the YAML decoder throws, and what the types it decodes throw for their
+/// own checks.
 ///
 /// `description` is exactly `file:line:column: message`. The message is written for someone editing a
 /// config file, not for a programmer: `expected a number, found "abc"`, `missing key "peers"`,
 /// `unknown key "peeers" (expected one of: address, name)`. Callers that validate decoded values
-/// themselves throw this type too (see ``Located`` and ``YAMLDecoder/mark(of:)``), so that every problem
+/// themselves throw this type too (see ``Located`` and ``SourceLocating/mark(of:)``), so that every problem
 /// with a file reads the same way.
-public struct YAMLError: Error, Sendable, Equatable, CustomStringConvertible, LocalizedError {
+public struct SourceError: Error, Sendable, Equatable, CustomStringConvertible {
     /// What went wrong, for code that wants to react to a class of problem rather than parse text.
     public enum Kind: Sendable, Equatable {
         /// libyaml rejected the text (bad indentation, a tab, an unclosed quote …).
@@ -33,7 +33,7 @@ public struct YAMLError: Error, Sendable, Equatable, CustomStringConvertible, Lo
     public var kind: Kind
 
     /// Creates an error at `mark`. Validators use this for their own checks, e.g.
-    /// `throw YAMLError(at: exit.mark, "exit_beyond (1.0) must be larger than enter_within (1.3)")`.
+    /// `throw SourceError(at: exit.mark, "exit_beyond (1.0) must be larger than enter_within (1.3)")`.
     public init(at mark: SourceMark, _ message: String, kind: Kind = .invalidValue) {
         self.mark = mark
         self.message = message
@@ -43,6 +43,4 @@ public struct YAMLError: Error, Sendable, Equatable, CustomStringConvertible, Lo
     /// `file:line:column: message`.
     public var description: String { "\(mark): \(message)" }
 
-    /// Same text as `description`, so `localizedDescription` on Linux shows the location too.
-    public var errorDescription: String? { description }
 }

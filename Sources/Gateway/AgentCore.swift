@@ -37,19 +37,10 @@ public struct AgentCore {
 
     public private(set) var engine: ProximityEngine
     private(set) var settings: Settings
-    /// Names and topics per peer address, rebuilt when the peer list changes.
-    private var peers: PeerRoutes
-    /// The addresses of the configured peers.
-    private var configured: [MacAddress]
-    /// Phones ranging in sessions opened on request: named by their request, since a phone's
-    /// address changes with every session; and the session each ranges in (`range.session`).
-    private var phones: [AgentConfiguration.Peer] = []
-    private var phoneSessions: [MacAddress: UInt32] = [:]
-    /// Configured peers a reload removed. The device takes a new peer list some rounds after the
-    /// reload; measurements of these still in flight are dropped, or the peer would come back under
-    /// its address and leave a retained `state` behind again. Cleared when a reload adds it back.
-    private var departed: Set<MacAddress> = []
-    private var eventCounter = 0
+    /// Who the peers are and where each publishes.
+    private var roster: PeerRoster
+    /// The events published and dropped.
+    private var ledger = EventLedger()
     /// The latest input time.
     private var latest = -Double.infinity
     private var lastStateAt: [MacAddress: Double] = [:]
@@ -59,20 +50,19 @@ public struct AgentCore {
     private var rankingTopics: [String: String] = [:]
     public private(set) var measurements = 0
     /// Events published, and events each peer's `EventBudget` dropped (`events_dropped`).
-    public private(set) var events = 0
-    public private(set) var eventsDropped = 0
-    private var eventBudget = EventBudget()
-    /// The drops are said once per 10 s, with a count of the rest.
-    private var eventDrops = LogThrottle()
+    public var events: Int { ledger.published }
+    public var eventsDropped: Int { ledger.dropped }
 
     /// The messages of the last input, oldest first.
     public internal(set) var outbox = Outbox()
     /// The proximity engine's outputs of one measurement: storage kept from one to the next.
     private var outputs: [ProximityOutput] = []
-    /// The proximity events of the last input, for observers that need them typed (replay's
-    /// comparison and plot); kept only while `keepsEvents` is set.
-    public private(set) var eventLog: [ProximityEvent] = []
-    public var keepsEvents = false
+    /// The proximity events of the last input are kept typed, for observers that need them
+    /// (replay's comparison and plot, the debug log): `takeEvents`.
+    public var keepsEvents: Bool {
+        get { ledger.keepsLog }
+        set { ledger.keepsLog = newValue }
+    }
     /// The shell records (`record:`): the inputs that do not come from the device are handed
     /// to it as `AgentAction.record`, so that a replay takes them too.
     public var recordsInputs = false
@@ -111,8 +101,7 @@ public struct AgentCore {
         self.configuration = configuration
         status = AgentStatus(devicePort: configuration.device.port)
         self.settings = settings
-        self.peers = PeerRoutes(directory: PeerDirectory(peers), topics: settings.topics)
-        configured = peers.map { .short($0.address.value) }
+        roster = PeerRoster(peers: peers, topics: settings.topics)
         engine = ProximityEngine(rules: Rules(), peers: identities, gateway: gateway, deviceHasAoA: false)
     }
 
@@ -154,8 +143,7 @@ public struct AgentCore {
 
     /// Empties the typed event log.
     public mutating func takeEvents() -> [ProximityEvent] {
-        defer { eventLog.removeAll(keepingCapacity: true) }
-        return eventLog
+        ledger.takeLog()
     }
 
     // MARK: Inputs
@@ -169,7 +157,7 @@ public struct AgentCore {
     mutating func ranging(_ info: SessionInfo, at time: Double) {
         let time = advance(to: time)
         publish(engine.tick(at: time))
-        for measurement in info.twoWayMeasurements where departed.isEmpty || !departed.contains(measurement.macAddress) {
+        for measurement in info.twoWayMeasurements where !roster.hasDeparted(measurement.macAddress) {
             range(measurement, sequence: info.sequenceNumber, at: time)
         }
         engine.endRound(at: time, into: &outputs)
@@ -195,11 +183,11 @@ public struct AgentCore {
     /// Ranging stopped for every peer: the device stopped the session, or went away.
     mutating func linkLost(_ cause: LossCause, at time: Double) {
         let time = advance(to: time)
-        guard !phoneSessions.isEmpty, cause == .sessionStopped else {
+        guard roster.hasPhones, cause == .sessionStopped else {
             return publish(engine.linkLost(peer: nil, cause: cause, at: time))
         }
         // Phones range in sessions of their own, which the configured one's stop leaves running.
-        for peer in engine.peers where phoneSessions[peer.address] == nil {
+        for peer in engine.peers where !roster.isPhone(peer.address) {
             publish(engine.linkLost(peer: peer, cause: cause, at: time))
         }
     }
@@ -225,27 +213,22 @@ public struct AgentCore {
     /// The engine forgets such a peer, and one renamed under the same topic: its next measurement
     /// starts it afresh under its new name and topic.
     mutating func setPeers(_ peers: [AgentConfiguration.Peer], sessionID: UInt32, at time: Double) {
-        var old = self.peers
         configuration.device.peers = peers
         configuration.device.sessionID = sessionID
-        self.peers = PeerRoutes(directory: PeerDirectory(peers + phones), topics: settings.topics)
         settings.sessionID = sessionID
-        let addresses: [MacAddress] = peers.map { .short($0.address.value) }
-        var known = configured
+        var known = roster.configured
         for peer in engine.peers where !known.contains(peer.address) { known.append(peer.address) }
+        var old = roster.replaceConfigured(peers)
         var forgotten: [MacAddress] = []
         for address in known {
-            let before = old.route(for: address), after = self.peers.route(for: address)
+            let before = old.route(for: address), after = roster.route(for: address)
             if before.state != after.state {
                 outbox.append(topic: before.state, delivery: .durable(retain: true), payload: [])
                 lastStateAt[address] = nil
             }
             if before.state != after.state || before.identity != after.identity { forgotten.append(address) }
         }
-        departed.formUnion(configured.filter { !addresses.contains($0) })
-        departed.subtract(addresses)
-        configured = addresses
-        for address in forgotten { eventBudget.forget(address) }
+        for address in forgotten { ledger.forget(address) }
         publish(engine.forget(forgotten, at: advance(to: time)))
     }
 
@@ -256,13 +239,8 @@ public struct AgentCore {
     public mutating func addPhone(name: String, address: UInt16, sessionID: UInt32, at time: Double) {
         let time = advance(to: time)
         if recordsInputs { act(.record(.phoneJoined(name: name, address: address, sessionID: sessionID), at: time)) }
-        let stale = phones.filter { $0.name == name || $0.address.value == address }.map { MacAddress.short($0.address.value) }
-        phones.removeAll { $0.name == name || $0.address.value == address }
-        phones.append(AgentConfiguration.Peer(address: address, name: name))
-        for address in stale { phoneSessions[address] = nil }
-        phoneSessions[.short(address)] = sessionID
-        peers = PeerRoutes(directory: PeerDirectory(configuration.device.peers + phones), topics: settings.topics)
-        for address in stale { eventBudget.forget(address) }
+        let stale = roster.addPhone(name: name, address: address, sessionID: sessionID)
+        for address in stale { ledger.forget(address) }
         publish(engine.forget(stale, at: time))
     }
 
@@ -271,12 +249,8 @@ public struct AgentCore {
     public mutating func movePhone(name: String, from old: UInt16, to new: UInt16, sessionID: UInt32, at time: Double) {
         let time = advance(to: time)
         if recordsInputs { act(.record(.phoneMoved(name: name, from: old, to: new, sessionID: sessionID), at: time)) }
-        phones.removeAll { $0.name == name || $0.address.value == new }
-        phones.append(AgentConfiguration.Peer(address: new, name: name))
-        phoneSessions[.short(old)] = nil
-        phoneSessions[.short(new)] = sessionID
-        peers = PeerRoutes(directory: PeerDirectory(configuration.device.peers + phones), topics: settings.topics)
-        eventBudget.forget(.short(old))
+        roster.movePhone(name: name, from: old, to: new, sessionID: sessionID)
+        ledger.forget(.short(old))
         engine.readdress(.short(old), to: .short(new))
     }
 
@@ -286,9 +260,8 @@ public struct AgentCore {
     public mutating func phoneLeft(address: UInt16, at time: Double) {
         let time = advance(to: time)
         if recordsInputs { act(.record(.phoneLeft(address: address), at: time)) }
-        let mac = MacAddress.short(address)
-        phoneSessions[mac] = nil
-        publish(engine.linkLost(peer: peers.route(for: mac).identity, cause: .sessionStopped, at: time, endsConnecting: true))
+        roster.phoneLeft(address)
+        publish(engine.linkLost(peer: roster.route(for: .short(address)).identity, cause: .sessionStopped, at: time, endsConnecting: true))
     }
 
     /// A phone's app reported the angle at which it sees the gateway, measured at `measuredAt`
@@ -300,7 +273,7 @@ public struct AgentCore {
         if recordsInputs {
             act(.record(.phoneReported(address: address, azimuthDeg: azimuthDeg, elevationDeg: elevationDeg, measuredAt: measuredAt), at: time))
         }
-        let identity = peers.route(for: .short(address)).identity
+        let identity = roster.route(for: .short(address)).identity
         publish(engine.phoneAngle(peer: identity, azimuthDeg: azimuthDeg, elevationDeg: elevationDeg, measuredAt: measuredAt, at: time))
     }
 
@@ -320,11 +293,11 @@ public struct AgentCore {
 
     private mutating func range(_ m: TwoWayRangingMeasurement, sequence: UInt32, at ts: Double) {
         measurements += 1
-        let route = peers.route(for: m.macAddress)
+        let route = roster.route(for: m.macAddress)
         engine.ingestWithinRound(peer: route.identity, measurement: m, at: ts, into: &outputs)
         let angles = (m.azimuthDegrees(deviceHasAoA: engine.deviceHasAoA), m.elevationDegrees(deviceHasAoA: engine.deviceHasAoA))
         let filtered = m.validDistanceMeters.map { engine.filteredDistance(of: route.identity) ?? $0 }
-        let session = phoneSessions.isEmpty ? settings.sessionID : phoneSessions[m.macAddress] ?? settings.sessionID
+        let session = roster.session(of: m.macAddress, configured: settings.sessionID)
         let text = timestamps.rfc3339(ts)
         outbox.append(topic: route.range, delivery: .live(qos: settings.qosRanges)) { json in
             Payloads.range(into: &json, ts: text, peer: route.name, measurement: m, session: session, sequence: sequence,
@@ -347,27 +320,25 @@ public struct AgentCore {
             switch output {
             case let .state(state):
                 lastStateAt[state.peer.address] = state.ts
-                durable(peers.route(for: state.peer.address).state, ProximityPayloads.state(state), retain: true)
+                durable(roster.route(for: state.peer.address).state, ProximityPayloads.state(state), retain: true)
             case let .feedback(feedback):
                 let text = timestamps.rfc3339(feedback.ts)
-                outbox.append(topic: peers.route(for: feedback.peer.address).feedback, delivery: .live(qos: 0)) { json in
+                outbox.append(topic: roster.route(for: feedback.peer.address).feedback, delivery: .live(qos: 0)) { json in
                     ProximityPayloads.feedback(feedback, ts: text, into: &json)
                 }
             case let .position(position):
                 let text = timestamps.rfc3339(position.ts)
-                outbox.append(topic: peers.route(for: position.peer.address).position, delivery: .live(qos: 0)) { json in
+                outbox.append(topic: roster.route(for: position.peer.address).position, delivery: .live(qos: 0)) { json in
                     ProximityPayloads.position(position, ts: text, into: &json)
                 }
             case let .event(event):
-                guard eventBudget.admit(event) else {
-                    dropped(event)
-                    continue
+                switch ledger.admit(event) {
+                case let .failure(drop):
+                    for text in drop.lines { log(.warning, text) }
+                case let .success(counter):
+                    durable(roster.route(for: event.peer.address).event,
+                            ProximityPayloads.event(event, id: "\(settings.eventIDPrefix):\(counter)"), retain: false)
                 }
-                eventCounter += 1
-                events += 1
-                if keepsEvents { eventLog.append(event) }
-                durable(peers.route(for: event.peer.address).event,
-                        ProximityPayloads.event(event, id: "\(settings.eventIDPrefix):\(eventCounter)"), retain: false)
             case let .ranking(ranking):
                 let text = timestamps.rfc3339(ranking.ts)
                 outbox.append(topic: rankingTopics[ranking.rule] ?? settings.topics.ranking(ranking.rule), delivery: .durable(retain: true)) { json in
@@ -375,17 +346,6 @@ public struct AgentCore {
                 }
             }
         }
-    }
-
-    /// An event over its peer's budget: counted, and said (throttled). Its id is not used, so
-    /// that the published ids stay without gaps.
-    private mutating func dropped(_ event: ProximityEvent) {
-        eventsDropped += 1
-        let line = "dropped a \(event.type.rawValue) event of \(event.peer.displayName): a peer publishes at most "
-            + "\(Int(EventBudget.perSecond)) events a second, in bursts of \(Int(EventBudget.burst)) (counted in metrics as events_dropped; "
-            + "its retained state stays current)"
-        // Dated by the core's time, which never runs backwards (`advance`).
-        for text in eventDrops.lines(for: line, at: event.ts) { log(.warning, text) }
     }
 
     private mutating func durable(_ topic: String, _ fields: [JSONMember], retain: Bool) {

@@ -122,13 +122,13 @@ public struct FuseCore: Sendable {
         let online: Bool, placed: Bool, x: Double?, y: Double?, z: Double?, interval: Double?
         do throws(PayloadRejection) {
             let reader = try PayloadReader(bytes: payload)
-            online = try reader.string("state") == "online"
-            let place = try reader.object("position")
+            online = try reader.string(.state) == "online"
+            let place = try reader.object(.position)
             placed = place != nil
-            x = try place?.number("x", in: .siteMetres)
-            y = try place?.number("y", in: .siteMetres)
-            z = try place?.number("z", in: .siteMetres)
-            interval = try reader.number("ranging_interval_ms", in: .rangingIntervalMilliseconds)
+            x = try place?.number(.x, in: .siteMetres)
+            y = try place?.number(.y, in: .siteMetres)
+            z = try place?.number(.z, in: .siteMetres)
+            interval = try reader.number(.rangingIntervalMs, in: .rangingIntervalMilliseconds)
         } catch {
             return refuse(.payload(error), what, at: time)
         }
@@ -154,11 +154,11 @@ public struct FuseCore: Sendable {
         let status: String?, distance: Double?, peer: String?, ts: String?, nlos: Bool?
         do throws(PayloadRejection) {
             let reader = try PayloadReader(bytes: payload)
-            status = try reader.string("status")
-            distance = try reader.number("raw_distance_m", in: .distanceMetres)
-            peer = try reader.string("peer")
-            ts = try reader.string("ts")
-            nlos = try reader.bool("nlos")
+            status = try reader.string(.status)
+            distance = try reader.number(.rawDistanceM, in: .distanceMetres)
+            peer = try reader.string(.peer)
+            ts = try reader.string(.ts)
+            nlos = try reader.bool(.nlos)
         } catch {
             return refuse(.payload(error), what, at: time)
         }
@@ -182,8 +182,8 @@ public struct FuseCore: Sendable {
         let instance: String?, online: Bool
         do throws(PayloadRejection) {
             let reader = try PayloadReader(bytes: payload)
-            instance = try reader.string("instance")
-            online = try reader.string("state") == "online"
+            instance = try reader.string(.instance)
+            online = try reader.string(.state) == "online"
         } catch {
             return refuse(.payload(error), "site status", at: time)
         }
@@ -233,12 +233,12 @@ public struct FuseCore: Sendable {
     /// a viewer (`watch --site`) draws the site as the fuse decides on it.
     public func status(online: Bool, at time: Double) -> [UInt8] {
         let zones: [JSONValue] = configuration.zones.map { zone in
-            .object([JSONMember("name", .string(zone.name)),
-                     JSONMember("polygon", .list(zone.polygon.map { .list([Self.millimetres($0.x), Self.millimetres($0.y)]) }))])
+            .object([JSONMember(.name, .string(zone.name)),
+                     JSONMember(.polygon, .list(zone.polygon.map { .list([Self.millimetres($0.x), Self.millimetres($0.y)]) }))])
         }
-        return JSONBytes.object([JSONMember("state", .string(online ? "online" : "offline")), JSONMember("ts", .string(Timestamp.rfc3339(time))),
-                                JSONMember("version", .string(AgentVersion.agent)), JSONMember("instance", .string(instanceID)),
-                                JSONMember("zones", .list(zones))])
+        return JSONBytes.object([JSONMember(.state, .string(online ? "online" : "offline")), JSONMember(.ts, .string(Timestamp.rfc3339(time))),
+                                JSONMember(.version, .string(AgentVersion.agent)), JSONMember(.instance, .string(instanceID)),
+                                JSONMember(.zones, .list(zones))])
     }
 
     private mutating func publish(_ outputs: [FusionOutput], at time: Double) -> [FuseAction] {
@@ -249,31 +249,31 @@ public struct FuseCore: Sendable {
             guard active else { continue }
             switch output {
             case let .position(p):
-                let fields: [JSONMember] = [JSONMember("ts", .string(Timestamp.rfc3339(p.ts))), JSONMember("peer", .string(p.peer)), JSONMember("frame", .string("site")),
-                                            JSONMember("x", Self.millimetres(p.x)), JSONMember("y", Self.millimetres(p.y)), JSONMember("z", Self.millimetres(p.z)),
-                                            JSONMember("accuracy_m", Self.millimetres(p.accuracyM)), JSONMember("gateways", .list(p.gateways.map(JSONValue.string))),
-                                            JSONMember("method", .string(SiteFix.method))]
+                let fields: [JSONMember] = [JSONMember(.ts, .string(Timestamp.rfc3339(p.ts))), JSONMember(.peer, .string(p.peer)), JSONMember(.frame, .string("site")),
+                                            JSONMember(.x, Self.millimetres(p.x)), JSONMember(.y, Self.millimetres(p.y)), JSONMember(.z, Self.millimetres(p.z)),
+                                            JSONMember(.accuracyM, Self.millimetres(p.accuracyM)), JSONMember(.gateways, .list(p.gateways.map(JSONValue.string))),
+                                            JSONMember(.method, .string(SiteFix.method))]
                 actions.append(.publish(topic: peerTopic(p.peer, "position"), payload: JSONBytes.object(fields), qos: 0, retain: false))
             case let .state(s):
                 let position: JSONValue = s.position.map {
-                    .object([JSONMember("x", Self.millimetres($0.x)), JSONMember("y", Self.millimetres($0.y)), JSONMember("z", Self.millimetres($0.z)),
-                             JSONMember("accuracy_m", Self.millimetres($0.accuracyM))])
+                    .object([JSONMember(.x, Self.millimetres($0.x)), JSONMember(.y, Self.millimetres($0.y)), JSONMember(.z, Self.millimetres($0.z)),
+                             JSONMember(.accuracyM, Self.millimetres($0.accuracyM))])
                 } ?? .null
-                let fields: [JSONMember] = [JSONMember("ts", .string(Timestamp.rfc3339(s.ts))), JSONMember("peer", .string(s.peer)), JSONMember("position", position),
-                                            JSONMember("zones", .list(s.zones.map(JSONValue.string))), JSONMember("gateways_in_range", .int(Int64(s.gatewaysInRange)))]
+                let fields: [JSONMember] = [JSONMember(.ts, .string(Timestamp.rfc3339(s.ts))), JSONMember(.peer, .string(s.peer)), JSONMember(.position, position),
+                                            JSONMember(.zones, .list(s.zones.map(JSONValue.string))), JSONMember(.gatewaysInRange, .int(Int64(s.gatewaysInRange)))]
                 actions.append(.publish(topic: peerTopic(s.peer, "state"), payload: JSONBytes.object(fields), qos: 1, retain: true))
             case let .event(e):
                 eventCounter += 1
                 var reason: [JSONMember] = []
-                if let t = e.reason.thresholdM { reason.append(JSONMember("threshold_m", .double(t))) }
-                if let d = e.reason.dwellMs { reason.append(JSONMember("dwell_ms", .int(Int64(d)))) }
-                if let c = e.reason.crossedAt { reason.append(JSONMember("crossed_at", .string(Timestamp.rfc3339(c)))) }
-                if let c = e.reason.cause { reason.append(JSONMember("cause", .string(c))) }
-                if let l = e.reason.lastSeen { reason.append(JSONMember("last_seen", .string(Timestamp.rfc3339(l)))) }
-                let fields: [JSONMember] = [JSONMember("id", .string("site-\(site):\(instanceID):\(eventCounter)")), JSONMember("ts", .string(Timestamp.rfc3339(e.ts))),
-                                            JSONMember("peer", .string(e.peer)), JSONMember("type", .string(e.type.rawValue)),
-                                            JSONMember("rule", e.zone.map(JSONValue.string) ?? .null), JSONMember("from", .string(e.from)), JSONMember("to", .string(e.to)),
-                                            JSONMember("distance_m", .null), JSONMember("reason", .object(reason)), JSONMember("cue", .null)]
+                if let t = e.reason.thresholdM { reason.append(JSONMember(.thresholdM, .double(t))) }
+                if let d = e.reason.dwellMs { reason.append(JSONMember(.dwellMs, .int(Int64(d)))) }
+                if let c = e.reason.crossedAt { reason.append(JSONMember(.crossedAt, .string(Timestamp.rfc3339(c)))) }
+                if let c = e.reason.cause { reason.append(JSONMember(.cause, .string(c))) }
+                if let l = e.reason.lastSeen { reason.append(JSONMember(.lastSeen, .string(Timestamp.rfc3339(l)))) }
+                let fields: [JSONMember] = [JSONMember(.id, .string("site-\(site):\(instanceID):\(eventCounter)")), JSONMember(.ts, .string(Timestamp.rfc3339(e.ts))),
+                                            JSONMember(.peer, .string(e.peer)), JSONMember(.type, .string(e.type.rawValue)),
+                                            JSONMember(.rule, e.zone.map(JSONValue.string) ?? .null), JSONMember(.from, .string(e.from)), JSONMember(.to, .string(e.to)),
+                                            JSONMember(.distanceM, .null), JSONMember(.reason, .object(reason)), JSONMember(.cue, .null)]
                 actions.append(.log(.info, "site event \(e.type.rawValue) \(Self.printable(e.peer))\(e.zone.map { " " + $0 } ?? "")"))
                 actions.append(.publish(topic: peerTopic(e.peer, "event"), payload: JSONBytes.object(fields), qos: 1, retain: false))
             case let .forgotten(peer):

@@ -39,15 +39,15 @@ struct MetricsComponent: AgentComponent {
 extension AgentCore {
     /// The `metrics` payload.
     func metrics(at moment: AgentMoment) -> [JSONMember] {
-        [JSONMember("ts", .string(Timestamp.rfc3339(moment.time))), JSONMember("uptime_s", .int(Int64(uptime(at: moment)))),
-         JSONMember("frames_rx", .int(Int64(status.framesReceived))), JSONMember("frames_invalid", .int(Int64(status.framesInvalid))),
-         JSONMember("measurements", .int(Int64(measurements))), JSONMember("events", .int(Int64(events))),
-         JSONMember("publish_queue", .int(Int64(status.publisher.queued))),
-         JSONMember("spooled", .int(Int64(status.publisher.spooled))), JSONMember("dropped", .int(Int64(status.publisher.dropped))),
-         JSONMember("device_reconnects", .int(Int64(status.deviceReconnects))),
-         JSONMember("broker_reconnects", .int(Int64(status.brokerReconnects))),
-         JSONMember("requests_dropped", .int(Int64(status.requestsDropped))), JSONMember("events_dropped", .int(Int64(eventsDropped))),
-         JSONMember("phone_reports", .int(Int64(status.phoneReports))),
-         JSONMember("phone_reports_dropped", .int(Int64(status.phoneReportsDropped)))]
+        [JSONMember(.ts, .string(Timestamp.rfc3339(moment.time))), JSONMember(.uptimeS, .int(Int64(uptime(at: moment)))),
+         JSONMember(.framesRx, .int(Int64(status.framesReceived))), JSONMember(.framesInvalid, .int(Int64(status.framesInvalid))),
+         JSONMember(.measurements, .int(Int64(measurements))), JSONMember(.events, .int(Int64(events))),
+         JSONMember(.publishQueue, .int(Int64(status.publisher.queued))),
+         JSONMember(.spooled, .int(Int64(status.publisher.spooled))), JSONMember(.dropped, .int(Int64(status.publisher.dropped))),
+         JSONMember(.deviceReconnects, .int(Int64(status.deviceReconnects))),
+         JSONMember(.brokerReconnects, .int(Int64(status.brokerReconnects))),
+         JSONMember(.requestsDropped, .int(Int64(status.requestsDropped))), JSONMember(.eventsDropped, .int(Int64(eventsDropped))),
+         JSONMember(.phoneReports, .int(Int64(status.phoneReports))),
+         JSONMember(.phoneReportsDropped, .int(Int64(status.phoneReportsDropped)))]
     }
 }

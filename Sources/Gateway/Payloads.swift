@@ -17,11 +17,11 @@ public enum Payloads {
     /// `fuse` combines each gateway's every round without being told the interval.
     public static func status(online: Bool, ts: Double, position: SitePoint?, headingDegrees: Double?,
                               rangingInterval: TimeSpan? = nil) -> [JSONMember] {
-        var fields = [JSONMember("state", .string(online ? "online" : "offline")), JSONMember("ts", .string(Timestamp.rfc3339(ts))),
-                      JSONMember("version", .string(AgentVersion.agent)),
-                      JSONMember("position", position.map { .object([JSONMember("x", .double($0.x)), JSONMember("y", .double($0.y)), JSONMember("z", .double($0.z))]) } ?? .null),
-                      JSONMember("heading_deg", number(headingDegrees))]
-        if let rangingInterval { fields.append(JSONMember("ranging_interval_ms", .int(Int64((rangingInterval.seconds * 1000).rounded())))) }
+        var fields = [JSONMember(.state, .string(online ? "online" : "offline")), JSONMember(.ts, .string(Timestamp.rfc3339(ts))),
+                      JSONMember(.version, .string(AgentVersion.agent)),
+                      JSONMember(.position, position.map { .object([JSONMember(.x, .double($0.x)), JSONMember(.y, .double($0.y)), JSONMember(.z, .double($0.z))]) } ?? .null),
+                      JSONMember(.headingDeg, number(headingDegrees))]
+        if let rangingInterval { fields.append(JSONMember(.rangingIntervalMs, .int(Int64((rangingInterval.seconds * 1000).rounded())))) }
         return fields
     }
 
@@ -31,15 +31,15 @@ public enum Payloads {
     public static func device(ts: Double, state: DeviceLinkState, port: String, info: DeviceInfo?, capabilities: DeviceCapabilities) -> [JSONMember] {
         var caps: [JSONMember] = []
         if !capabilities.isEmpty {
-            caps = [JSONMember("aoa", .bool(capabilities.hasAoA)), JSONMember("extended_mac_address", .bool(capabilities.hasExtendedMACAddress))]
+            caps = [JSONMember(.aoa, .bool(capabilities.hasAoA)), JSONMember(.extendedMacAddress, .bool(capabilities.hasExtendedMACAddress))]
         }
-        return [JSONMember("ts", .string(Timestamp.rfc3339(ts))), JSONMember("state", .string(state.name)), JSONMember("port", .string(port)),
-                JSONMember("uci_version", string(info?.uciVersion.description)),
-                JSONMember("mac_version", string(info?.macVersion.description)),
-                JSONMember("phy_version", string(info?.phyVersion.description)),
-                JSONMember("firmware", string(info?.qorvo?.firmwareVersionString)),
-                JSONMember("capabilities", info == nil ? .null : .object(caps)),
-                JSONMember("error", string(state.message.flatMap { state.name == "error" || state.name == "absent" ? $0 : nil }))]
+        return [JSONMember(.ts, .string(Timestamp.rfc3339(ts))), JSONMember(.state, .string(state.name)), JSONMember(.port, .string(port)),
+                JSONMember(.uciVersion, string(info?.uciVersion.description)),
+                JSONMember(.macVersion, string(info?.macVersion.description)),
+                JSONMember(.phyVersion, string(info?.phyVersion.description)),
+                JSONMember(.firmware, string(info?.qorvo?.firmwareVersionString)),
+                JSONMember(.capabilities, info == nil ? .null : .object(caps)),
+                JSONMember(.error, string(state.message.flatMap { state.name == "error" || state.name == "absent" ? $0 : nil }))]
     }
 
     /// `range`: one ranging measurement of one peer. Angles are null unless the device gave a
@@ -53,29 +53,29 @@ public enum Payloads {
                       angles: (azimuth: Double?, elevation: Double?), mac: String? = nil) {
         let raw = m.validDistanceMeters
         json.beginObject()
-        json.member("ts"); json.appendString(ts)
-        json.member("peer"); json.appendString(peer)
-        json.member("mac"); json.appendString(mac ?? m.macAddress.description)
-        json.member("session"); json.appendNumber(Int64(session))
-        json.member("seq"); json.appendNumber(Int64(sequence))
-        json.member("status"); json.appendString(m.status.isSuccess ? "ok" : m.status.description)
-        json.member("distance_m"); json.appendNumber(raw == nil ? nil : filteredDistance.map(ProximityPayloads.millimetres))
-        json.member("raw_distance_m"); json.appendNumber(raw)
-        json.member("nlos"); json.appendBool(m.isNonLineOfSight)
-        json.member("azimuth_deg"); json.appendNumber(angles.azimuth)
-        json.member("elevation_deg"); json.appendNumber(angles.elevation)
-        json.member("azimuth_fom"); json.appendNumber(angles.azimuth == nil ? nil : Int64(m.aoaAzimuthFOM))
-        json.member("elevation_fom"); json.appendNumber(angles.elevation == nil ? nil : Int64(m.aoaElevationFOM))
-        json.member("rssi_dbm"); json.appendNumber(m.rssiDBm)
+        json.member(.ts); json.appendString(ts)
+        json.member(.peer); json.appendString(peer)
+        json.member(.mac); json.appendString(mac ?? m.macAddress.description)
+        json.member(.session); json.appendNumber(Int64(session))
+        json.member(.seq); json.appendNumber(Int64(sequence))
+        json.member(.status); json.appendString(m.status.isSuccess ? "ok" : m.status.description)
+        json.member(.distanceM); json.appendNumber(raw == nil ? nil : filteredDistance.map(ProximityPayloads.millimetres))
+        json.member(.rawDistanceM); json.appendNumber(raw)
+        json.member(.nlos); json.appendBool(m.isNonLineOfSight)
+        json.member(.azimuthDeg); json.appendNumber(angles.azimuth)
+        json.member(.elevationDeg); json.appendNumber(angles.elevation)
+        json.member(.azimuthFom); json.appendNumber(angles.azimuth == nil ? nil : Int64(m.aoaAzimuthFOM))
+        json.member(.elevationFom); json.appendNumber(angles.elevation == nil ? nil : Int64(m.aoaElevationFOM))
+        json.member(.rssiDbm); json.appendNumber(m.rssiDBm)
         json.endObject()
     }
 
     /// `response/<name>`: echoes the request's `id`, says `ok`, and carries `data` or `error`.
     public static func response(id: JSONValue?, ok: Bool, data: JSONValue? = nil, error: String? = nil) -> [JSONMember] {
         var fields: [JSONMember] = []
-        if let id { fields.append(JSONMember("id", id)) }
-        fields.append(JSONMember("ok", .bool(ok)))
-        if ok { fields.append(JSONMember("data", data ?? .object([]))) } else { fields.append(JSONMember("error", .string(error ?? "failed"))) }
+        if let id { fields.append(JSONMember(.id, id)) }
+        fields.append(JSONMember(.ok, .bool(ok)))
+        if ok { fields.append(JSONMember(.data, data ?? .object([]))) } else { fields.append(JSONMember(.error, .string(error ?? "failed"))) }
         return fields
     }
 }

@@ -56,14 +56,14 @@ public enum RulesLoading {
     /// ``RulesBounds``, with names and patterns of 64 characters, it is under 32 KiB.
     static func payload(ts: Double, ok: Bool, source: String, active: Rules, failure: Failure?, warnings: [String]) -> [JSONMember] {
         let error: JSONValue = failure.map {
-            .object([JSONMember("line", $0.line.map { .int(Int64($0)) } ?? .null), JSONMember("column", $0.column.map { .int(Int64($0)) } ?? .null),
-                     JSONMember("message", .string($0.message))])
+            .object([JSONMember(.line, $0.line.map { .int(Int64($0)) } ?? .null), JSONMember(.column, $0.column.map { .int(Int64($0)) } ?? .null),
+                     JSONMember(.message, .string($0.message))])
         } ?? .null
         let (thresholds, omitted) = thresholds(active)
-        return [JSONMember("ts", .string(Timestamp.rfc3339(ts))), JSONMember("ok", .bool(ok)), JSONMember("source", .string(source)),
-                JSONMember("sha256", .string(active.sha256)), JSONMember("error", error),
-                JSONMember("warnings", .list(summarised(warnings).map(JSONValue.string))), JSONMember("thresholds", .list(thresholds)),
-                JSONMember("thresholds_omitted", .int(Int64(omitted)))]
+        return [JSONMember(.ts, .string(Timestamp.rfc3339(ts))), JSONMember(.ok, .bool(ok)), JSONMember(.source, .string(source)),
+                JSONMember(.sha256, .string(active.sha256)), JSONMember(.error, error),
+                JSONMember(.warnings, .list(summarised(warnings).map(JSONValue.string))), JSONMember(.thresholds, .list(thresholds)),
+                JSONMember(.thresholdsOmitted, .int(Int64(omitted)))]
     }
 
     /// Warning lines published and logged per load; `check` prints them all.
@@ -99,9 +99,9 @@ public enum RulesLoading {
 
     private static func allThresholds(_ rules: Rules) -> [JSONValue] {
         RuleKinds.thresholds(in: rules).map { threshold in
-            .object([JSONMember("rule", .string(threshold.rule)), JSONMember("kind", .string(threshold.kind)),
-                     JSONMember("distance_m", .double(threshold.metres)),
-                     JSONMember("peers", .list(threshold.peers.map { .string($0.description) }))])
+            .object([JSONMember(.rule, .string(threshold.rule)), JSONMember(.kind, .string(threshold.kind)),
+                     JSONMember(.distanceM, .double(threshold.metres)),
+                     JSONMember(.peers, .list(threshold.peers.map { .string($0.description) }))])
         }
     }
 }

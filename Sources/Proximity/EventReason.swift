@@ -61,15 +61,15 @@ public struct EventReason: Hashable, Sendable {
     /// fields (the API wants RFC 3339 text; the core has no clock or calendar).
     public func value(timestamp: (Double) -> JSONValue) -> JSONValue {
         var fields: [JSONMember] = []
-        if let thresholdM { fields.append(.init("threshold_m", .double(thresholdM))) }
-        if let dwellMs { fields.append(.init("dwell_ms", .int(Int64(dwellMs)))) }
-        if let crossedAt { fields.append(.init("crossed_at", timestamp(crossedAt))) }
-        if let cause { fields.append(.init("cause", .string(cause))) }
-        if let lastSeen { fields.append(.init("last_seen", timestamp(lastSeen))) }
-        if let toleranceDeg { fields.append(.init("tolerance_deg", .double(toleranceDeg))) }
-        if let azimuthDeg { fields.append(.init("azimuth_deg", .double(azimuthDeg))) }
-        if let fom { fields.append(.init("fom", .int(Int64(fom)))) }
-        if let directionSource { fields.append(.init("direction_source", .string(directionSource.rawValue))) }
+        if let thresholdM { fields.append(.init(.thresholdM, .double(thresholdM))) }
+        if let dwellMs { fields.append(.init(.dwellMs, .int(Int64(dwellMs)))) }
+        if let crossedAt { fields.append(.init(.crossedAt, timestamp(crossedAt))) }
+        if let cause { fields.append(.init(.cause, .string(cause))) }
+        if let lastSeen { fields.append(.init(.lastSeen, timestamp(lastSeen))) }
+        if let toleranceDeg { fields.append(.init(.toleranceDeg, .double(toleranceDeg))) }
+        if let azimuthDeg { fields.append(.init(.azimuthDeg, .double(azimuthDeg))) }
+        if let fom { fields.append(.init(.fom, .int(Int64(fom)))) }
+        if let directionSource { fields.append(.init(.directionSource, .string(directionSource.rawValue))) }
         return .object(fields)
     }
 }

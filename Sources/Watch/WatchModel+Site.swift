@@ -7,7 +7,7 @@ extension WatchModel {
     /// `{"name", "polygon": [[x, y], …]}` from the fuse's status → a zone; nil for one without a
     /// name or with fewer than three corners.
     static func zone(_ entry: PayloadReader, field: String) throws(PayloadRejection) -> SiteZone? {
-        guard let name = try entry.string("name"), let corners = try entry.list("polygon") else { return nil }
+        guard let name = try entry.string(.name), let corners = try entry.list(.polygon) else { return nil }
         var polygon: [MapPoint] = []
         for corner in corners {
             let xy = try PayloadReader.numbers(corner, in: .siteMetres, field: field + "polygon")
@@ -37,7 +37,7 @@ extension WatchModel {
         do { object = try PayloadReader(bytes: payload) } catch {
             return note(error.field == nil ? "not a JSON object: " + Self.excerpt(payload) : "\(error): " + Self.excerpt(payload))
         }
-        let clock = ((try? object.string("ts")) ?? nil).flatMap(WallClock.clock(ts:)) ?? fallbackClock
+        let clock = ((try? object.string(.ts)) ?? nil).flatMap(WallClock.clock(ts:)) ?? fallbackClock
         do {
             var read = site
             let changes = try self.readSite(path, object, payload: payload, clock: clock, label: label, into: &read)
@@ -57,10 +57,10 @@ extension WatchModel {
             [WatchChange(clock: clock, gateway: label, kind: .note(topic: subtopic, problem: problem))]
         }
         if path == ["status"] {
-            guard let state = try object.string("state") else { return note("no \"state\" in \(Self.excerpt(payload))") }
+            guard let state = try object.string(.state) else { return note("no \"state\" in \(Self.excerpt(payload))") }
             // The zones the fuse runs with, as its status gives them (a fuse config given to watch
             // is only a fallback for a fuse that does not say).
-            if let zones = try object.objects("zones") {
+            if let zones = try object.objects(.zones) {
                 var outlines: [SiteZone] = []
                 for (index, zone) in zones.enumerated() {
                     if let outline = try Self.zone(zone, field: "zones[\(index)].") { outlines.append(outline) }
@@ -72,16 +72,16 @@ extension WatchModel {
             return [WatchChange(clock: clock, gateway: label, kind: .fuse(state: state))]
         }
         guard path.count == 3, path[0] == "peer" else { return note("not a topic of the fuse's site tree") }
-        let name = try object.string("peer") ?? path[1]
+        let name = try object.string(.peer) ?? path[1]
         var tag = site.tags[path[1]] ?? SiteTag(name: name)
-        let ts = try object.string("ts")
+        let ts = try object.string(.ts)
         // A position that arrives after a newer state (QoS 0 beside QoS 1) must not move the tag back.
         let newer = ts.map { stamp in tag.updated.map { $0 <= stamp } ?? true } ?? true
         switch path[2] {
         case "position":
             guard let point = try Self.point(object) else { return note("no \"x\" and \"y\" in \(Self.excerpt(payload))") }
-            let accuracy = try object.number("accuracy_m", in: .accuracyMetres)
-            let gateways = try object.list("gateways")
+            let accuracy = try object.number(.accuracyM, in: .accuracyMetres)
+            let gateways = try object.list(.gateways)
             guard newer else { return [] }
             tag.position = point
             tag.accuracy = accuracy
@@ -90,12 +90,12 @@ extension WatchModel {
             site.tags[path[1]] = tag
             return []
         case "state":
-            guard let zones = try object.strings("zones") else { return note("no \"zones\" in \(Self.excerpt(payload))") }
+            guard let zones = try object.strings(.zones) else { return note("no \"zones\" in \(Self.excerpt(payload))") }
             tag.zones = zones
-            tag.gatewaysInRange = try object.integer("gateways_in_range", in: .count)
-            let position = try object.object("position")
+            tag.gatewaysInRange = try object.integer(.gatewaysInRange, in: .count)
+            let position = try object.object(.position)
             let point = try Self.point(position)
-            let accuracy = try position?.number("accuracy_m", in: .accuracyMetres)
+            let accuracy = try position?.number(.accuracyM, in: .accuracyMetres)
             if newer {
                 tag.position = point
                 tag.accuracy = accuracy
@@ -104,7 +104,7 @@ extension WatchModel {
             site.tags[path[1]] = tag
             return []
         case "event":
-            guard let type = try object.string("type") else { return note("no \"type\" in \(Self.excerpt(payload))") }
+            guard let type = try object.string(.type) else { return note("no \"type\" in \(Self.excerpt(payload))") }
             guard Self.siteEventTypes.contains(type) else { return note("unknown event type \"\(type)\"") }
             let event = try Self.event(object, gateway: label, peer: tag.name, clock: clock, type: type)
             remember(event)

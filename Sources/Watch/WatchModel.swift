@@ -82,7 +82,7 @@ public struct WatchModel: Sendable {
         do { object = try PayloadReader(bytes: payload) } catch {
             return note(error.field == nil ? "not a JSON object: " + Self.excerpt(payload) : "\(error): " + Self.excerpt(payload))
         }
-        let clock = ((try? object.string("ts")) ?? nil).flatMap(WallClock.clock(ts:)) ?? fallbackClock
+        let clock = ((try? object.string(.ts)) ?? nil).flatMap(WallClock.clock(ts:)) ?? fallbackClock
         do {
             var read = header
             let changes = try self.read(gateway: gateway, path: path, subtopic: subtopic, object, payload: payload, clock: clock, into: &read)
@@ -107,29 +107,29 @@ public struct WatchModel: Sendable {
 
         switch path.count == 3 && path[0] == "peer" ? "peer/" + path[2] : subtopic {
         case "status":
-            guard let state = try object.string("state") else { return missing("\"state\"") }
-            let version = try object.string("version")
+            guard let state = try object.string(.state) else { return missing("\"state\"") }
+            let version = try object.string(.version)
             // A gateway without a configured pose says `null`: it stays off the site map.
-            header.position = try Self.point(object.object("position"))
+            header.position = try Self.point(object.object(.position))
             guard state != header.status || (version != nil && version != header.version) else { return [] }
             header.status = state
             if let version { header.version = version }
             return change(.status(state: state, version: version))
         case "device":
-            guard let state = try object.string("state") else { return missing("\"state\"") }
-            let firmware = try object.string("firmware")
-            let error = try object.string("error")
+            guard let state = try object.string(.state) else { return missing("\"state\"") }
+            let firmware = try object.string(.firmware)
+            let error = try object.string(.error)
             guard state != header.deviceState || error != header.deviceError else { return [] }
             header.deviceState = state
             header.firmware = firmware ?? header.firmware
             header.deviceError = error
             return change(.device(state: state, firmware: firmware, error: error))
         case "rules":
-            guard let ok = try object.bool("ok") else { return missing("\"ok\"") }
-            let sha = try object.string("sha256")
+            guard let ok = try object.bool(.ok) else { return missing("\"ok\"") }
+            let sha = try object.string(.sha256)
             let error = try Self.rulesError(object)
             var thresholds: [RuleThreshold] = []
-            for entry in try object.objects("thresholds") ?? [] { if let threshold = try Self.threshold(entry) { thresholds.append(threshold) } }
+            for entry in try object.objects(.thresholds) ?? [] { if let threshold = try Self.threshold(entry) { thresholds.append(threshold) } }
             header.thresholds = thresholds
             guard ok != header.rulesOK || sha != header.rulesSHA || error != header.rulesError else { return [] }
             header.rulesOK = ok
@@ -137,11 +137,11 @@ public struct WatchModel: Sendable {
             header.rulesError = error
             return change(.rules(ok: ok, sha: sha, error: error))
         case "metrics":
-            guard let uptime = try object.number("uptime_s", in: .durationSeconds),
-                  let measurements = try object.number("measurements", in: .count) else {
+            guard let uptime = try object.number(.uptimeS, in: .durationSeconds),
+                  let measurements = try object.number(.measurements, in: .count) else {
                 return missing("\"uptime_s\" and \"measurements\"")
             }
-            let dropped = try object.integer("dropped", in: .count)
+            let dropped = try object.integer(.dropped, in: .count)
             if let last = header.lastMetrics, uptime > last.uptime {
                 header.measurementRate = (measurements - last.measurements) / (uptime - last.uptime)
             } else if uptime > 0 {
@@ -153,55 +153,55 @@ public struct WatchModel: Sendable {
             header.dropped = dropped
             return grew ? change(.dropped(total: dropped)) : []
         case "peer/state":
-            guard let link = try object.string("link") else { return missing("\"link\"") }
-            let name = try object.string("peer") ?? path[1]
+            guard let link = try object.string(.link) else { return missing("\"link\"") }
+            let name = try object.string(.peer) ?? path[1]
             var row = header.peers[path[1]] ?? PeerRow(name: name)
             let first = row.link == nil
             row.link = link
-            row.distance = try object.number("distance_m", in: .distanceMetres)
-            row.stage = try object.string("stage")
-            row.zones = try object.strings("zones") ?? []
-            row.approaches = try Self.approaches(object.object("approaches"))
-            row.facing = try object.bool("facing")
+            row.distance = try object.number(.distanceM, in: .distanceMetres)
+            row.stage = try object.string(.stage)
+            row.zones = try object.strings(.zones) ?? []
+            row.approaches = try Self.approaches(object.object(.approaches))
+            row.facing = try object.bool(.facing)
             // Two values are defined; anything else is shown as what it is not, never as text.
-            row.directionSource = try object.string("direction_source").map { ["gateway", "phone"].contains($0) ? $0 : "unknown" }
-            row.azimuth = row.directionSource == nil ? nil : try object.number("azimuth_deg", in: .degrees)
-            if let ts = try object.string("ts"), row.lastMeasurement.map({ $0 < ts }) ?? true { row.lastMeasurement = ts }
+            row.directionSource = try object.string(.directionSource).map { ["gateway", "phone"].contains($0) ? $0 : "unknown" }
+            row.azimuth = row.directionSource == nil ? nil : try object.number(.azimuthDeg, in: .degrees)
+            if let ts = try object.string(.ts), row.lastMeasurement.map({ $0 < ts }) ?? true { row.lastMeasurement = ts }
             header.peers[path[1]] = row
             return first ? change(.peerSeen(row)) : []
         case "peer/range":
-            let name = try object.string("peer") ?? path[1]
+            let name = try object.string(.peer) ?? path[1]
             var row = header.peers[path[1]] ?? PeerRow(name: name)
-            row.mac = try object.string("mac") ?? row.mac
-            let distance = try object.number("distance_m", in: .distanceMetres)
-            if try object.string("status") == "ok", let distance {
+            row.mac = try object.string(.mac) ?? row.mac
+            let distance = try object.number(.distanceM, in: .distanceMetres)
+            if try object.string(.status) == "ok", let distance {
                 row.distance = distance
-                row.lastMeasurement = try object.string("ts") ?? row.lastMeasurement
+                row.lastMeasurement = try object.string(.ts) ?? row.lastMeasurement
             }
             header.peers[path[1]] = row
             return []
         case "peer/feedback":
-            let name = try object.string("peer") ?? path[1]
+            let name = try object.string(.peer) ?? path[1]
             var row = header.peers[path[1]] ?? PeerRow(name: name)
-            row.progress = try object.number("progress", in: .fraction)
+            row.progress = try object.number(.progress, in: .fraction)
             header.peers[path[1]] = row
             return []
         case "peer/position":
             return []
         case "peer/event":
-            guard let type = try object.string("type") else { return missing("\"type\"") }
+            guard let type = try object.string(.type) else { return missing("\"type\"") }
             guard Self.eventTypes.contains(type) else { return note("unknown event type \"\(type)\"") }
-            let event = try Self.event(object, gateway: gateway, peer: object.string("peer") ?? path[1], clock: clock, type: type)
+            let event = try Self.event(object, gateway: gateway, peer: object.string(.peer) ?? path[1], clock: clock, type: type)
             remember(event)
             return change(.event(event))
         default:
             if path.count == 2, path[0] == "ranking" {
-                guard let entries = try object.objects("peers") else { return missing("\"peers\"") }
+                guard let entries = try object.objects(.peers) else { return missing("\"peers\"") }
                 var peers: [String] = []
-                for entry in entries { if let peer = try entry.string("peer") { peers.append(peer) } }
+                for entry in entries { if let peer = try entry.string(.peer) { peers.append(peer) } }
                 guard header.rankings[path[1]] != peers else { return [] }
                 header.rankings[path[1]] = peers
-                return change(.ranking(rule: try object.string("rule") ?? path[1], peers: peers))
+                return change(.ranking(rule: try object.string(.rule) ?? path[1], peers: peers))
             }
             return note("not a topic of the v1 tree")
         }
@@ -210,15 +210,15 @@ public struct WatchModel: Sendable {
     /// An `event` payload as the list shows it.
     static func event(_ object: PayloadReader, gateway: String, peer: String, clock: String, type: String) throws(PayloadRejection) -> WatchEvent {
         var event = WatchEvent(gateway: gateway, peer: peer, clock: clock, type: type)
-        event.rule = try object.string("rule")
-        event.from = try object.string("from")
-        event.to = try object.string("to")
-        event.distance = try object.number("distance_m", in: .distanceMetres)
-        let reason = try object.object("reason")
-        event.threshold = try reason?.number("threshold_m", in: .distanceMetres)
-        event.dwellMs = try reason?.integer("dwell_ms", in: .durationMilliseconds)
-        event.cause = try reason?.string("cause")
-        event.lastSeen = try reason?.string("last_seen").flatMap(WallClock.clock(ts:))
+        event.rule = try object.string(.rule)
+        event.from = try object.string(.from)
+        event.to = try object.string(.to)
+        event.distance = try object.number(.distanceM, in: .distanceMetres)
+        let reason = try object.object(.reason)
+        event.threshold = try reason?.number(.thresholdM, in: .distanceMetres)
+        event.dwellMs = try reason?.integer(.dwellMs, in: .durationMilliseconds)
+        event.cause = try reason?.string(.cause)
+        event.lastSeen = try reason?.string(.lastSeen).flatMap(WallClock.clock(ts:))
         return event
     }
 
@@ -229,14 +229,14 @@ public struct WatchModel: Sendable {
 
     /// One entry of `rules.thresholds`; nil for one without a rule, kind or distance.
     static func threshold(_ entry: PayloadReader) throws(PayloadRejection) -> RuleThreshold? {
-        guard let rule = try entry.string("rule"), let kind = try entry.string("kind"),
-              let metres = try entry.number("distance_m", in: .distanceMetres) else { return nil }
-        return RuleThreshold(rule: rule, kind: kind, metres: metres, peers: try entry.strings("peers") ?? ["*"])
+        guard let rule = try entry.string(.rule), let kind = try entry.string(.kind),
+              let metres = try entry.number(.distanceM, in: .distanceMetres) else { return nil }
+        return RuleThreshold(rule: rule, kind: kind, metres: metres, peers: try entry.strings(.peers) ?? ["*"])
     }
 
     /// `{"x", "y", …}` → a point; nil for `null` or anything without both numbers.
     static func point(_ object: PayloadReader?) throws(PayloadRejection) -> MapPoint? {
-        guard let object, let x = try object.number("x", in: .siteMetres), let y = try object.number("y", in: .siteMetres) else { return nil }
+        guard let object, let x = try object.number(.x, in: .siteMetres), let y = try object.number(.y, in: .siteMetres) else { return nil }
         return MapPoint(x: x, y: y)
     }
 
@@ -246,9 +246,9 @@ public struct WatchModel: Sendable {
 
     /// `rules.error` as `line:column: message`.
     static func rulesError(_ rules: PayloadReader) throws(PayloadRejection) -> String? {
-        if case .string(let text)? = rules.value["error"] { return text }
-        guard let error = try rules.object("error"), let message = try error.string("message") else { return nil }
-        guard let line = try error.integer("line", in: .count), let column = try error.integer("column", in: .count) else { return message }
+        if case .string(let text)? = rules.value[PayloadKey.error.text] { return text }
+        guard let error = try rules.object(.error), let message = try error.string(.message) else { return nil }
+        guard let line = try error.integer(.line, in: .count), let column = try error.integer(.column, in: .count) else { return message }
         return "\(line):\(column): \(message)"
     }
 
@@ -256,8 +256,8 @@ public struct WatchModel: Sendable {
         guard case let .object(members)? = object?.value else { return [] }
         var approaches: [PeerRow.Approach] = []
         for member in members {
-            guard let approach = try object?.object(member.key), let phase = try approach.string("phase") else { continue }
-            approaches.append(PeerRow.Approach(rule: member.key, phase: phase, progress: try approach.number("progress", in: .fraction)))
+            guard let approach = try object?.object(member.key), let phase = try approach.string(.phase) else { continue }
+            approaches.append(PeerRow.Approach(rule: member.key, phase: phase, progress: try approach.number(.progress, in: .fraction)))
         }
         return approaches.sorted { $0.rule < $1.rule }
     }

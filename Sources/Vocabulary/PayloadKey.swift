@@ -1,0 +1,133 @@
+/// A member name of the v1 payloads (mqtt-api.md, docs/mqtt-api.md) and of the fuse's site tree,
+/// declared once: the agent and the fuse write their payloads with these, and the fuse and `watch`
+/// read them with the same, so that a renamed member cannot leave a reader behind. A name is a
+/// literal of the schema: the writer copies its bytes without escaping.
+public struct PayloadKey: Sendable, Hashable, ExpressibleByStringLiteral, CustomStringConvertible {
+    /// The name as written, for the hot path's `JSONBytes.member`.
+    public let name: StaticString
+    public let text: String
+
+    public init(stringLiteral name: StaticString) {
+        self.name = name
+        text = name.description
+    }
+
+    public var description: String { text }
+
+    public static func == (a: PayloadKey, b: PayloadKey) -> Bool { a.text == b.text }
+    public func hash(into hasher: inout Hasher) { hasher.combine(text) }
+}
+
+extension PayloadKey {
+    public static let accuracyM: PayloadKey = "accuracy_m"
+    public static let aoa: PayloadKey = "aoa"
+    public static let approaches: PayloadKey = "approaches"
+    public static let attributes: PayloadKey = "attributes"
+    public static let azimuthDeg: PayloadKey = "azimuth_deg"
+    public static let azimuthFom: PayloadKey = "azimuth_fom"
+    public static let brokerReconnects: PayloadKey = "broker_reconnects"
+    public static let capabilities: PayloadKey = "capabilities"
+    public static let cause: PayloadKey = "cause"
+    public static let column: PayloadKey = "column"
+    public static let crossedAt: PayloadKey = "crossed_at"
+    public static let cue: PayloadKey = "cue"
+    public static let data: PayloadKey = "data"
+    public static let deviceReconnects: PayloadKey = "device_reconnects"
+    public static let direction: PayloadKey = "direction"
+    public static let directionSource: PayloadKey = "direction_source"
+    public static let distanceM: PayloadKey = "distance_m"
+    public static let dropped: PayloadKey = "dropped"
+    public static let dwellMs: PayloadKey = "dwell_ms"
+    public static let elevationDeg: PayloadKey = "elevation_deg"
+    public static let elevationFom: PayloadKey = "elevation_fom"
+    public static let error: PayloadKey = "error"
+    public static let events: PayloadKey = "events"
+    public static let eventsDropped: PayloadKey = "events_dropped"
+    public static let extendedMacAddress: PayloadKey = "extended_mac_address"
+    public static let facing: PayloadKey = "facing"
+    public static let firmware: PayloadKey = "firmware"
+    public static let fom: PayloadKey = "fom"
+    public static let frame: PayloadKey = "frame"
+    public static let framesInvalid: PayloadKey = "frames_invalid"
+    public static let framesRx: PayloadKey = "frames_rx"
+    public static let from: PayloadKey = "from"
+    public static let gateways: PayloadKey = "gateways"
+    public static let gatewaysInRange: PayloadKey = "gateways_in_range"
+    public static let headingDeg: PayloadKey = "heading_deg"
+    public static let id: PayloadKey = "id"
+    public static let instance: PayloadKey = "instance"
+    public static let kind: PayloadKey = "kind"
+    public static let lastSeen: PayloadKey = "last_seen"
+    public static let line: PayloadKey = "line"
+    public static let link: PayloadKey = "link"
+    public static let mac: PayloadKey = "mac"
+    public static let macVersion: PayloadKey = "mac_version"
+    public static let measurements: PayloadKey = "measurements"
+    public static let message: PayloadKey = "message"
+    public static let method: PayloadKey = "method"
+    public static let name: PayloadKey = "name"
+    public static let nlos: PayloadKey = "nlos"
+    public static let ok: PayloadKey = "ok"
+    public static let peer: PayloadKey = "peer"
+    public static let peers: PayloadKey = "peers"
+    public static let phase: PayloadKey = "phase"
+    public static let phoneReports: PayloadKey = "phone_reports"
+    public static let phoneReportsDropped: PayloadKey = "phone_reports_dropped"
+    public static let phyVersion: PayloadKey = "phy_version"
+    public static let polygon: PayloadKey = "polygon"
+    public static let port: PayloadKey = "port"
+    public static let position: PayloadKey = "position"
+    public static let progress: PayloadKey = "progress"
+    public static let publishQueue: PayloadKey = "publish_queue"
+    public static let rangingIntervalMs: PayloadKey = "ranging_interval_ms"
+    public static let rawDistanceM: PayloadKey = "raw_distance_m"
+    public static let reason: PayloadKey = "reason"
+    public static let requestsDropped: PayloadKey = "requests_dropped"
+    public static let rssiDbm: PayloadKey = "rssi_dbm"
+    public static let rule: PayloadKey = "rule"
+    public static let score: PayloadKey = "score"
+    public static let seq: PayloadKey = "seq"
+    public static let session: PayloadKey = "session"
+    public static let sha256: PayloadKey = "sha256"
+    public static let source: PayloadKey = "source"
+    public static let spooled: PayloadKey = "spooled"
+    public static let stage: PayloadKey = "stage"
+    public static let state: PayloadKey = "state"
+    public static let status: PayloadKey = "status"
+    public static let thresholdM: PayloadKey = "threshold_m"
+    public static let thresholds: PayloadKey = "thresholds"
+    public static let thresholdsOmitted: PayloadKey = "thresholds_omitted"
+    public static let to: PayloadKey = "to"
+    public static let toleranceDeg: PayloadKey = "tolerance_deg"
+    public static let ts: PayloadKey = "ts"
+    public static let type: PayloadKey = "type"
+    public static let uciVersion: PayloadKey = "uci_version"
+    public static let uptimeS: PayloadKey = "uptime_s"
+    public static let version: PayloadKey = "version"
+    public static let warnings: PayloadKey = "warnings"
+    public static let x: PayloadKey = "x"
+    public static let y: PayloadKey = "y"
+    public static let z: PayloadKey = "z"
+    public static let zones: PayloadKey = "zones"
+}
+
+extension JSONBytes {
+    /// `"key": ` (see ``member(_:)-(StaticString)``).
+    public mutating func member(_ key: PayloadKey) { member(key.name) }
+}
+
+extension JSONMember {
+    public init(_ key: PayloadKey, _ value: JSONValue) { self.init(key.text, value) }
+}
+
+extension PayloadReader {
+    public func string(_ key: PayloadKey) throws(PayloadRejection) -> String? { try string(key.text) }
+    public func bool(_ key: PayloadKey) throws(PayloadRejection) -> Bool? { try bool(key.text) }
+    public func number(_ key: PayloadKey, in bounds: PayloadBounds) throws(PayloadRejection) -> Double? { try number(key.text, in: bounds) }
+    public func integer(_ key: PayloadKey, in bounds: PayloadBounds) throws(PayloadRejection) -> Int? { try integer(key.text, in: bounds) }
+    public func object(_ key: PayloadKey) throws(PayloadRejection) -> PayloadReader? { try object(key.text) }
+    public func list(_ key: PayloadKey) throws(PayloadRejection) -> [JSONValue]? { try list(key.text) }
+    public func strings(_ key: PayloadKey) throws(PayloadRejection) -> [String]? { try strings(key.text) }
+    public func objects(_ key: PayloadKey) throws(PayloadRejection) -> [PayloadReader]? { try objects(key.text) }
+    public func numbers(_ key: PayloadKey, in bounds: PayloadBounds) throws(PayloadRejection) -> [Double]? { try numbers(key.text, in: bounds) }
+}

@@ -74,7 +74,7 @@ extension Scenario {
             address: 0x7570, name: "iphone-eve",
             path: [.init(t: 0, distance: 7), .init(t: 8, distance: 7), .init(t: 18, distance: 0.4), .init(t: 33, distance: 0.4),
                    .init(t: 45, distance: 7), .init(t: 60, distance: 7)],
-            iPhone: ScenarioIPhone(app: ScenarioIPhone.App(name: "iphone-eve", startAt: 2, pointing: [
+            iPhone: ScenarioIPhone(app: ScenarioPhoneApp(name: "iphone-eve", startAt: 2, pointing: [
                 .init(t: 0, azimuth: 20, elevation: -70), .init(t: 9, azimuth: 30, elevation: -60),
                 .init(t: 11, azimuth: 25, elevation: -5), .init(t: 16, azimuth: 4, elevation: 2),
                 .init(t: 24, azimuth: 3, elevation: 0), .init(t: 25, azimuth: 35, elevation: 0),

@@ -99,6 +99,12 @@ extension Scenario {
       #                                 # (config 2: 200/120/600)
       #     slot_duration_ms: 2         # 1 | 2
       #     start_at: 0                 # scene seconds; again on every loop
+      #   # Or, with `run --simulate`, its app asks the gateway over MQTT (phone_session) and
+      #   # ranges with what the gateway answers; session_id, session_key_info, gateway_address
+      #   # and start_at are then not given:
+      #   # phone:
+      #   #   role: controlee
+      #   #   app: {name: phone-ben, start_at: 1, pointing: [{t: 0, azimuth: 5, elevation: 0}]}
 
       # An iPhone (Nearby Interaction accessory protocol) is a peer with `iphone: {}`. It answers
       # nothing until its app runs an NISession with the gateway's accessory configuration data

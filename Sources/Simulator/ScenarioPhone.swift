@@ -25,10 +25,15 @@ public struct ScenarioPhone: Hashable, Sendable {
     /// code (`SimulatedDevice.startPhone`); until then it is a phone that answers nothing, never
     /// a tag.
     public var startAt: Double?
+    /// An app that asks the gateway for the session over the broker (`phone_session`), as
+    /// `run --simulate` plays it: the session's id, key, gateway address, channel and preamble
+    /// then come from the gateway's answer, and `start_at` is the app's.
+    public var app: ScenarioPhoneApp?
 
-    public init(parameters: PhoneRangingParameters, startAt: Double? = 0) {
+    public init(parameters: PhoneRangingParameters, startAt: Double? = 0, app: ScenarioPhoneApp? = nil) {
         self.parameters = parameters
         self.startAt = startAt
+        self.app = app
     }
 
     enum CodingKeys: String, CodingKey, CaseIterable {
@@ -42,6 +47,7 @@ public struct ScenarioPhone: Hashable, Sendable {
         case updateRate = "update_rate"
         case slotDurationMilliseconds = "slot_duration_ms"
         case startAt = "start_at"
+        case app
     }
 
     /// Decodes a peer's `phone:` mapping; `peerAddress` is the peer's `address`. Defaults:
@@ -89,18 +95,30 @@ public struct ScenarioPhone: Hashable, Sendable {
             SessionKeyInfo(hex: $0)
         }
         let gateway = try text(.gatewayAddress, expected: addressForm) { UWBAddress($0) }
+        if c.contains(.app) {
+            // The session comes from the gateway's answer: what is written here is the phone's side.
+            for key in [CodingKeys.sessionID, .sessionKeyInfo, .gatewayAddress, .startAt] where c.contains(key) {
+                throw fail(.invalidValue(field: path + "." + key.stringValue, value: "given",
+                                         expected: "nothing: with app, the gateway's answer to phone_session says it"))
+            }
+            app = try ScenarioPhoneApp(from: c.superDecoder(forKey: .app))
+            startAt = nil
+        } else {
+            startAt = try c.decodeIfPresent(Double.self, forKey: .startAt) ?? 0
+        }
         parameters = PhoneRangingParameters(
             role: role ?? .controlee, configID: try number(.configID, UInt8.self) ?? 1, address: own,
-            gatewayAddress: try required(gateway, .gatewayAddress), sessionID: try required(try number(.sessionID, UInt32.self), .sessionID),
-            sessionKeyInfo: try required(key, .sessionKeyInfo), channel: try number(.channel, UInt8.self) ?? 9,
+            gatewayAddress: app == nil ? try required(gateway, .gatewayAddress) : UWBAddress(0, 0),
+            sessionID: app == nil ? try required(try number(.sessionID, UInt32.self), .sessionID) : 1,
+            sessionKeyInfo: app == nil ? try required(key, .sessionKeyInfo) : .qorvoExample, channel: try number(.channel, UInt8.self) ?? 9,
             preambleIndex: try number(.preambleIndex, UInt8.self) ?? 9, updateRate: rate ?? .automatic,
             slotDurationMilliseconds: try number(.slotDurationMilliseconds, UInt8.self) ?? 2)
-        startAt = try c.decodeIfPresent(Double.self, forKey: .startAt) ?? 0
     }
 
     /// `field` is the entry's place in the scenario (`peers[0x0001].phone`).
     func validate(field: String) throws(ScenarioError) {
         try parameters.validate(field: field)
+        try app?.validate(field: field + ".app")
         guard let startAt else { return }
         guard startAt.isFinite else { throw .notFinite(field: field + ".start_at") }
         guard startAt >= 0 else { throw .outOfRange(field: field + ".start_at", value: startAt, expected: "≥ 0 seconds") }

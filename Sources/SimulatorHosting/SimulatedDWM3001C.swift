@@ -12,7 +12,7 @@ public final class SimulatedDWM3001C: DeviceStandIn {
     private let scenario: Scenario
     private let configuration: AgentConfiguration
     private var host: SimulatorHost?
-    private var iPhoneApps: SimulatedIPhoneApps?
+    private var phoneApps: SimulatedPhoneApps?
     private var directory: String?
 
     public let name = "the simulated DWM3001C"
@@ -41,15 +41,15 @@ public final class SimulatedDWM3001C: DeviceStandIn {
         }
         self.host = host
         logger.info("simulated DWM3001C (scenario \(scenario.name ?? "unnamed")) at \(host.slavePath)")
-        iPhoneApps = try SimulatedIPhoneApps(scenario: scenario, host: host, broker: configuration.mqtt.broker,
+        phoneApps = try SimulatedPhoneApps(scenario: scenario, host: host, broker: configuration.mqtt.broker,
                                              clientID: configuration.clientID, topics: topics, loop: loop, logger: logger)
-        try iPhoneApps?.start()
+        try phoneApps?.start()
         return link
     }
 
     public func stop() {
-        iPhoneApps?.stop()
-        iPhoneApps = nil
+        phoneApps?.stop()
+        phoneApps = nil
         host?.stop()
         host = nil
         if let directory { try? FileManager.default.removeItem(atPath: directory) }

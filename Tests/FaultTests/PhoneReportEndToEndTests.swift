@@ -172,4 +172,52 @@ import Vocabulary
             replay's first lines: \(((try? String(contentsOfFile: scratch.file("replay.out"), encoding: .utf8)) ?? "").prefix(1500))
             """)
     }
+
+    /// Under `run --simulate`, a scenario Android phone with an app asks for its session over the
+    /// broker, ranges with what the gateway answered, and reports from its pointing path: the
+    /// gateway, whose device has no AoA, gets its direction from the phone.
+    @Test func aSimulatedAndroidAppAsksThroughTheBrokerAndReports() async throws {
+        let broker = try await MosquittoBroker.start()
+        let dir = try TemporaryDirectory(prefix: "android-app")
+        let subscriber = try await MQTTTestSubscriber.start(broker: broker, topics: ["uwb2mqtt/demo/#"])
+        let agent = try AgentProcess(config: """
+            gateway: {id: demo}
+            device:
+              peers: [{address: 0x0002, name: tool-cart}]
+            mqtt: {url: \(broker.url), spool_dir: \(dir.file("spool"))}
+            rules: \(exampleRulesPath)
+            """, scenario: """
+            name: android-app
+            duration: 60
+            device: {aoa: false}
+            peers:
+              - {address: 0x0002, name: tool-cart, path: [{t: 0, distance: 3}]}
+              - address: 0xCDAB
+                path: [{t: 0, distance: 2}]
+                phone:
+                  role: controlee
+                  app:
+                    name: phone-ben
+                    start_at: 1
+                    pointing: [{t: 0, azimuth: 80}, {t: 3, azimuth: 80}, {t: 4, azimuth: 5, elevation: -2}]
+            """, directory: dir)
+        defer {
+            agent.stop()
+            subscriber.stop()
+            broker.stop()
+        }
+        let answer = try await subscriber.waitForMessage(topic: "uwb2mqtt/demo/response/phone_session", timeout: .seconds(30))
+        #expect(json(answer.payload)["ok"] as? Bool == true, "\(answer.payload)")
+        _ = try await subscriber.waitForMessage(topic: "uwb2mqtt/demo/peer/phone-ben/range",
+                                                where: { json($0.payload)["status"] as? String == "ok" }, timeout: .seconds(30))
+        let available = try await subscriber.waitForMessage(topic: "uwb2mqtt/demo/peer/phone-ben/event", where: {
+            json($0.payload)["type"] as? String == "direction_available"
+        }, timeout: .seconds(30))
+        #expect((json(available.payload)["reason"] as? [String: Any])?["direction_source"] as? String == "phone", "\(available.payload)")
+        _ = try await subscriber.waitForMessage(topic: "uwb2mqtt/demo/peer/phone-ben/event", where: {
+            json($0.payload)["type"] as? String == "facing_gained"
+        }, timeout: .seconds(30))
+        #expect(agent.logLines.contains { $0.contains("Android app phone-ben: ranging") }, "\(agent.logLines.suffix(20))")
+        #expect(!agent.log.contains("dropped a phone report"), "\(agent.logLines.filter { $0.contains("phone report") })")
+    }
 }

@@ -392,7 +392,7 @@ struct IPhoneTests {
         #expect(scenario.peers.first?.iPhone == ScenarioIPhone() && scenario.peers.first?.phone == nil)
         let withApp = #"{"peers": [{"address": "0x7570", "path": [{"t": 0, "distance": 2}], "iphone": {"app": {"name": "iphone-eve", "start_at": 2}}}]}"#
         #expect(try JSONDecoder().decode(Scenario.self, from: Data(withApp.utf8)).peers.first?.iPhone?.app
-                == ScenarioIPhone.App(name: "iphone-eve", startAt: 2))
+                == ScenarioPhoneApp(name: "iphone-eve", startAt: 2))
         let plain = try JSONDecoder().decode(Scenario.self, from: Data(#"{"peers": [{"address": 1, "path": [{"t": 0, "distance": 2}]}]}"#.utf8))
         #expect(plain.peers.first?.iPhone == nil)
 
@@ -425,13 +425,13 @@ struct IPhoneTests {
     func pointing() throws {
         let json = #"{"peers": [{"address": "0x7570", "path": [{"t": 0, "distance": 2}], "iphone": {"app": {"name": "iphone-eve", "pointing": [{"t": 0, "azimuth": 80, "elevation": 0}, {"t": 10, "azimuth": 0, "elevation": -10}, {"t": 20, "azimuth": 0, "elevation": -90}]}}}]}"#
         let app = try #require(try JSONDecoder().decode(Scenario.self, from: Data(json.utf8)).peers.first?.iPhone?.app)
-        #expect(app.pointing.count == 3 && app.pointing[1] == ScenarioIPhone.Pointing(t: 10, azimuth: 0, elevation: -10))
+        #expect(app.pointing.count == 3 && app.pointing[1] == ScenarioPhoneApp.Pointing(t: 10, azimuth: 0, elevation: -10))
         #expect(app.angle(at: 0) == nil, "80° is outside the field of view")
         #expect(app.angle(at: 5).map { [$0.azimuth, $0.elevation] } == [40, -5])
         #expect(app.angle(at: 10).map { [$0.azimuth, $0.elevation] } == [0, -10])
         #expect(app.angle(at: 14).map { [$0.azimuth, $0.elevation] } == [0, -42])
         #expect(app.angle(at: 16) == nil && app.angle(at: 99) == nil, "pointed at the floor")
-        #expect(ScenarioIPhone.App(name: "x").angle(at: 1) == nil)
+        #expect(ScenarioPhoneApp(name: "x").angle(at: 1) == nil)
     }
 
     @Test("iphone must be a mapping")

@@ -371,6 +371,21 @@ struct PhoneTests {
         #expect(Self.diagnostics(out).isEmpty)
     }
 
+    @Test("a phone with an app gets its session from the gateway's answer, not from the scenario")
+    func phoneWithAnApp() throws {
+        let json = #"{"peers": [{"address": "0xCDAB", "path": [{"t": 0, "distance": 1}], "phone": {"role": "controlee", "app": {"name": "phone-ben", "start_at": 1, "pointing": [{"t": 0, "azimuth": 5}]}}}]}"#
+        let phone = try #require(try JSONDecoder().decode(Scenario.self, from: Data(json.utf8)).peers.first?.phone)
+        #expect(phone.app == ScenarioPhoneApp(name: "phone-ben", startAt: 1, pointing: [.init(t: 0, azimuth: 5)]))
+        #expect(phone.startAt == nil, "the app starts it, once the gateway answered")
+        #expect(phone.parameters.role == .controlee && phone.parameters.address == UWBAddress(0xAB, 0xCD))
+        for key in [#""session_id": 42"#, #""session_key_info": "0807010203040506""#, #""gateway_address": "01:00""#, #""start_at": 0"#] {
+            expectScenarioRejected(#"{"peers": [{"address": "0xCDAB", "path": [{"t": 0, "distance": 1}], "phone": {"# + key + #", "app": {"name": "b"}}}]}"#,
+                                   saying: "with app, the gateway's answer to phone_session says it")
+        }
+        expectScenarioRejected(#"{"peers": [{"address": "0xCDAB", "path": [{"t": 0, "distance": 1}], "phone": {"app": {"name": ""}}}]}"#,
+                               saying: "phone.app.name")
+    }
+
     @Test("bad phone entries are decoding errors naming the field",
           arguments: [
             (#""preamble_index": 13"#, "preamble_index"),

@@ -6,12 +6,13 @@ import Simulator
 import UCI
 import Vocabulary
 
-/// The apps of a scenario's simulated iPhones (`iphone: {app: …}`), for `run --simulate`: each
-/// talks to the gateway through the broker with a client of its own, as a phone's app does, and
-/// runs its NISessions on the simulator (`SimulatorHost.startIPhone`). The decisions are
-/// `SimulatedIPhoneApp`'s; this carries them out on the agent's loop.
-final class SimulatedIPhoneApps {
-    private var apps: [SimulatedIPhoneApp]
+/// The apps of a scenario's simulated phones (`app:` under a peer's `iphone:` or `phone:`), for
+/// `run --simulate`: they talk to the gateway through the broker with a client of their own, as a
+/// phone's app does, start their sessions on the simulator (`SimulatorHost.startIPhone`,
+/// `startPhone`) and report what the phone sees. The decisions are `SimulatedPhoneApp`'s; this
+/// carries them out on the agent's loop.
+final class SimulatedPhoneApps {
+    private var apps: [SimulatedPhoneApp]
     private let configuration: MQTTConfiguration
     private var client: MQTTClient?
     private let host: SimulatorHost
@@ -20,16 +21,23 @@ final class SimulatedIPhoneApps {
     private let log: (String) -> Void
     private var timer: EventLoop.Timer?
 
-    /// nil when the scenario has no iPhone with an app. `start` connects.
+    /// nil when the scenario has no phone with an app. `start` connects.
     init?(scenario: Scenario, host: SimulatorHost, broker: BrokerSettings, clientID: String, topics: TopicTree, loop: EventLoop,
           logger: Logger) throws {
         let start = Clocks.monotonic()
-        let apps = scenario.peers.enumerated().compactMap { index, peer in
-            peer.iPhone?.app.map {
-                SimulatedIPhoneApp(app: $0, address: UWBAddress(shortAddress: peer.address), startingAt: start,
-                                   seed: scenario.seed &+ UInt64(index) &* 0x9E37_79B9, track: peer,
-                                   sceneTime: { host.sceneTime(at: $0) })
+        let apps = scenario.peers.enumerated().compactMap { index, peer -> SimulatedPhoneApp? in
+            let kind: SimulatedPhoneApp.Kind
+            let app: ScenarioPhoneApp
+            if let iPhoneApp = peer.iPhone?.app {
+                (kind, app) = (.iPhone, iPhoneApp)
+            } else if let phone = peer.phone, let androidApp = phone.app {
+                (kind, app) = (.android(phone.parameters), androidApp)
+            } else {
+                return nil
             }
+            return SimulatedPhoneApp(kind, app: app, address: UWBAddress(shortAddress: peer.address), startingAt: start,
+                                     seed: scenario.seed &+ UInt64(index) &* 0x9E37_79B9, track: peer,
+                                     sceneTime: { host.sceneTime(at: $0) })
         }
         guard !apps.isEmpty else { return nil }
         self.apps = apps
@@ -37,14 +45,14 @@ final class SimulatedIPhoneApps {
         self.topics = topics
         self.loop = loop
         log = { logger.info("simulator: \($0)") }
-        configuration = try BrokerConnection(broker: broker, clientID: clientID + "-iphone-apps", will: nil).configuration(logger: logger)
+        configuration = try BrokerConnection(broker: broker, clientID: clientID + "-phone-apps", will: nil).configuration(logger: logger)
     }
 
     func start() throws(MQTTError) {
         let client = try MQTTClient(configuration: configuration, loop: loop) { [unowned self] in handle($0) }
         self.client = client
-        try client.subscribe(topic: topics.root + "/response/" + SimulatedIPhoneApp.sessionRequest, qos: .atLeastOnce)
-        try client.subscribe(topic: topics.root + "/response/" + SimulatedIPhoneApp.startRequest, qos: .atLeastOnce)
+        try client.subscribe(topic: topics.root + "/response/" + SimulatedPhoneApp.sessionRequest, qos: .atLeastOnce)
+        try client.subscribe(topic: topics.root + "/response/" + SimulatedPhoneApp.startRequest, qos: .atLeastOnce)
         for app in apps { try client.subscribe(topic: topics.peer(TopicSegment.sanitize(app.name), "event"), qos: .atLeastOnce) }
         try client.start()
         reschedule()
@@ -86,13 +94,15 @@ final class SimulatedIPhoneApps {
         }
     }
 
-    private func carryOut(_ outputs: [SimulatedIPhoneApp.Output], of name: String) {
+    private func carryOut(_ outputs: [SimulatedPhoneApp.Output], of name: String) {
         for output in outputs {
             switch output {
             case let .publish(request, body):
                 _ = try? client?.publish(topic: topics.root + "/request/" + request, payload: body, qos: .atLeastOnce)
             case let .run(session):
                 host.startIPhone(session)
+            case let .start(parameters):
+                host.startPhone(parameters)
             case let .report(token, azimuth, elevation, distance):
                 let payload = JSONValue.object([
                     JSONMember("token", .string(token)), JSONMember("ts", .string(Timestamp.rfc3339(Clocks.wall()))),

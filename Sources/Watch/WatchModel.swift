@@ -52,14 +52,15 @@ public struct WatchModel: Sendable {
         guard topic.hasPrefix(prefix) else { return [] }
         let levels = topic.dropFirst(prefix.count).split(separator: "/", omittingEmptySubsequences: false).map(String.init)
         // `<base>/site/…` is the fuse's tree, read only for the site asked for; requests and
-        // responses are conversations, not state.
+        // responses are conversations, and phones' reports what phones tell the gateway (with
+        // their tokens), not state.
         if levels.first == "site" {
             guard let site, levels.count > 2, levels[1] == site.name else { return [] }
             return readSite(Array(levels.dropFirst(2)), payload: payload, receivedAt: receivedAt)
         }
         guard let gateway = levels.first, !gateway.isEmpty else { return [] }
         let path = Array(levels.dropFirst())
-        if let kind = path.first, kind == "request" || kind == "response" { return [] }
+        if let kind = path.first, kind == "request" || kind == "response" || kind == "phone" { return [] }
         let subtopic = path.joined(separator: "/")
         let fallbackClock = WallClock.clock(secondsSince1970: receivedAt)
         func note(_ problem: String, clock: String = fallbackClock) -> [WatchChange] {
@@ -211,8 +212,9 @@ public struct WatchModel: Sendable {
     static func event(_ object: PayloadReader, gateway: String, peer: String, clock: String, type: String) throws(PayloadRejection) -> WatchEvent {
         var event = WatchEvent(gateway: gateway, peer: peer, clock: clock, type: type)
         event.rule = try object.string(.rule)
-        event.from = try object.string(.from)
-        event.to = try object.string(.to)
+        // A zone's, stage's or direction's states are text; facing's are true, false or null.
+        event.from = Self.state(object.value[PayloadKey.from.text])
+        event.to = Self.state(object.value[PayloadKey.to.text])
         event.distance = try object.number(.distanceM, in: .distanceMetres)
         let reason = try object.object(.reason)
         event.threshold = try reason?.number(.thresholdM, in: .distanceMetres)
@@ -220,6 +222,15 @@ public struct WatchModel: Sendable {
         event.cause = try reason?.string(.cause)
         event.lastSeen = try reason?.string(.lastSeen).flatMap(WallClock.clock(ts:))
         return event
+    }
+
+    /// An event's `from` or `to` as the list writes it; nil for null or what is no state.
+    static func state(_ value: JSONValue?) -> String? {
+        switch value {
+        case let .string(text)?: text
+        case let .bool(flag)?: flag ? "true" : "false"
+        default: nil
+        }
     }
 
     mutating func remember(_ event: WatchEvent) {

@@ -128,7 +128,7 @@ public enum WatchScreen {
             + pad(bar, barWidth) + "  " + pad("age", 4, right: true) + "  stage, zones, approaches", .dim)
     }
 
-    /// `  phone-anna   ranging      0.91 m  ███▋              0.1s  reach 75%  [counter]  handoff idle 0%  facing 5° phone`;
+    /// `  phone-anna   ranging      0.91 m  ███▋              0.1s  reach 75%  facing 5° phone  [counter]  handoff idle 0%`;
     /// a lost peer is marked `✗` and keeps its last distance, dimmed.
     static func peer(_ row: PeerRow, scale: Double, barWidth: Int, now: Double, marks: [Double] = []) -> ScreenLine {
         let lost = row.link == "lost"
@@ -140,14 +140,15 @@ public enum WatchScreen {
         line.add("  " + pad(age(row.lastMeasurement, now: now), 4, right: true))
         var tail: [String] = []
         if let stage = row.stage { tail.append(stage + (row.progress.map { " " + percent($0) } ?? "")) }
-        if !row.zones.isEmpty { tail.append("[" + row.zones.joined(separator: ", ") + "]") }
-        for approach in row.approaches {
-            tail.append("\(approach.rule) \(approach.phase)" + (approach.progress.map { " " + percent($0) } ?? ""))
-        }
-        // In words, not colour alone: `facing 5° phone`, `not facing 40° phone`, `-12° gateway`.
+        // Beside the stage, whose guidance it completes; in words, not colour alone: `facing 5°
+        // phone`, `not facing 40° phone`, `-12° gateway`.
         if let source = row.directionSource {
             let facing = row.facing.map { $0 ? "facing " : "not facing " } ?? ""
             tail.append(facing + (row.azimuth.map { "\(Int($0.rounded()))° " } ?? "") + source)
+        }
+        if !row.zones.isEmpty { tail.append("[" + row.zones.joined(separator: ", ") + "]") }
+        for approach in row.approaches {
+            tail.append("\(approach.rule) \(approach.phase)" + (approach.progress.map { " " + percent($0) } ?? ""))
         }
         if !tail.isEmpty { line.add("  " + tail.joined(separator: "  ")) }
         return line

@@ -83,6 +83,18 @@ import Testing
         #expect(feed.model.gateways["lobby"]?.peers.isEmpty == true)
     }
 
+    /// Facing's events carry true, false or null where the others carry names; phones' reports
+    /// are what phones tell the gateway, not its state: neither is an unreadable message.
+    @Test func facingEventsAndPhonesReports() {
+        var feed = Feed()
+        #expect(feed.lines("lobby/peer/iphone-eve/event", #"{"id": "lobby:1:9", "ts": "2026-11-29T12:03:04.000Z", "peer": "iphone-eve", "type": "facing_gained", "rule": null, "from": null, "to": true, "distance_m": 6.01, "reason": {"tolerance_deg": 35, "azimuth_deg": 27.5}, "cue": {"sound": "direction-lock"}}"#)
+            == ["12:03:04 lobby  iphone-eve  facing_gained at 6.01 m"])
+        #expect(feed.lines("lobby/peer/iphone-eve/event", #"{"ts": "2026-11-29T12:03:09.000Z", "peer": "iphone-eve", "type": "facing_lost", "from": true, "to": false, "distance_m": 0.4, "reason": {}}"#)
+            == ["12:03:09 lobby  iphone-eve  facing_lost at 0.40 m"])
+        #expect(feed.model.events.last?.from == "true" && feed.model.events.last?.to == "false")
+        #expect(feed.lines("lobby/phone/iphone-eve/report", #"{"token": "00112233445566778899aabbccddeeff", "ts": "2026-11-29T12:03:09.100Z", "azimuth_deg": 3}"#).isEmpty)
+    }
+
     @Test func rankingsAndMetrics() {
         var feed = Feed()
         #expect(feed.lines("lobby/ranking/nearest", #"{"ts": "2026-11-29T12:03:04.000Z", "rule": "nearest", "peers": [{"peer": "phone-anna", "score": 0.9, "distance_m": 0.9, "facing": null}, {"peer": "tool-cart", "score": 0.3, "distance_m": 3.0, "facing": null}]}"#)

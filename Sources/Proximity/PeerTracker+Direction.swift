@@ -17,10 +17,9 @@ extension PeerTracker {
             measured = Bearing(azimuthDeg: az, azimuthFOM: sample.azimuthFOM,
                                elevationDeg: elevationOK ? sample.elevationDeg : nil, elevationFOM: sample.elevationFOM, at: time)
         }
-        let next = measured ?? freshPhoneBearing(at: time, rules: rules)
-        let why = bearing?.source == .phone ? EventReason.because(.stale)
-                                            : EventReason(cause: EventReason.Cause.lowFOM.rawValue, fom: sample.azimuthFOM)
-        return settle(next, at: time, unavailableBecause: why)
+        let wasPhone = bearing?.source == .phone
+        return settle(measured ?? freshPhoneBearing(at: time, rules: rules), at: time,
+                      unavailableBecause: wasPhone ? .because(.stale) : EventReason(cause: EventReason.Cause.lowFOM.rawValue, fom: sample.azimuthFOM))
     }
 
     /// The phone's report: the angle at which it saw the gateway at `measuredAt` (nil azimuth: it
@@ -51,8 +50,10 @@ extension PeerTracker {
     }
 
     /// Puts `next` in use, with `direction_available` or `direction_unavailable` when that changes.
-    /// A change of source alone is no event: `state` says it.
-    private mutating func settle(_ next: Bearing?, at time: Double, unavailableBecause why: EventReason) -> [ProximityEvent] {
+    /// A change of source alone is no event: `state` says it. `why` is worked out only for an
+    /// event: this runs with every measurement.
+    private mutating func settle(_ next: Bearing?, at time: Double,
+                                 unavailableBecause why: @autoclosure () -> EventReason) -> [ProximityEvent] {
         let was = bearing
         bearing = next
         if was == nil, let next {
@@ -60,7 +61,7 @@ extension PeerTracker {
                           reason: EventReason(fom: next.source == .gateway ? next.azimuthFOM : nil, directionSource: next.source))]
         }
         if let was, next == nil {
-            var reason = why
+            var reason = why()
             reason.directionSource = was.source
             return [event(.directionUnavailable, at: time, from: "available", to: "unavailable", reason: reason)]
         }

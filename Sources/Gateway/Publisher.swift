@@ -19,9 +19,12 @@ struct Publisher {
     let client: MQTTClient
     private(set) var spool: Spool
     private(set) var connected = false
-    /// Live messages waiting for the broker: newest per topic, in first-seen order.
+    /// Live messages and answers waiting for the broker, in first-seen order: live data newest
+    /// per topic (its topic is the key), each answer on its own (see `response`).
     private var live: [String: SpooledMessage] = [:]
     private var liveOrder: [String] = []
+    /// Numbers the keys of held answers.
+    private var answersHeld: UInt64 = 0
     private var heldBytes = 0
     private(set) var liveDropped = 0
     /// Durable messages the broker can never take (a topic longer than MQTT allows, one that
@@ -54,7 +57,7 @@ struct Publisher {
     var dropped: Int { liveDropped + spool.dropped + refused }
     var spooled: Int { spool.count }
     /// Live messages and answers waiting for the broker (one per topic).
-    var heldTopics: Int { liveOrder.count }
+    var heldMessages: Int { liveOrder.count }
 
     /// Publishes an event or a piece of retained state (QoS 1): now if the broker has it and
     /// nothing journaled is ahead of it, otherwise into the journal. Returns a problem to log.
@@ -129,11 +132,13 @@ struct Publisher {
                 // fall through: keep it for later
             }
         }
-        hold(SpooledMessage(topic: topic, payload: Array(payload), qos: qos, retain: false))
+        hold(SpooledMessage(topic: topic, payload: Array(payload), qos: qos, retain: false), key: topic)
     }
 
-    /// Publishes the answer to a request (QoS 1): now if the broker can take it, else the newest
-    /// per topic waits like live data.
+    /// Publishes the answer to a request (QoS 1): now if the broker can take it, else it waits
+    /// with the held live data, each answer on its own: answers on one topic are for different
+    /// requests (their ids), and under a flood of malformed requests on `request/ping` the one
+    /// good ping's answer must not be replaced by the error answer to a request read after it.
     ///
     /// Not journaled: an answer is for a requester waiting now, not a promise across outages, and
     /// a journal write costs an fsync. Under a flood of requests (the fault suite's 10,000 a
@@ -150,23 +155,24 @@ struct Publisher {
                 // fall through: keep it for later
             }
         }
-        hold(SpooledMessage(topic: topic, payload: Array(payload), qos: 1, retain: false))
+        answersHeld &+= 1
+        hold(SpooledMessage(topic: topic, payload: Array(payload), qos: 1, retain: false), key: "\(topic)\u{0}\(answersHeld)")
     }
 
     /// The part of the client's QoS 1 window answers may take.
     private var answerWindow: Int { client.configuration.maxQueuedMessages / 2 }
 
-    /// Held live data and answers are bounded: one topic per peer topic and request name is
-    /// far below it, a flood of distinct request names is not (each has its own answer topic).
+    /// Held live data and answers are bounded: one message per peer topic and a few answers are
+    /// far below it, a flood of requests is not; the oldest go first.
     static let maximumHeldTopics = 1000
     static let maximumHeldBytes = 1 << 20
 
-    private mutating func hold(_ message: SpooledMessage) {
-        if let replaced = live.updateValue(message, forKey: message.topic) {
+    private mutating func hold(_ message: SpooledMessage, key: String) {
+        if let replaced = live.updateValue(message, forKey: key) {
             liveDropped += 1
             heldBytes -= replaced.payload.count + replaced.topic.utf8.count
         } else {
-            liveOrder.append(message.topic)
+            liveOrder.append(key)
         }
         heldBytes += message.payload.count + message.topic.utf8.count
         // The oldest go first: a requester waiting that long has given up.
@@ -295,8 +301,8 @@ struct Publisher {
     /// the QoS 1 window taken (see `response`) or the client refusing stays held, with everything
     /// after it, until the next acknowledgement.
     private mutating func flushLive() {
-        while let topic = liveOrder.first {
-            guard let message = live[topic] else { liveOrder.removeFirst(); continue }
+        while let key = liveOrder.first {
+            guard let message = live[key] else { liveOrder.removeFirst(); continue }
             if message.qos != 0 && client.outstandingMessageCount >= answerWindow { return }
             do {
                 try publish(topic: message.topic, payload: message.payload[...],
@@ -306,7 +312,7 @@ struct Publisher {
             } catch {
                 // Offline again, or refused: live data is best effort; drop it.
             }
-            live.removeValue(forKey: topic)
+            live.removeValue(forKey: key)
             liveOrder.removeFirst()
             heldBytes -= message.payload.count + message.topic.utf8.count
         }

@@ -74,6 +74,21 @@ extension ApproachRule: RuleKind {
         EventDeclaration(.approachCompleted, .completes),
         EventDeclaration(.approachCanceled, .ends),
     ]
+    public static let noRules: [ApproachRule] = []
+
+    public static func decode(from file: KeyedDecodingContainer<RulesKey>) throws -> [ApproachRule] {
+        try RulesDecoding.namedRules(file, key, atMost: RulesBounds.approaches, noun: noun) {
+            Located($0.name, at: $0.nameMark ?? Located<Int>.unknownMark)
+        }
+    }
+
+    public static func warnings(_ section: [ApproachRule], for peers: [PeerIdentity]) -> [String] {
+        section.compactMap { RulesDecoding.unmatched(noun, $0.name, $0.peers, $0.mark, peers: peers) }
+    }
+
+    public static func tracking(in rules: Rules, for peer: inout PeerTracker) -> ApproachTracking {
+        ApproachTracking(rules: rules.approaches, identity: peer.identity)
+    }
 
     public static func thresholds(in rules: Rules) -> [RuleDistance] {
         rules.approaches.flatMap { approach in
@@ -110,4 +125,135 @@ extension ApproachRule: RuleKind {
       }
     }
     """#
+}
+
+extension Rules {
+    public var approaches: [ApproachRule] {
+        get { self[ApproachRule.self] }
+        set { self[ApproachRule.self] = newValue }
+    }
+}
+
+extension PeerState {
+    /// One entry of `approaches`.
+    public struct ApproachStatus: Hashable, Sendable {
+        public var rule: String
+        public var phase: ApproachPhase
+        /// 0…1 between start_within and confirm_within; 0 when idle, 1 when completed.
+        public var progress: Double
+    }
+
+    /// Every approach rule that selects the peer, in rule order.
+    public var approaches: [ApproachStatus] {
+        guard case let .object(rules)? = rule(.approaches) else { return [] }
+        return rules.compactMap { member in
+            guard case let .object(fields) = member.value,
+                  case let .string(phase)? = fields.first(where: { $0.key == PayloadKey.phase.text })?.value,
+                  let parsed = ApproachPhase(rawValue: phase),
+                  let progress = fields.first(where: { $0.key == PayloadKey.progress.text })?.value.number else { return nil }
+            return ApproachStatus(rule: member.key, phase: parsed, progress: progress)
+        }
+    }
+}
+
+/// Approaches as one peer lives them: the phase of each approach rule that selects it. The
+/// progress of the first one under way is the peer's ``PeerTracker/approachProgress``, which
+/// `feedback` follows.
+public struct ApproachTracking: RuleTracking {
+    let rules: [ApproachRule]
+    /// Parallel to ``rules``; nil where a rule's `peers` do not select the peer.
+    var phases: [ApproachPhase?]
+
+    init(rules: [ApproachRule], identity: PeerIdentity) {
+        self.rules = rules
+        phases = rules.map { $0.peers.matches(identity) ? .idle : nil }
+    }
+
+    public mutating func evaluate(_ peer: inout PeerTracker, at time: Double, measured: Bool, into events: inout [ProximityEvent]) {
+        guard measured, let d = peer.distance else { return }
+        for (i, rule) in rules.enumerated() {
+            guard let phase = phases[i] else { continue }
+            var next = phase
+            if next == .idle, d <= rule.startWithin {
+                next = .ready
+                events.append(peer.event(.approachReady, at: time, rule: rule.name, from: "idle", to: "ready",
+                                         reason: EventReason(thresholdM: rule.startWithin, crossedAt: time)))
+            }
+            if next == .ready, d <= rule.confirmWithin {
+                next = .completed
+                events.append(peer.event(.approachCompleted, at: time, rule: rule.name, from: "ready", to: "completed",
+                                         reason: EventReason(thresholdM: rule.confirmWithin, crossedAt: time)))
+            } else if next == .ready, d > rule.cancelBeyond {
+                next = .idle
+                events.append(peer.event(.approachCanceled, at: time, rule: rule.name, from: "ready", to: "idle",
+                                         reason: EventReason(thresholdM: rule.cancelBeyond, crossedAt: time)))
+            } else if next == .completed, d > rule.startWithin {
+                next = .idle  // re-armed: a new approach can complete
+            }
+            phases[i] = next
+        }
+        peer.approachProgress = activeProgress(at: d)
+    }
+
+    public mutating func lose(_ peer: inout PeerTracker, reason: EventReason, at time: Double, into events: inout [ProximityEvent]) {
+        for (i, rule) in rules.enumerated() {
+            guard let phase = phases[i] else { continue }
+            if phase == .ready {
+                events.append(peer.event(.approachCanceled, at: time, rule: rule.name, from: "ready", to: "idle", reason: reason))
+            }
+            phases[i] = .idle
+        }
+        peer.approachProgress = nil
+    }
+
+    /// Phases carry over by rule name; a ready approach whose rule went (or no longer selects
+    /// the peer) ends with `approach_canceled`.
+    public func carriedOver(to rules: Rules, _ peer: inout PeerTracker, at time: Double,
+                            into events: inout [ProximityEvent]) -> any RuleTracking {
+        var next = ApproachTracking(rules: rules.approaches, identity: peer.identity)
+        for (i, rule) in self.rules.enumerated() {
+            guard let phase = phases[i], phase != .idle else { continue }
+            if let j = next.rules.firstIndex(where: { $0.name == rule.name }), next.phases[j] != nil {
+                next.phases[j] = phase
+            } else if phase == .ready {
+                events.append(peer.event(.approachCanceled, at: time, rule: rule.name, from: "ready", to: "idle",
+                                         reason: .because(.rulesChanged)))
+            }
+        }
+        return next
+    }
+
+    /// `approaches`: every approach rule that selects the peer, with its phase and progress.
+    public func describe<Writer: PeerStateWriter>(_ peer: PeerTracker, into writer: inout Writer) {
+        writer.member(.approaches)
+        writer.beginObject()
+        for (i, rule) in rules.enumerated() {
+            guard let phase = phases[i] else { continue }
+            writer.member(rule.name)
+            writer.beginObject()
+            writer.member(.phase)
+            writer.string(phase.rawValue)
+            writer.member(.progress)
+            writer.continuous(Self.progress(of: rule, in: phase, at: peer.distance))
+            writer.end()
+        }
+        writer.end()
+    }
+
+    /// An approach's `progress` in `phase` at `distance`: 0 idle, closeness while ready, 1 completed.
+    static func progress(of rule: ApproachRule, in phase: ApproachPhase, at distance: Double?) -> Double {
+        switch phase {
+        case .idle: 0
+        case .ready: distance.map(rule.progress(at:)) ?? 0
+        case .completed: 1
+        }
+    }
+
+    /// The progress of the first approach (in rule order) that is not idle.
+    private func activeProgress(at distance: Double) -> Double? {
+        for (rule, phase) in zip(rules, phases) {
+            if let phase, phase != .idle { return Self.progress(of: rule, in: phase, at: distance) }
+        }
+        return nil
+    }
 }

@@ -26,15 +26,13 @@ public struct EventBudget: Sendable {
         var unseen: Set<Span> = []
     }
 
-    /// What an event begins or ends: one zone, one approach, the stage, facing, direction, the
-    /// link's loss.
-    private enum Span: Hashable {
-        case zone(String)
-        case approach(String)
-        case stage
-        case facing
-        case direction
-        case signalLoss
+    /// What an event begins or ends: one rule of a kind (a zone, an approach), a kind's one
+    /// state (the stage, facing), the direction, the link's loss.
+    private struct Span: Hashable {
+        /// The rule kind's key, or the engine's own: `direction`, `signal`.
+        var group: String
+        /// The rule's name; empty for a kind's or the engine's one state.
+        var rule: String
     }
 
     private enum Role {
@@ -80,21 +78,33 @@ public struct EventBudget: Sendable {
         buckets[address] = nil
     }
 
+    /// Each rule kind's events by type, with their kind's key and tone.
+    private static let declared: [EventType: (group: String, tone: EventDeclaration.Tone)] = {
+        var declared: [EventType: (group: String, tone: EventDeclaration.Tone)] = [:]
+        for kind in RuleKinds.all {
+            for declaration in kind.events { declared[declaration.type] = (kind.key, declaration.tone) }
+        }
+        return declared
+    }()
+
+    /// What `event` begins or ends, from its kind's declaration: what begins begins a span, what
+    /// ends or completes ends it, and a change (`stage_change`) begins one unless it changes to
+    /// nothing. The engine's own: a direction available begins one, a signal lost too (what
+    /// ends it is `signal_regained`).
     private static func role(of event: ProximityEvent) -> Role? {
-        let rule = event.rule ?? ""
         switch event.type {
-        case .zoneEnter: return .begins(.zone(rule))
-        case .zoneExit: return .ends(.zone(rule))
-        case .approachReady: return .begins(.approach(rule))
-        case .approachCompleted, .approachCanceled: return .ends(.approach(rule))
-        case .stageChange: return event.to == .null ? .ends(.stage) : .begins(.stage)
-        case .facingGained: return .begins(.facing)
-        case .facingLost: return .ends(.facing)
-        case .directionAvailable: return .begins(.direction)
-        case .directionUnavailable: return .ends(.direction)
-        case .signalLost: return .begins(.signalLoss)
-        case .signalRegained: return .ends(.signalLoss)
-        default: return nil
+        case .directionAvailable: return .begins(Span(group: "direction", rule: ""))
+        case .directionUnavailable: return .ends(Span(group: "direction", rule: ""))
+        case .signalLost: return .begins(Span(group: "signal", rule: ""))
+        case .signalRegained: return .ends(Span(group: "signal", rule: ""))
+        default: break
+        }
+        guard let (group, tone) = declared[event.type] else { return nil }
+        let span = Span(group: group, rule: event.rule ?? "")
+        switch tone {
+        case .begins: return .begins(span)
+        case .ends, .completes: return .ends(span)
+        case .changes: return event.to == .null ? .ends(span) : .begins(span)
         }
     }
 }

@@ -99,6 +99,35 @@ extension FacingRule: RuleKind {
         EventDeclaration(.facingGained, .begins),
         EventDeclaration(.facingLost, .ends),
     ]
+    public static let noRules: FacingRule? = nil
+
+    public static func decode(from file: KeyedDecodingContainer<RulesKey>) throws -> FacingRule? {
+        try file.decodeIfPresent(FacingRule.self, forKey: RulesKey(key))
+    }
+
+    /// The tolerance's default, and `stage` checked, against the stages.
+    public static func complete(_ section: inout FacingRule?, in rules: Rules) throws {
+        guard var facing = section else { return }
+        let stages = rules.stages
+        let bandsWithTolerance = stages?.bands.allSatisfy { $0.facingToleranceDegrees != nil } ?? false
+        if !facing.toleranceGiven {
+            facing.tolerance = bandsWithTolerance ? .stage : .degrees(30)
+        } else if facing.tolerance == .stage {
+            let at = facing.toleranceMark ?? Located<Int>.unknownMark
+            guard let stages else {
+                throw SourceError(at: at, "tolerance_deg: stage needs a stages section whose bands set facing_tolerance_deg")
+            }
+            if let band = stages.bands.first(where: { $0.facingToleranceDegrees == nil }) {
+                throw SourceError(at: band.mark ?? at, "band \(Excerpt.quoted(band.name)) needs attributes.facing_tolerance_deg, since facing.tolerance_deg is \"stage\"",
+                                  kind: .missingKey)
+            }
+        }
+        section = facing
+    }
+
+    public static func tracking(in rules: Rules, for peer: inout PeerTracker) -> FacingTracking {
+        FacingTracking(rule: rules.facing, stages: rules.stages)
+    }
 
     public static let schema = #"""
     "facing": {
@@ -126,4 +155,93 @@ extension FacingRule: RuleKind {
       }
     }
     """#
+}
+
+extension Rules {
+    public var facing: FacingRule? {
+        get { self[FacingRule.self] }
+        set { self[FacingRule.self] = newValue }
+    }
+}
+
+extension PeerState {
+    /// Whether the peer faces the gateway; nil when it cannot be evaluated (no facing rule, no
+    /// direction, or no tolerance for the current stage).
+    public var facing: Bool? {
+        if case let .bool(facing)? = rule(.facing) { facing } else { nil }
+    }
+}
+
+/// Facing as one peer lives it: judged from the peer's direction (never from distance) against
+/// the tolerance, fixed or its stage band's; the peer's ``PeerTracker/facing``, which rankings'
+/// facing bonus and `feedback` read.
+public struct FacingTracking: RuleTracking {
+    let rule: FacingRule?
+    /// Each stage band's `facing_tolerance_deg`, for `tolerance_deg: stage`.
+    let stageTolerances: [Double?]
+
+    init(rule: FacingRule?, stages: StageRules?) {
+        self.rule = rule
+        stageTolerances = stages?.bands.map(\.facingToleranceDegrees) ?? []
+    }
+
+    /// The tolerance in stage band `stage`; nil when facing cannot be evaluated.
+    func tolerance(inStage stage: Int?) -> Double? {
+        switch rule?.tolerance {
+        case .degrees(let d)?: return d
+        case .stage?:
+            guard let stage, stageTolerances.indices.contains(stage) else { return nil }
+            return stageTolerances[stage]
+        case nil: return nil
+        }
+    }
+
+    public mutating func evaluate(_ peer: inout PeerTracker, at time: Double, measured: Bool, into events: inout [ProximityEvent]) {
+        guard measured else { return }
+        update(&peer, at: time, into: &events)
+    }
+
+    public mutating func directionChanged(_ peer: inout PeerTracker, at time: Double, into events: inout [ProximityEvent]) {
+        update(&peer, at: time, into: &events)
+    }
+
+    public mutating func lose(_ peer: inout PeerTracker, reason: EventReason, at time: Double, into events: inout [ProximityEvent]) {
+        update(&peer, at: time, lossReason: reason, into: &events)
+    }
+
+    /// A new tolerance; the engine's evaluation after the reload judges facing with it.
+    public func carriedOver(to rules: Rules, _ peer: inout PeerTracker, at time: Double,
+                            into events: inout [ProximityEvent]) -> any RuleTracking {
+        FacingTracking(rule: rules.facing, stages: rules.stages)
+    }
+
+    /// `facing`.
+    public func describe<Writer: PeerStateWriter>(_ peer: PeerTracker, into writer: inout Writer) {
+        writer.member(.facing)
+        writer.bool(peer.facing)
+    }
+
+    /// Judges facing from the current direction and stage, with `facing_gained` or `facing_lost`
+    /// when it changes.
+    private func update(_ peer: inout PeerTracker, at time: Double, lossReason: EventReason? = nil, into events: inout [ProximityEvent]) {
+        var next: Bool? = nil
+        var tolerance: Double? = nil
+        if peer.link == .ranging, let bearing = peer.bearing, let t = self.tolerance(inStage: peer.stage) {
+            tolerance = t
+            next = bearing.faces(within: t)
+        }
+        let old = peer.facing
+        peer.facing = next
+        let cues = rule?.cues ?? FacingCues()
+        let from: JSONValue = old.map(JSONValue.bool) ?? .null
+        let to: JSONValue = next.map(JSONValue.bool) ?? .null
+        if next == true, old != true {
+            events.append(peer.event(.facingGained, at: time, from: from, to: to,
+                                     reason: EventReason(toleranceDeg: tolerance, azimuthDeg: peer.bearing?.azimuthDeg), cue: cues.gained))
+        } else if old == true, next != true {
+            let reason = next == false ? EventReason(toleranceDeg: tolerance, azimuthDeg: peer.bearing?.azimuthDeg)
+                                       : lossReason ?? .because(.directionUnavailable)
+            events.append(peer.event(.facingLost, at: time, from: from, to: to, reason: reason, cue: cues.lost))
+        }
+    }
 }

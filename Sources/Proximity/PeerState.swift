@@ -1,8 +1,11 @@
+import Vocabulary
+
 /// A snapshot of one peer: the `state` payload.
 ///
 /// Angles are nil whenever direction is unavailable (never the last known angle); `distanceM` is nil
-/// unless the link is ranging; `facing` is nil when it cannot be evaluated (no facing rule, no
-/// direction, or no tolerance for the current stage).
+/// unless the link is ranging. What the rules say of the peer (its zones, stage, approaches,
+/// facing) is ``rules``: each kind's members in table order, as the kind wrote them
+/// (``RuleTracking/describe(_:into:)``); each kind reads its own back (``zones``, ``stage``, …).
 public struct PeerState: Hashable, Sendable {
     public var ts: Double
     public var peer: PeerIdentity
@@ -16,40 +19,25 @@ public struct PeerState: Hashable, Sendable {
     public var directionAvailable: Bool { directionSource != nil }
     public var azimuthDeg: Double?
     public var elevationDeg: Double?
-    /// Names of the zones the peer is in, in rule order.
-    public var zones: [String]
-    public var stage: String?
-    /// Every approach rule that selects the peer, in rule order.
-    public var approaches: [ApproachStatus]
-    public var facing: Bool?
+    /// The rule kinds' members of `state`, in table order.
+    public var rules: [JSONMember]
+    /// What of ``rules`` makes a change worth publishing (all but the continuous numbers).
+    var ruleTokens: [StateToken]
 
-    /// One entry of `approaches`.
-    public struct ApproachStatus: Hashable, Sendable {
-        public var rule: String
-        public var phase: ApproachPhase
-        /// 0…1 between start_within and confirm_within; 0 when idle, 1 when completed.
-        public var progress: Double
+    /// The value of the rule kinds' member `key`, nil when no kind wrote it.
+    public func rule(_ key: PayloadKey) -> JSONValue? {
+        rules.first { $0.key == key.text }?.value
     }
 
     /// The fields whose change makes the integrator publish at once (everything but time, distance,
-    /// angles and progress, which change with every measurement).
+    /// angles and continuous numbers such as progress, which change with every measurement).
     public var discrete: Discrete {
-        Discrete(link: link, directionSource: directionSource, zones: zones, stage: stage,
-                 phases: approaches.map { Discrete.Phase(rule: $0.rule, phase: $0.phase) }, facing: facing)
+        Discrete(link: link, directionSource: directionSource, rules: ruleTokens)
     }
 
     public struct Discrete: Hashable, Sendable {
         var link: LinkState
         var directionSource: DirectionSource?
-        var zones: [String]
-        var stage: String?
-        var phases: [Phase]
-        var facing: Bool?
-
-        /// An approach rule's phase, by rule name so that it carries over a rules reload.
-        struct Phase: Hashable, Sendable {
-            var rule: String
-            var phase: ApproachPhase
-        }
+        var rules: [StateToken]
     }
 }

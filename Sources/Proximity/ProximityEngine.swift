@@ -18,7 +18,12 @@ import UCI
 /// for output in engine.ingest(peer: cart, sample: RangingSample(m, deviceHasAoA: true), at: now) { publish(output) }
 /// ```
 public struct ProximityEngine: Sendable {
-    public private(set) var rules: Rules
+    public private(set) var rules: Rules {
+        didSet { guidance = Guidance(rules) }
+    }
+    /// What of ``rules`` the engine reads after every measurement and round, read out of the
+    /// rules once per change of them.
+    private var guidance: Guidance
     public let gateway: GatewayPose?
     /// Whether the device measures angles (its capabilities), learned once the device is identified.
     public var deviceHasAoA: Bool
@@ -40,6 +45,7 @@ public struct ProximityEngine: Sendable {
 
     public init(rules: Rules, peers: [PeerIdentity], gateway: GatewayPose? = nil, deviceHasAoA: Bool) {
         self.rules = rules
+        guidance = Guidance(rules)
         self.gateway = gateway
         self.deviceHasAoA = deviceHasAoA
         published = Array(repeating: nil, count: rules.rankings.count)
@@ -93,7 +99,7 @@ public struct ProximityEngine: Sendable {
         if !sample.isValid {
             tracker.lastFailure = time
             if tracker.link == .ranging, let silent = tracker.silentSince, time - silent >= rules.signalLostAfter - PeerTracker.timeSlack {
-                events += tracker.lose(.measurementErrors, at: time, rules: rules)
+                tracker.lose(.measurementErrors, at: time, into: &events)
             }
         } else {
             if tracker.link == .lost {
@@ -110,7 +116,7 @@ public struct ProximityEngine: Sendable {
             let raw = max(0, sample.distanceMeters ?? 0)
             tracker.distance = tracker.filter.update(raw, at: time, nonLineOfSight: sample.nonLineOfSight == true)
             events.appendIfAny(tracker.takeAngle(sample, at: time, rules: rules, deviceHasAoA: deviceHasAoA))
-            events.appendIfAny(tracker.evaluate(at: time, rules: rules, measured: true))
+            tracker.evaluate(at: time, measured: true, into: &events)
             guidance = feedback(of: tracker, at: time)
             estimate = position(of: tracker, at: time)
         }
@@ -161,12 +167,12 @@ public struct ProximityEngine: Sendable {
             if tracker.link == .ranging, let last = tracker.lastValid, let silent = tracker.silentSince {
                 if time - silent >= rules.signalLostAfter - PeerTracker.timeSlack {
                     let errors = (tracker.lastFailure ?? -.infinity) > last
-                    events.appendIfAny(tracker.lose(errors ? .measurementErrors : .timeout, at: time, rules: rules))
+                    tracker.lose(errors ? .measurementErrors : .timeout, at: time, into: &events)
                 } else {
                     let before = tracker.bearing
                     events.appendIfAny(tracker.expireAngle(at: time, rules: rules))
-                    events.appendIfAny(tracker.evaluate(at: time, rules: rules, measured: false))
-                    if tracker.bearing != before { events.appendIfAny(tracker.updateFacing(at: time, rules: rules)) }
+                    tracker.evaluate(at: time, measured: false, into: &events)
+                    if tracker.bearing != before { tracker.directionChanged(at: time, into: &events) }
                 }
             }
             for event in events { outputs.append(.event(event)) }
@@ -187,7 +193,7 @@ public struct ProximityEngine: Sendable {
         guard var tracker = trackers.removeValue(forKey: peer.address) else { return [] }
         var events = tracker.takePhoneAngle(azimuthDeg: azimuthDeg, elevationDeg: elevationDeg, measuredAt: measuredAt,
                                             at: time, rules: rules)
-        if tracker.link == .ranging { events.appendIfAny(tracker.updateFacing(at: time, rules: rules)) }
+        if tracker.link == .ranging { tracker.directionChanged(at: time, into: &events) }
         var outputs = events.map(ProximityOutput.event)
         if let state = stateChange(of: &tracker, at: time) { outputs.append(.state(state)) }
         store(tracker)
@@ -213,7 +219,9 @@ public struct ProximityEngine: Sendable {
         var outputs: [ProximityOutput] = []
         for address in order where peer == nil || peer?.address == address {
             guard var tracker = trackers[address] else { continue }
-            outputs += tracker.lose(cause, at: time, rules: rules, endsConnecting: endsConnecting).map(ProximityOutput.event)
+            var events: [ProximityEvent] = []
+            tracker.lose(cause, at: time, endsConnecting: endsConnecting, into: &events)
+            outputs += events.map(ProximityOutput.event)
             if let state = stateChange(of: &tracker, at: time) { outputs.append(.state(state)) }
             store(tracker)
         }
@@ -272,48 +280,15 @@ public struct ProximityEngine: Sendable {
         let old = rules
         rules = new
         var outputs: [ProximityOutput] = []
-        let changed = EventReason.because(.rulesChanged)
         for address in order {
-            guard var tracker = trackers[address] else { continue }
-            var events: [ProximityEvent] = []
+            guard var tracker = trackers.removeValue(forKey: address) else { continue }
             if !tracker.filter.matches(new.filter) {
                 var filter = DistanceFilter(new.filter)
                 if let d = tracker.distance, let t = tracker.lastValid { _ = filter.update(d, at: t) }
                 tracker.filter = filter
             }
-            // Zones by name.
-            var zones: [PeerTracker.ZoneTrack?] = new.zones.map { $0.peers.matches(tracker.identity) ? PeerTracker.ZoneTrack() : nil }
-            for (i, rule) in old.zones.enumerated() {
-                guard let track = tracker.zones[i], track.inside else { continue }
-                if let j = new.zones.firstIndex(where: { $0.name == rule.name }), zones[j] != nil {
-                    zones[j]?.inside = true
-                } else {
-                    events.append(tracker.event(.zoneExit, at: time, rule: rule.name, from: "inside", to: "outside", reason: changed))
-                }
-            }
-            tracker.zones = zones
-            // Approaches by name.
-            var approaches: [ApproachPhase?] = new.approaches.map { $0.peers.matches(tracker.identity) ? .idle : nil }
-            for (i, rule) in old.approaches.enumerated() {
-                guard let phase = tracker.approaches[i], phase != .idle else { continue }
-                if let j = new.approaches.firstIndex(where: { $0.name == rule.name }), approaches[j] != nil {
-                    approaches[j] = phase
-                } else if phase == .ready {
-                    events.append(tracker.event(.approachCanceled, at: time, rule: rule.name, from: "ready", to: "idle", reason: changed))
-                }
-            }
-            tracker.approaches = approaches
-            tracker.rankings = PeerTracker.rankings(of: tracker.identity, rules: new)
-            // Stage by name.
-            let oldName = tracker.stage.flatMap { old.stages?.bands[$0].name }
-            tracker.stage = oldName.flatMap { name in new.stages?.bands.firstIndex { $0.name == name } }
-            if tracker.link == .ranging, let d = tracker.distance {
-                let next = new.stages.map { $0.band(at: d, from: tracker.stage) }
-                events += tracker.moveStage(to: next, at: time, rules: new, reason: nil, fromName: .some(oldName))
-                events += tracker.evaluate(at: time, rules: new, measured: true)
-            } else if oldName != nil {
-                events += tracker.moveStage(to: nil, at: time, rules: new, reason: changed, fromName: .some(oldName))
-            }
+            var events: [ProximityEvent] = []
+            tracker.carryOver(to: new, at: time, into: &events)
             outputs += events.map(ProximityOutput.event)
             if let state = stateChange(of: &tracker, at: time) { outputs.append(.state(state)) }
             store(tracker)
@@ -334,7 +309,7 @@ public struct ProximityEngine: Sendable {
 
     /// The current state of a peer (configured or seen), nil for an unknown peer.
     public func state(of peer: PeerIdentity, at time: Double) -> PeerState? {
-        trackers[peer.address]?.state(at: time, rules: rules)
+        trackers[peer.address]?.state(at: time)
     }
 
     /// The filtered distance of a ranging peer: the `distanceM` of ``state(of:at:)`` without building
@@ -346,7 +321,7 @@ public struct ProximityEngine: Sendable {
 
     /// Every known peer's state, in configuration order: the `state` request's answer.
     public func states(at time: Double) -> [PeerState] {
-        order.compactMap { trackers[$0]?.state(at: time, rules: rules) }
+        order.compactMap { trackers[$0]?.state(at: time) }
     }
 
     /// Every ranking rule's current ranking, for the retained topics after a (re)start.
@@ -373,11 +348,11 @@ public struct ProximityEngine: Sendable {
     /// The state of `tracker` when a discrete field changed since it was last reported. The check
     /// runs on every measurement and builds nothing; the state (with its name lists) only on change.
     private func stateChange(of tracker: inout PeerTracker, at time: Double) -> PeerState? {
-        let unchanged = tracker.reported.map { tracker.discreteMatches($0, rules: rules) } ?? false
-        assert(unchanged == (tracker.state(at: time, rules: rules).discrete == tracker.reported),
+        let unchanged = tracker.reported.map { tracker.discreteMatches($0) } ?? false
+        assert(unchanged == (tracker.state(at: time).discrete == tracker.reported),
                "discreteMatches disagrees with PeerState.discrete")
         if unchanged { return nil }
-        let state = tracker.state(at: time, rules: rules)
+        let state = tracker.state(at: time)
         tracker.reported = state.discrete
         return state
     }
@@ -386,13 +361,14 @@ public struct ProximityEngine: Sendable {
 
     private func feedback(of tracker: PeerTracker, at time: Double) -> Feedback? {
         guard let d = tracker.distance else { return nil }
-        // What `state(at:rules:)` would say, without building its zone and approach lists.
-        let stage = tracker.stageName(rules: rules)
-        let activeApproach = tracker.activeApproachProgress(rules: rules)
+        // What `state(at:)` would say, without building its zone and approach lists.
+        let stages = guidance.stages
+        let stage = tracker.stage.flatMap { i in stages.flatMap { $0.bands.indices.contains(i) ? $0.bands[i].name : nil } }
+        let activeApproach = tracker.approachProgress
         guard stage != nil || activeApproach != nil || tracker.facing != nil else { return nil }
         var progress = activeApproach ?? 0
         var attributes = Self.noAttributes
-        if let index = tracker.stage, let stages = rules.stages {
+        if let index = tracker.stage, let stages {
             attributes = stages.bands[index].attributes
             if activeApproach == nil, let outer = stages.bounds(of: index).outer {
                 let inner = stages.bounds(of: index).inner
@@ -401,7 +377,7 @@ public struct ProximityEngine: Sendable {
         }
         return Feedback(ts: time, peer: tracker.identity, stage: stage, attributes: attributes, progress: progress,
                         facing: tracker.facing, directionSource: tracker.bearing?.source,
-                        cue: tracker.facing == true ? rules.facing?.cues.holding : nil)
+                        cue: tracker.facing == true ? guidance.holdingCue : nil)
     }
 
     private func position(of tracker: PeerTracker, at time: Double) -> Position? {
@@ -418,12 +394,12 @@ public struct ProximityEngine: Sendable {
     private func ranking(at index: Int, time: Double) -> Ranking {
         var entries: [Ranking.Entry] = []
         rank(index, into: &entries)
-        return Ranking(ts: time, rule: rules.rankings[index].name, peers: entries)
+        return Ranking(ts: time, rule: guidance.rankings[index].name, peers: entries)
     }
 
     /// The entries of `rules.rankings[index]`, best first, into `entries` (emptied first).
     private func rank(_ index: Int, into entries: inout [Ranking.Entry]) {
-        let rule = rules.rankings[index]
+        let rule = guidance.rankings[index]
         entries.removeAll(keepingCapacity: true)
         entries.reserveCapacity(order.count)
         // Every tracker, without a lookup per peer (this runs after every round); the sort
@@ -458,9 +434,9 @@ public struct ProximityEngine: Sendable {
     private mutating func rankingChanges(at time: Double, into outputs: inout [ProximityOutput]) {
         var entries = rankingScratch
         rankingScratch = []
-        for index in rules.rankings.indices {
+        for index in guidance.rankings.indices {
             rank(index, into: &entries)
-            let rule = rules.rankings[index].name
+            let rule = guidance.rankings[index].name
             if !entries.elementsEqual(published[index] ?? [], by: { $0.peer == $1 }) {
                 outputs.append(.ranking(Ranking(ts: time, rule: rule, peers: entries)))
                 // Rewritten in place: the order changes with many measurements while peers move.
@@ -470,5 +446,19 @@ public struct ProximityEngine: Sendable {
             }
         }
         rankingScratch = entries
+    }
+}
+
+/// What the engine reads of the rules after every measurement and round: `feedback` follows the
+/// stage band and the facing cue, rankings their rules.
+private struct Guidance: Sendable {
+    var stages: StageRules?
+    var holdingCue: JSONValue?
+    var rankings: [RankingRule]
+
+    init(_ rules: Rules) {
+        stages = rules.stages
+        holdingCue = rules.facing?.cues.holding
+        rankings = rules.rankings
     }
 }

@@ -118,6 +118,31 @@ extension RankingRule: RuleKind {
     public static let key = "rankings"
     public static let noun = "ranking"
     public static let events: [EventDeclaration] = []
+    public static let noRules: [RankingRule] = []
+
+    public static func decode(from file: KeyedDecodingContainer<RulesKey>) throws -> [RankingRule] {
+        try RulesDecoding.namedRules(file, key, atMost: RulesBounds.rankings, noun: noun) {
+            Located($0.name, at: $0.nameMark ?? Located<Int>.unknownMark)
+        }
+    }
+
+    public static func warnings(_ section: [RankingRule], for peers: [PeerIdentity]) -> [String] {
+        section.flatMap { ranking in
+            var out = RulesDecoding.unmatched(noun, ranking.name, ranking.peers, ranking.mark, peers: peers).map { [$0] } ?? []
+            for entry in ranking.baseScores {
+                let known = peers.contains { $0.name == entry.peer || $0.address.description.lowercased() == entry.peer.lowercased() }
+                if !known {
+                    out.append("\(RulesDecoding.prefix(ranking.mark))ranking \"\(ranking.name)\": base_scores names \"\(entry.peer)\", which is no configured peer")
+                }
+            }
+            return out
+        }
+    }
+
+    public static func tracking(in rules: Rules, for peer: inout PeerTracker) -> RankingTracking {
+        RankingTracking.place(&peer, under: rules)
+        return RankingTracking()
+    }
 
     public static let schema = #"""
     "rankings": {
@@ -144,4 +169,26 @@ extension RankingRule: RuleKind {
       }
     }
     """#
+}
+
+extension Rules {
+    public var rankings: [RankingRule] {
+        get { self[RankingRule.self] }
+        set { self[RankingRule.self] = newValue }
+    }
+}
+
+/// Rankings as one peer lives them: which ranking rules select it and its base score in each
+/// (the peer's ``PeerTracker/rankings``). The ranking itself is across peers: the engine's,
+/// after every round.
+public struct RankingTracking: RuleTracking {
+    public func carriedOver(to rules: Rules, _ peer: inout PeerTracker, at time: Double,
+                            into events: inout [ProximityEvent]) -> any RuleTracking {
+        Self.place(&peer, under: rules)
+        return self
+    }
+
+    static func place(_ peer: inout PeerTracker, under rules: Rules) {
+        peer.rankings = rules.rankings.map { $0.peers.matches(peer.identity) ? $0.baseScore(of: peer.identity) : nil }
+    }
 }

@@ -1,8 +1,9 @@
-/// One kind of rule in a rules file — zones, stages, approaches, facing, rankings — as the parts
-/// that describe rules read it: the rules payload's `thresholds`, the rules file's JSON Schema,
-/// `watch`'s list of event types and its bar marks, and the bands and colours of `replay`'s plot.
-/// Each kind declares this beside its rule type, and ``RuleKinds/all`` lists them: none of those
-/// parts names a kind itself.
+/// One kind of rule in a rules file — zones, stages, approaches, facing, rankings — whole: how its
+/// section of the file is read, how one peer lives its rules (``Tracking``: evaluation, loss,
+/// carry-over on reload, its part of `state`), and what describes it to readers of the rules (the
+/// rules payload's `thresholds`, the schema, `watch`'s event types and bar marks, `replay`'s plot).
+/// Each kind declares all of it beside its rule type, and ``RuleKinds/all`` lists them: neither the
+/// engine, the peer tracker nor those readers name a kind themselves.
 public protocol RuleKind: Sendable {
     /// Its key in a rules file (`zones`).
     static var key: String { get }
@@ -16,11 +17,39 @@ public protocol RuleKind: Sendable {
     static func thresholds(in rules: Rules) -> [RuleDistance]
     /// Where its rules in `rules` decide, as bands over a distance axis (replay's plot).
     static func bands(in rules: Rules) -> [RuleBand]
+
+    /// What a rules file holds of the kind: a list of its rules, or one section.
+    associatedtype Section: Hashable & Sendable
+    /// The section of a file without ``key``.
+    static var noRules: Section { get }
+    /// Reads its section under ``key`` of a rules file (``noRules`` when the key is absent).
+    static func decode(from file: KeyedDecodingContainer<RulesKey>) throws -> Section
+    /// Checks and defaults that need the other kinds' sections, once every section is read.
+    static func complete(_ section: inout Section, in rules: Rules) throws
+    /// A line per rule of `section` that selects none of `peers`, prefixed with its place in the file.
+    static func warnings(_ section: Section, for peers: [PeerIdentity]) -> [String]
+
+    /// How one peer lives the kind's rules.
+    associatedtype Tracking: RuleTracking
+    /// The kind's rules in `rules` for `peer`, each in its initial state (a peer seen for the
+    /// first time, or again after a lost link).
+    static func tracking(in rules: Rules, for peer: inout PeerTracker) -> Tracking
 }
 
 extension RuleKind {
     public static func thresholds(in rules: Rules) -> [RuleDistance] { [] }
     public static func bands(in rules: Rules) -> [RuleBand] { [] }
+    public static func complete(_ section: inout Section, in rules: Rules) throws {}
+    public static func warnings(_ section: Section, for peers: [PeerIdentity]) -> [String] { [] }
+}
+
+/// The key of a section of a rules file: the fixed keys and each kind's ``RuleKind/key``.
+public struct RulesKey: CodingKey, Hashable, Sendable {
+    public let stringValue: String
+    public var intValue: Int? { nil }
+    public init(_ key: String) { stringValue = key }
+    public init?(stringValue: String) { self.stringValue = stringValue }
+    public init?(intValue: Int) { nil }
 }
 
 /// A distance at which a rule decides: a zone's `enter` and `exit`, a stage band's lower bound

@@ -108,6 +108,28 @@ enum RulesDecoding {
         return try list(c, key, atMost: limit, of: what)
     }
 
+    /// A kind's list of named rules under its key of a rules file (empty when absent), at most
+    /// `limit` of them, each name used once.
+    static func namedRules<Rule: Decodable>(_ file: KeyedDecodingContainer<RulesKey>, _ key: String, atMost limit: Int,
+                                             noun: String, name: (Rule) -> Located<String>) throws -> [Rule] {
+        let rules: [Rule] = try optionalList(file, RulesKey(key), atMost: limit, of: key)?.value ?? []
+        try requireUnique(rules.map(name), kind: noun)
+        return rules
+    }
+
+    /// A warning for a rule whose `patterns` select none of `peers`, or nil when one matches.
+    /// Allowed, because peers come and go, but worth telling the rule editor.
+    static func unmatched(_ noun: String, _ name: String, _ patterns: [PeerPattern], _ mark: SourceMark?,
+                          peers: [PeerIdentity]) -> String? {
+        guard !peers.contains(where: { patterns.matches($0) }) else { return nil }
+        var list = patterns.prefix(patternsNamedInAWarning).map { "\"\($0)\"" }.joined(separator: ", ")
+        if patterns.count > patternsNamedInAWarning { list += ", … \(patterns.count - patternsNamedInAWarning) more" }
+        return "\(prefix(mark))\(noun) \"\(name)\": peers [\(list)] match no configured peer"
+    }
+
+    /// Patterns a warning names before it counts the rest: a rule may list 64.
+    static let patternsNamedInAWarning = 4
+
     /// Where a value is written, read without decoding it.
     private struct Place: Decodable {
         var mark: SourceMark

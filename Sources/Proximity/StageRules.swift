@@ -78,6 +78,15 @@ extension StageRules: RuleKind {
     public static let key = "stages"
     public static let noun = "stage"
     public static let events: [EventDeclaration] = [EventDeclaration(.stageChange, .changes)]
+    public static let noRules: StageRules? = nil
+
+    public static func decode(from file: KeyedDecodingContainer<RulesKey>) throws -> StageRules? {
+        try file.decodeIfPresent(StageRules.self, forKey: RulesKey(key))
+    }
+
+    public static func tracking(in rules: Rules, for peer: inout PeerTracker) -> StageTracking {
+        StageTracking(stages: rules.stages)
+    }
 
     /// A band's lower bound, for every peer (stages apply to all).
     public static func thresholds(in rules: Rules) -> [RuleDistance] {
@@ -135,4 +144,79 @@ extension StageRules: RuleKind {
       }
     }
     """#
+}
+
+extension Rules {
+    public var stages: StageRules? {
+        get { self[StageRules.self] }
+        set { self[StageRules.self] = newValue }
+    }
+}
+
+extension PeerState {
+    /// The name of the current stage band.
+    public var stage: String? {
+        if case let .string(name)? = rule(.stage) { name } else { nil }
+    }
+}
+
+/// Stages as one peer lives them: the band it is in (the peer's ``PeerTracker/stage``, which
+/// facing and `feedback` read), moved one boundary at a time with the hysteresis.
+public struct StageTracking: RuleTracking {
+    let stages: StageRules?
+
+    public mutating func evaluate(_ peer: inout PeerTracker, at time: Double, measured: Bool, into events: inout [ProximityEvent]) {
+        guard measured, let stages, let d = peer.distance else { return }
+        move(&peer, to: stages.band(at: d, from: peer.stage), at: time, reason: nil, into: &events)
+    }
+
+    public mutating func lose(_ peer: inout PeerTracker, reason: EventReason, at time: Double, into events: inout [ProximityEvent]) {
+        move(&peer, to: nil, at: time, reason: reason, into: &events)
+    }
+
+    /// The stage carries over by band name: a band that went or moved gives a `stage_change`
+    /// from the old name to where the distance now falls.
+    public func carriedOver(to rules: Rules, _ peer: inout PeerTracker, at time: Double,
+                            into events: inout [ProximityEvent]) -> any RuleTracking {
+        let next = StageTracking(stages: rules.stages)
+        let oldName = name(of: peer.stage)
+        peer.stage = oldName.flatMap { name in rules.stages?.bands.firstIndex { $0.name == name } }
+        if peer.link == .ranging, let d = peer.distance {
+            next.move(&peer, to: rules.stages.map { $0.band(at: d, from: peer.stage) }, at: time, reason: nil,
+                      fromName: .some(oldName), into: &events)
+        } else if oldName != nil {
+            next.move(&peer, to: nil, at: time, reason: .because(.rulesChanged), fromName: .some(oldName), into: &events)
+        }
+        return next
+    }
+
+    /// `stage`: the current band's name.
+    public func describe<Writer: PeerStateWriter>(_ peer: PeerTracker, into writer: inout Writer) {
+        writer.member(.stage)
+        writer.string(name(of: peer.stage))
+    }
+
+    func name(of band: Int?) -> String? {
+        band.flatMap { i in stages.flatMap { $0.bands.indices.contains(i) ? $0.bands[i].name : nil } }
+    }
+
+    /// Moves to band `next`, with its `stage_change`. `reason` overrides the crossed boundary;
+    /// `fromName` the name moved from (a band of the rules before a reload).
+    private func move(_ peer: inout PeerTracker, to next: Int?, at time: Double, reason: EventReason?,
+                      fromName: String?? = nil, into events: inout [ProximityEvent]) {
+        let bands = stages?.bands ?? []
+        let oldName = fromName ?? name(of: peer.stage)
+        let newName = next.map { bands[$0].name }
+        let old = peer.stage
+        peer.stage = next
+        guard oldName != newName else { return }
+        var why = reason ?? EventReason(crossedAt: time)
+        if reason == nil, let old, let next, old != next {
+            // The boundary last crossed: the nearer band's upper bound when moving in, the new band's
+            // lower bound when moving out.
+            why.thresholdM = next > old ? bands[next - 1].beyond : bands[next].beyond
+        }
+        events.append(peer.event(.stageChange, at: time, from: oldName.map(JSONValue.string) ?? .null,
+                                 to: newName.map(JSONValue.string) ?? .null, reason: why))
+    }
 }

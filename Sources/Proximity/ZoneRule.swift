@@ -59,6 +59,7 @@ extension EventType {
 extension ZoneRule: RuleKind {
     public static let key = "zones"
     public static let noun = "zone"
+    public static let noRules: [ZoneRule] = []
     public static let events: [EventDeclaration] = [
         EventDeclaration(.zoneEnter, .begins),
         EventDeclaration(.zoneExit, .ends),
@@ -73,6 +74,20 @@ extension ZoneRule: RuleKind {
 
     public static func bands(in rules: Rules) -> [RuleBand] {
         rules.zones.map { RuleBand(name: "zone \($0.name)", low: $0.enterWithin, high: $0.exitBeyond, peers: $0.peers) }
+    }
+
+    public static func decode(from file: KeyedDecodingContainer<RulesKey>) throws -> [ZoneRule] {
+        try RulesDecoding.namedRules(file, key, atMost: RulesBounds.zones, noun: noun) {
+            Located($0.name, at: $0.nameMark ?? Located<Int>.unknownMark)
+        }
+    }
+
+    public static func warnings(_ section: [ZoneRule], for peers: [PeerIdentity]) -> [String] {
+        section.compactMap { RulesDecoding.unmatched(noun, $0.name, $0.peers, $0.mark, peers: peers) }
+    }
+
+    public static func tracking(in rules: Rules, for peer: inout PeerTracker) -> ZoneTracking {
+        ZoneTracking(rules: rules.zones, identity: peer.identity)
     }
 
     public static let schema = #"""
@@ -94,4 +109,109 @@ extension ZoneRule: RuleKind {
       }
     }
     """#
+}
+
+extension Rules {
+    public var zones: [ZoneRule] {
+        get { self[ZoneRule.self] }
+        set { self[ZoneRule.self] = newValue }
+    }
+}
+
+extension PeerState {
+    /// Names of the zones the peer is in, in rule order.
+    public var zones: [String] {
+        guard case let .list(names)? = rule(.zones) else { return [] }
+        return names.compactMap { if case let .string(name) = $0 { name } else { nil } }
+    }
+}
+
+/// Zones as one peer lives them: inside or outside each zone that selects it, and a change
+/// pending its dwell. Evaluated on ticks too, so that a dwell completes without a measurement.
+public struct ZoneTracking: RuleTracking {
+    struct Track: Hashable, Sendable {
+        var inside = false
+        /// When the distance first crossed towards the other side; nil when no change is pending.
+        var crossedAt: Double?
+    }
+
+    let rules: [ZoneRule]
+    /// Parallel to ``rules``; nil where a rule's `peers` do not select the peer, so that no
+    /// evaluation matches patterns again.
+    var tracks: [Track?]
+
+    init(rules: [ZoneRule], identity: PeerIdentity) {
+        self.rules = rules
+        tracks = rules.map { $0.peers.matches(identity) ? Track() : nil }
+    }
+
+    public mutating func evaluate(_ peer: inout PeerTracker, at time: Double, measured: Bool, into events: inout [ProximityEvent]) {
+        guard let d = peer.distance else { return }
+        for (i, rule) in rules.enumerated() {
+            guard var track = tracks[i] else { continue }
+            let changing = track.inside ? d > rule.exitBeyond : d <= rule.enterWithin
+            if !changing {
+                track.crossedAt = nil
+            } else {
+                let crossedAt = track.crossedAt ?? time
+                if time - crossedAt >= rule.dwell - PeerTracker.timeSlack {
+                    track.inside.toggle()
+                    track.crossedAt = nil
+                    events.append(peer.event(track.inside ? .zoneEnter : .zoneExit, at: time, rule: rule.name,
+                                             from: track.inside ? "outside" : "inside", to: track.inside ? "inside" : "outside",
+                                             reason: EventReason(thresholdM: track.inside ? rule.enterWithin : rule.exitBeyond,
+                                                                 dwellMs: TimeSpan(seconds: rule.dwell).milliseconds,
+                                                                 crossedAt: crossedAt)))
+                } else {
+                    track.crossedAt = crossedAt
+                }
+            }
+            tracks[i] = track
+        }
+    }
+
+    public mutating func lose(_ peer: inout PeerTracker, reason: EventReason, at time: Double, into events: inout [ProximityEvent]) {
+        for (i, rule) in rules.enumerated() {
+            guard var track = tracks[i] else { continue }
+            track.crossedAt = nil
+            if track.inside {
+                track.inside = false
+                events.append(peer.event(.zoneExit, at: time, rule: rule.name, from: "inside", to: "outside", reason: reason))
+            }
+            tracks[i] = track
+        }
+    }
+
+    /// Membership carries over by zone name; a zone the peer was in that went (or no longer
+    /// selects it) ends with its `zone_exit`.
+    public func carriedOver(to rules: Rules, _ peer: inout PeerTracker, at time: Double,
+                            into events: inout [ProximityEvent]) -> any RuleTracking {
+        var next = ZoneTracking(rules: rules.zones, identity: peer.identity)
+        for (i, rule) in self.rules.enumerated() {
+            guard let track = tracks[i], track.inside else { continue }
+            if let j = next.rules.firstIndex(where: { $0.name == rule.name }), next.tracks[j] != nil {
+                next.tracks[j]?.inside = true
+            } else {
+                events.append(peer.event(.zoneExit, at: time, rule: rule.name, from: "inside", to: "outside",
+                                         reason: .because(.rulesChanged)))
+            }
+        }
+        return next
+    }
+
+    public var deadline: Double? {
+        var earliest: Double?
+        for (i, rule) in rules.enumerated() {
+            if let crossedAt = tracks[i]?.crossedAt { earliest = min(earliest ?? .infinity, crossedAt + rule.dwell) }
+        }
+        return earliest
+    }
+
+    /// `zones`: the names of the zones the peer is in, in rule order.
+    public func describe<Writer: PeerStateWriter>(_ peer: PeerTracker, into writer: inout Writer) {
+        writer.member(.zones)
+        writer.beginList()
+        for (i, rule) in rules.enumerated() where tracks[i]?.inside == true { writer.string(rule.name) }
+        writer.end()
+    }
 }

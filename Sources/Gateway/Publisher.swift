@@ -227,13 +227,16 @@ struct Publisher {
 
     /// A PUBACK: when the whole batch is acknowledged the journal forgets it.
     mutating func acknowledged(_ messageID: Int) -> String? {
+        // Every acknowledgement reopens the QoS 1 window: the answers and live data held for it go
+        // first, also while a journal batch is delivered (live data and answers never wait
+        // behind the journal; with state journaled at every change a batch is nearly always in
+        // flight after an outage, and answers held behind it waited for good).
+        if connected { flushLive() }
         guard var current = batch, current.pending.remove(messageID) != nil else {
-            // Outside a journal batch, an acknowledgement reopens the QoS 1 window. What waited
-            // for it goes now: the journal, when an event or state found the window full while
-            // connected (without this it waited for the next reconnect), and the answers held
-            // meanwhile.
+            // Outside a journal batch, what else waited for the window goes now: the journal,
+            // when an event or state found the window full while connected (without this it
+            // waited for the next reconnect).
             guard connected else { return nil }
-            flushLive()
             // A window still full is retried at the next acknowledgement.
             return batch == nil && !spool.isEmpty ? deliverNextBatch(reportingAFullWindow: false) : nil
         }

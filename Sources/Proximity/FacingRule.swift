@@ -176,22 +176,33 @@ extension PeerState {
 /// the tolerance, fixed or its stage band's; the peer's ``PeerTracker/facing``, which rankings'
 /// facing bonus and `feedback` read.
 public struct FacingTracking: RuleTracking {
-    let rule: FacingRule?
-    /// Each stage band's `facing_tolerance_deg`, for `tolerance_deg: stage`.
-    let stageTolerances: [Double?]
+    /// The rule as every peer judges it, shared: a tracking is one reference, which the peer's
+    /// list of trackings holds without a box of its own.
+    final class Judgement: Sendable {
+        let tolerance: FacingRule.Tolerance?
+        let cues: FacingCues
+        /// Each stage band's `facing_tolerance_deg`, for `tolerance_deg: stage`.
+        let stageTolerances: [Double?]
+
+        init(rule: FacingRule?, stages: StageRules?) {
+            tolerance = rule?.tolerance
+            cues = rule?.cues ?? FacingCues()
+            stageTolerances = stages?.bands.map(\.facingToleranceDegrees) ?? []
+        }
+    }
+    let judgement: Judgement
 
     init(rule: FacingRule?, stages: StageRules?) {
-        self.rule = rule
-        stageTolerances = stages?.bands.map(\.facingToleranceDegrees) ?? []
+        judgement = Judgement(rule: rule, stages: stages)
     }
 
     /// The tolerance in stage band `stage`; nil when facing cannot be evaluated.
     func tolerance(inStage stage: Int?) -> Double? {
-        switch rule?.tolerance {
+        switch judgement.tolerance {
         case .degrees(let d)?: return d
         case .stage?:
-            guard let stage, stageTolerances.indices.contains(stage) else { return nil }
-            return stageTolerances[stage]
+            guard let stage, judgement.stageTolerances.indices.contains(stage) else { return nil }
+            return judgement.stageTolerances[stage]
         case nil: return nil
         }
     }
@@ -232,7 +243,7 @@ public struct FacingTracking: RuleTracking {
         }
         let old = peer.facing
         peer.facing = next
-        let cues = rule?.cues ?? FacingCues()
+        let cues = judgement.cues
         let from: JSONValue = old.map(JSONValue.bool) ?? .null
         let to: JSONValue = next.map(JSONValue.bool) ?? .null
         if next == true, old != true {

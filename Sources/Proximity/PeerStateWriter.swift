@@ -5,7 +5,11 @@ import Vocabulary
 /// with the state last published without building anything (``StateComparison``): the two can
 /// never disagree about what a kind says.
 public protocol PeerStateWriter {
-    /// The name of the next value: a member of `state`, or of the object being written.
+    /// The name of the next value, a member of `state` or of the object being written, when the
+    /// name is fixed (`zones`): a kind writes its fixed names always, so they say nothing of
+    /// what changed.
+    mutating func member(_ key: PayloadKey)
+    /// The name of the next value when the name is data (an approach rule's name).
     mutating func member(_ name: String)
     mutating func string(_ value: String?)
     mutating func bool(_ value: Bool?)
@@ -18,11 +22,8 @@ public protocol PeerStateWriter {
     mutating func continuous(_ value: Double)
 }
 
-extension PeerStateWriter {
-    public mutating func member(_ key: PayloadKey) { member(key.text) }
-}
-
-/// What makes a state worth publishing, as written: every name and value but the continuous ones.
+/// What makes a state worth publishing, as written: every value but the continuous ones, and the
+/// names that are data.
 enum StateToken: Hashable, Sendable {
     case member(String)
     case string(String?)
@@ -48,8 +49,14 @@ struct StateBuilder: PeerStateWriter {
     private var frames: [Frame] = []
     private var pendingName: String?
 
+    mutating func member(_ key: PayloadKey) { name(key.text) }
+
     mutating func member(_ name: String) {
         tokens.append(.member(name))
+        self.name(name)
+    }
+
+    private mutating func name(_ name: String) {
         if frames.isEmpty { pendingName = name } else { frames[frames.count - 1].pendingName = name }
     }
 
@@ -124,6 +131,7 @@ struct StateComparison: PeerStateWriter {
         }
     }
 
+    mutating func member(_ key: PayloadKey) {}
     mutating func member(_ name: String) { check(.member(name)) }
     mutating func string(_ value: String?) { check(.string(value)) }
     mutating func bool(_ value: Bool?) { check(.bool(value)) }

@@ -97,7 +97,7 @@ public struct PeerTracker: Sendable {
 
     func state(at time: Double) -> PeerState {
         var builder = StateBuilder()
-        for tracking in trackings { tracking.describe(self, into: &builder) }
+        for index in trackings.indices { trackings[index].describe(self, into: &builder) }
         return PeerState(
             ts: time, peer: identity, link: link, lossCause: link == .lost ? lossCause : nil,
             distanceM: link == .ranging ? distance : nil,
@@ -111,7 +111,8 @@ public struct PeerTracker: Sendable {
     func discreteMatches(_ reported: PeerState.Discrete) -> Bool {
         guard reported.link == link, reported.directionSource == bearing?.source else { return false }
         var comparison = StateComparison(reported: reported.rules)
-        for tracking in trackings { tracking.describe(self, into: &comparison) }
+        // By index: `for tracking in trackings` would copy each existential out of the array.
+        for index in trackings.indices { trackings[index].describe(self, into: &comparison) }
         return comparison.matches
     }
 
@@ -139,8 +140,8 @@ extension PeerTracker {
         guard link == .ranging, let silent = silentSince else { return nil }
         var earliest = silent + rules.signalLostAfter
         if let bearing { earliest = min(earliest, bearing.at + rules.direction.maxAge + 2 * Self.timeSlack) }
-        for tracking in trackings {
-            if let deadline = tracking.deadline { earliest = min(earliest, deadline) }
+        for index in trackings.indices {
+            if let deadline = trackings[index].deadline { earliest = min(earliest, deadline) }
         }
         return earliest
     }

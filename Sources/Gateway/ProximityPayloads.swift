@@ -17,12 +17,8 @@ enum ProximityPayloads {
          JSONMember(.direction, .string(s.directionAvailable ? "available" : "unavailable")),
          JSONMember(.directionSource, s.directionSource.map { .string($0.rawValue) } ?? .null),
          JSONMember(.azimuthDeg, s.directionAvailable ? number(s.azimuthDeg) : .null),
-         JSONMember(.elevationDeg, s.directionAvailable ? number(s.elevationDeg) : .null),
-         JSONMember(.zones, .list(s.zones.map(JSONValue.string))), JSONMember(.stage, s.stage.map(JSONValue.string) ?? .null),
-         JSONMember(.approaches, .object(s.approaches.map {
-             JSONMember($0.rule, .object([JSONMember(.phase, .string($0.phase.rawValue)), JSONMember(.progress, .double($0.progress))]))
-         })),
-         JSONMember(.facing, s.facing.map(JSONValue.bool) ?? .null)]
+         JSONMember(.elevationDeg, s.directionAvailable ? number(s.elevationDeg) : .null)]
+            + s.rules  // each rule kind's members (zones, stage, approaches, facing), as the kind wrote them
     }
 
     /// `feedback`, with every measurement in a stage: written member by member into `json`.

@@ -219,8 +219,8 @@ public final class Agent {
                 publisher.live(topic: topic, payload: payload, qos: qos)
             case let .durable(retain):
                 if let problem = publisher.durable(topic: topic, payload: payload, retain: retain) { logger.warning(problem) }
-            case .response:
-                publisher.response(topic: topic, payload: payload)
+            case let .response(withID):
+                publisher.response(topic: topic, payload: payload, withID: withID)
             }
         }
         core.clearOutbox()

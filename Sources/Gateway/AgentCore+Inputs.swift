@@ -87,7 +87,8 @@ extension AgentCore {
 
     /// The answer to a request, on `response/<name>`.
     mutating func respond(to name: String, _ fields: [JSONMember]) {
-        outbox.append(topic: settings.topics.response(name), delivery: .response) { $0.appendObject(fields) }
+        let withID = fields.first?.key == PayloadKey.id.text  // Payloads.response puts it first
+        outbox.append(topic: settings.topics.response(name), delivery: .response(withID: withID)) { $0.appendObject(fields) }
     }
 
     /// A request or announcement dropped by a limit (a flood, an oversized name): `requests_dropped`.

@@ -14,7 +14,12 @@ public struct Outbox: Sendable {
     public enum Delivery: Equatable, Sendable {
         case live(qos: Int)
         case durable(retain: Bool)
-        case response
+        /// An answer; `withID`: to a request that carried an `id`, which tells it from the others.
+        case response(withID: Bool)
+
+        public var isResponse: Bool {
+            if case .response = self { true } else { false }
+        }
     }
 
     /// A message as a value, with a payload of its own.

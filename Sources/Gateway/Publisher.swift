@@ -19,11 +19,12 @@ struct Publisher {
     let client: MQTTClient
     private(set) var spool: Spool
     private(set) var connected = false
-    /// Live messages and answers waiting for the broker, in first-seen order: live data newest
-    /// per topic (its topic is the key), each answer on its own (see `response`).
+    /// Live messages and answers waiting for the broker, in first-seen order: live data and
+    /// answers without an id newest per topic (the topic is the key), each answer with an id on
+    /// its own (see `response`).
     private var live: [String: SpooledMessage] = [:]
     private var liveOrder: [String] = []
-    /// Numbers the keys of held answers.
+    /// Numbers the keys of held answers with an id.
     private var answersHeld: UInt64 = 0
     private var heldBytes = 0
     private(set) var liveDropped = 0
@@ -136,9 +137,11 @@ struct Publisher {
     }
 
     /// Publishes the answer to a request (QoS 1): now if the broker can take it, else it waits
-    /// with the held live data, each answer on its own: answers on one topic are for different
-    /// requests (their ids), and under a flood of malformed requests on `request/ping` the one
-    /// good ping's answer must not be replaced by the error answer to a request read after it.
+    /// with the held live data. An answer to a request with an id (`withID`) is held on its own:
+    /// under a flood of malformed requests on `request/ping` the good ping's answer must not be
+    /// replaced by the error answer to a request read after it. Answers to requests without an
+    /// id, which no requester can tell apart, keep the newest per topic: a flood of 10,000 paced
+    /// `reload_rules` holds one answer, not a thousand ahead of the next ping's.
     ///
     /// Not journaled: an answer is for a requester waiting now, not a promise across outages, and
     /// a journal write costs an fsync. Under a flood of requests (the fault suite's 10,000 a
@@ -146,7 +149,7 @@ struct Publisher {
     /// further behind with every one and stopped publishing anything else. Answers (and QoS 1
     /// live data) also take at most half of the client's QoS 1 window, so that the journal keeps
     /// the rest.
-    mutating func response(topic: String, payload: ArraySlice<UInt8>) {
+    mutating func response(topic: String, payload: ArraySlice<UInt8>, withID: Bool) {
         if connected && client.outstandingMessageCount < answerWindow {
             do {
                 try publish(topic: topic, payload: payload, qos: .atLeastOnce)
@@ -155,8 +158,12 @@ struct Publisher {
                 // fall through: keep it for later
             }
         }
-        answersHeld &+= 1
-        hold(SpooledMessage(topic: topic, payload: Array(payload), qos: 1, retain: false), key: "\(topic)\u{0}\(answersHeld)")
+        var key = topic
+        if withID {
+            answersHeld &+= 1
+            key += "\u{0}\(answersHeld)"
+        }
+        hold(SpooledMessage(topic: topic, payload: Array(payload), qos: 1, retain: false), key: key)
     }
 
     /// The part of the client's QoS 1 window answers may take.

@@ -43,7 +43,7 @@ public enum RequestParsing {
             }
             actions = core.takeActions()
         }
-        guard let answer = core.take().first(where: { $0.delivery == .response }) else { return "" }
+        guard let answer = core.take().first(where: { $0.delivery.isResponse }) else { return "" }
         return String(decoding: answer.payload, as: UTF8.self)
     }
 }
@@ -73,7 +73,7 @@ extension RequestParsing {
                 core.handle(.device(.requestedSession(sessionID: session.sessionID, .ranging)), at: moment)
             }
         }
-        let answer = core.take().first { $0.delivery == .response }.map { (try? PayloadReader(bytes: $0.payload))?.value } ?? nil
+        let answer = core.take().first { $0.delivery.isResponse }.map { (try? PayloadReader(bytes: $0.payload))?.value } ?? nil
         guard case let .string(token)? = answer?["data"]?["report_token"] else { fatalError("no report_token in \(String(describing: answer))") }
         let round = SessionInfo(sequenceNumber: 0, sessionHandle: 2, currentRangingInterval: 100, measurements: .twoWay([
             TwoWayRangingMeasurement(macAddress: .short(0xCDAB), status: .ok, nlosRaw: 0, distanceRaw: 150)]))

@@ -2,9 +2,9 @@
 /// after the test (`prefix`) and an independent subscriber to `topics` on the broker. The caller
 /// stops the subscriber, then the broker (`defer { subscriber.stop(); broker.stop() }`); if the
 /// subscriber cannot start, the broker is stopped here.
-public func startBrokerAndSubscriber(prefix: String, topics: [String]) async throws
+public func startBrokerAndSubscriber(prefix: String, topics: [String], broker options: MosquittoBroker.Options = .init()) async throws
     -> (broker: MosquittoBroker, directory: TemporaryDirectory, subscriber: MQTTTestSubscriber) {
-    let broker = try await MosquittoBroker.start()
+    let broker = try await MosquittoBroker.start(options)
     do {
         let directory = try TemporaryDirectory(prefix: prefix)
         let subscriber = try await MQTTTestSubscriber.start(broker: broker, topics: topics)

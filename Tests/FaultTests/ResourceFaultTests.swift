@@ -76,10 +76,16 @@ import Glibc
     }
 
     /// 10,000 malformed requests a second on `<base>/<gw>/request/…` for a few seconds (30 s in
-    /// `make soak`): the agent answers a ping within 1 s afterwards, keeps ranging, and its
-    /// memory does not grow.
+    /// `make soak`): the agent answers a ping sent after them, keeps ranging, spends at most
+    /// 200 µs of CPU per request (about 95 µs measured alone), and its memory does not grow.
+    ///
+    /// The broker queues the whole flood for the agent (`floodBroker`), so the agent reads every
+    /// request before the ping. The bound is on the agent's CPU time, as in the journaling flood:
+    /// where the whole suite shares two cores the agent gets a small share of one, and the
+    /// ping's wall time (printed) measures that share rather than the agent.
     @Test func aFloodOfMalformedRequestsLeavesTheAgentResponsive() async throws {
-        let (broker, dir, subscriber) = try await startBrokerAndSubscriber(prefix: "fault-flood", topics: ["uwb2mqtt/gw/response/ping", "uwb2mqtt/gw/peer/tool-cart/range", "uwb2mqtt/gw/metrics"])
+        let (broker, dir, subscriber) = try await startBrokerAndSubscriber(prefix: "fault-flood", topics: ["uwb2mqtt/gw/response/ping", "uwb2mqtt/gw/peer/tool-cart/range", "uwb2mqtt/gw/metrics"],
+                                                                     broker: floodBroker)
         defer { subscriber.stop(); broker.stop() }
         let agent = try AgentProcess(config: testConfig(url: broker.url, spool: dir.file("spool")), directory: dir)
         defer { agent.stop() }
@@ -109,6 +115,7 @@ import Glibc
             [0xFF, 0xFE, 0x00, 0x7B], Array(repeating: 0x41, count: 4096), Array("{\"id\":1}}".utf8),
         ]
         let rangesBeforeFlood = subscriber.messages.filter { $0.topic.hasSuffix("/range") }.count
+        let cpuBefore = ProcFS.cpuSeconds(pid: agent.process.pid)
         let start = ContinuousClock.now
         var sent = 0
         var refused = 0
@@ -143,7 +150,8 @@ import Glibc
                                                        where: { json($0.payload)["id"] as? String == "after-flood" }, timeout: .seconds(30))
         let pingLatency = ContinuousClock.now - pingSent
         #expect(json(pong.payload)["ok"] as? Bool == true)
-        #expect(pingLatency < .seconds(1), "ping answered after \(pingLatency)")
+        let cpu = ((ProcFS.cpuSeconds(pid: agent.process.pid) - cpuBefore) * 100).rounded() / 100
+        #expect(cpu < Double(sent) * 200e-6, "the agent spent \(cpu) s of CPU on \(sent) requests")
         let ranges = subscriber.messages.filter { $0.topic.hasSuffix("/range") }.count
         _ = try await subscriber.waitForMessages(topic: "uwb2mqtt/gw/peer/tool-cart/range", count: ranges + 10, timeout: .seconds(5))
         #expect(agent.process.isRunning)
@@ -155,7 +163,7 @@ import Glibc
         let maxQueue = metrics.compactMap { $0["publish_queue"] as? Int }.max() ?? -1
         let rejected = agent.logLines.filter { $0.contains("rejected request") }.count
         print("FIGURES flood: \(sent) malformed requests in \(elapsed) (\(refused) refused by the flooder's client), "
-              + "ping answered after \(pingLatency); \(rangesDuringFlood) tool-cart ranges during the flood (~\(seconds * 10) expected); "
+              + "ping answered after \(pingLatency), agent CPU \(cpu) s; \(rangesDuringFlood) tool-cart ranges during the flood (~\(seconds * 10) expected); "
               + "max spooled \(maxSpooled), max publish_queue \(maxQueue); \(rejected) 'rejected request' log lines; "
               + "VmRSS \(rssBefore) KiB → peak \(rssPeak) KiB → \(rssAfter) KiB; fds \(fdsBefore) → \(fdsAfter)")
         #expect(rssAfter - rssBefore < 8 * 1024, "VmRSS \(rssBefore) → \(rssAfter) KiB")

@@ -49,7 +49,7 @@ import RulesReading
 
     /// The answers in the outbox, as (topic, payload object).
     func responses(_ core: inout AgentCore) -> [(String, [String: Any])] {
-        core.take().filter { $0.delivery == .response }.map { ($0.topic, object($0)) }
+        core.take().filter { $0.delivery.isResponse }.map { ($0.topic, object($0)) }
     }
 
     func logs(_ actions: [AgentAction]) -> [String] {

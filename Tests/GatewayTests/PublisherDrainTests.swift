@@ -78,7 +78,7 @@ import TestSupport
         try await harness.connect { publisher in
             #expect(publisher.spooled == events, "the journal is still being delivered")
             publisher.live(topic: "d/range", payload: Array("range".utf8)[...], qos: 0)
-            publisher.response(topic: "d/response/ping", payload: Array("pong".utf8)[...])
+            publisher.response(topic: "d/response/ping", payload: Array("pong".utf8)[...], withID: false)
             // An event produced now goes behind the journal: order is kept.
             _ = publisher.durable(topic: "d/event", payload: Array("e\(events)".utf8)[...], retain: false)
         }

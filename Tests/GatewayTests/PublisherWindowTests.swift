@@ -67,22 +67,26 @@ import TestSupport
         _ = await thread.perform { _ in state.client!.disconnect() }
     }
 
-    /// Answers on one topic are for different requests: each is held, none replaces another (a
-    /// flood of malformed pings must not replace the answer to the good one read before them),
-    /// while live data keeps only the newest per topic.
+    /// Answers to requests with an id are for different requesters: each is held, none replaces
+    /// another (a flood of malformed pings must not replace the answer to the good one read
+    /// before them); answers without an id, and live data, keep only the newest per topic.
     @Test func answersOnOneTopicAreEachHeld() throws {
         let directory = try TemporaryDirectory(prefix: "publisher-answers")
         let loop = try EventLoop()
         let client = try MQTTClient(configuration: try MQTTConfiguration(url: "mqtt://127.0.0.1:1", clientID: "answers"), loop: loop) { _ in }
         var publisher = Publisher(client: client, spool: try Spool(directory: directory.file("spool"), maximumBytes: 1 << 20))
-        publisher.response(topic: "uwb2mqtt/gw/response/ping", payload: Array(#"{"id": "good", "ok": true}"#.utf8)[...])
-        publisher.response(topic: "uwb2mqtt/gw/response/ping", payload: Array(#"{"ok": false}"#.utf8)[...])
-        #expect(publisher.heldMessages == 2)
+        publisher.response(topic: "uwb2mqtt/gw/response/ping", payload: Array(#"{"id": "good", "ok": true}"#.utf8)[...], withID: true)
+        publisher.response(topic: "uwb2mqtt/gw/response/ping", payload: Array(#"{"id": "other", "ok": true}"#.utf8)[...], withID: true)
+        publisher.response(topic: "uwb2mqtt/gw/response/ping", payload: Array(#"{"ok": false}"#.utf8)[...], withID: false)
+        #expect(publisher.heldMessages == 3)
         #expect(publisher.dropped == 0)
-        publisher.live(topic: "uwb2mqtt/gw/peer/cart/range", payload: Array("1".utf8)[...], qos: 0)
-        publisher.live(topic: "uwb2mqtt/gw/peer/cart/range", payload: Array("2".utf8)[...], qos: 0)
+        publisher.response(topic: "uwb2mqtt/gw/response/ping", payload: Array(#"{"ok": false}"#.utf8)[...], withID: false)
         #expect(publisher.heldMessages == 3)
         #expect(publisher.dropped == 1)
+        publisher.live(topic: "uwb2mqtt/gw/peer/cart/range", payload: Array("1".utf8)[...], qos: 0)
+        publisher.live(topic: "uwb2mqtt/gw/peer/cart/range", payload: Array("2".utf8)[...], qos: 0)
+        #expect(publisher.heldMessages == 4)
+        #expect(publisher.dropped == 2)
     }
 
     /// While the broker is away, answers to a flood of distinct request names (each its own
@@ -93,13 +97,13 @@ import TestSupport
         let client = try MQTTClient(configuration: try MQTTConfiguration(url: "mqtt://127.0.0.1:1", clientID: "held"), loop: loop) { _ in }
         var publisher = Publisher(client: client, spool: try Spool(directory: directory.file("spool"), maximumBytes: 1 << 20))
         for index in 0..<3000 {
-            publisher.response(topic: "uwb2mqtt/gw/response/name-\(index)", payload: Array(repeating: 0x61, count: 200)[...])
+            publisher.response(topic: "uwb2mqtt/gw/response/name-\(index)", payload: Array(repeating: 0x61, count: 200)[...], withID: false)
         }
         #expect(publisher.heldMessages <= Publisher.maximumHeldTopics)
         #expect(publisher.heldMessages * 230 <= Publisher.maximumHeldBytes + 230)
         #expect(publisher.dropped == 3000 - publisher.heldMessages)
         // A big answer pushes out as many old ones as its size needs.
-        publisher.response(topic: "uwb2mqtt/gw/response/big", payload: Array(repeating: 0x62, count: 900_000)[...])
+        publisher.response(topic: "uwb2mqtt/gw/response/big", payload: Array(repeating: 0x62, count: 900_000)[...], withID: false)
         #expect(publisher.heldMessages < 1000 && publisher.heldMessages > 1)
     }
 }

@@ -51,4 +51,29 @@ import RulesReading
         #expect(thresholds.filter { $0.kind == "enter" }.map(\.rule) == rules.zones.map(\.name))
         #expect(thresholds.filter { $0.kind == "stage" }.count == (rules.stages?.bands.count ?? 1) - 1)
     }
+
+    /// `state`'s rule members are the kinds' own, kind by kind in table order; a state is
+    /// published again when a kind's discrete part changes (a zone entered), and not when only a
+    /// continuous number does (an approach's progress).
+    @Test func stateIsWrittenByTheKindsInTableOrder() throws {
+        let rules = try RulesFile.load(text: RulesFile.exampleYAML, file: "rules.yaml")
+        let cart = PeerIdentity(address: .short(2), name: "tool-cart")
+        var engine = ProximityEngine(rules: rules, peers: [cart], deviceHasAoA: false)
+        var states: [PeerState] = []
+        var time = 1_000.0
+        for distance in stride(from: 4.0, through: 0.2, by: -0.02) {
+            time += 0.1
+            for case let .state(state) in engine.ingest(peer: cart, sample: RangingSample(distanceMeters: distance), at: time) {
+                states.append(state)
+            }
+        }
+        let state = try #require(states.last)
+        #expect(state.rules.map(\.key) == ["zones", "stage", "approaches", "facing"])
+        #expect(!state.zones.isEmpty && state.stage != nil)
+        // 191 measurements, each changing every approach's progress: far fewer states.
+        #expect(states.count > 2 && states.count < 30, "\(states.count) states")
+        for (before, after) in zip(states, states.dropFirst()) {
+            #expect(before.discrete != after.discrete, "a state published without a discrete change")
+        }
+    }
 }

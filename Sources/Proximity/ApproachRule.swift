@@ -13,7 +13,7 @@ public struct ApproachRule: Hashable, Sendable {
     public var confirmWithin: Double
     public var cancelBeyond: Double
     public var mark: SourceMark?
-    var nameMark: SourceMark?
+    public internal(set) var nameMark: SourceMark?
 
     public init(name: String, peers: [PeerPattern] = PeerPattern.all, startWithin: Double, confirmWithin: Double,
                 cancelBeyond: Double, mark: SourceMark? = nil) {
@@ -66,7 +66,7 @@ extension EventType {
     public static let approachCanceled = EventType(rawValue: "approach_canceled")
 }
 
-extension ApproachRule: RuleKind {
+extension ApproachRule: NamedRuleKind {
     public static let key = "approaches"
     public static let noun = "approach"
     public static let events: [EventDeclaration] = [
@@ -74,17 +74,7 @@ extension ApproachRule: RuleKind {
         EventDeclaration(.approachCompleted, .completes),
         EventDeclaration(.approachCanceled, .ends),
     ]
-    public static let noRules: [ApproachRule] = []
-
-    public static func decode(from file: KeyedDecodingContainer<RulesKey>) throws -> [ApproachRule] {
-        try RulesDecoding.namedRules(file, key, atMost: RulesBounds.approaches, noun: noun) {
-            Located($0.name, at: $0.nameMark ?? Located<Int>.unknownMark)
-        }
-    }
-
-    public static func warnings(_ section: [ApproachRule], for peers: [PeerIdentity]) -> [String] {
-        section.compactMap { RulesDecoding.unmatched(noun, $0.name, $0.peers, $0.mark, peers: peers) }
-    }
+    public static let maximumCount = RulesBounds.approaches
 
     public static func tracking(in rules: Rules, for peer: inout PeerTracker) -> ApproachTracking {
         ApproachTracking(rules: rules.approaches, identity: peer.identity)

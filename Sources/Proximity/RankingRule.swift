@@ -19,7 +19,7 @@ public struct RankingRule: Hashable, Sendable {
     public var nearbyBonus: Double
     public var facingBonus: Double
     public var mark: SourceMark?
-    var nameMark: SourceMark?
+    public internal(set) var nameMark: SourceMark?
 
     /// One `base_scores` entry.
     public struct BaseScore: Hashable, Sendable {
@@ -114,17 +114,11 @@ extension RankingRule: Decodable {
 
 // MARK: - The kind
 
-extension RankingRule: RuleKind {
+extension RankingRule: NamedRuleKind {
     public static let key = "rankings"
     public static let noun = "ranking"
     public static let events: [EventDeclaration] = []
-    public static let noRules: [RankingRule] = []
-
-    public static func decode(from file: KeyedDecodingContainer<RulesKey>) throws -> [RankingRule] {
-        try RulesDecoding.namedRules(file, key, atMost: RulesBounds.rankings, noun: noun) {
-            Located($0.name, at: $0.nameMark ?? Located<Int>.unknownMark)
-        }
-    }
+    public static let maximumCount = RulesBounds.rankings
 
     public static func warnings(_ section: [RankingRule], for peers: [PeerIdentity]) -> [String] {
         section.flatMap { ranking in

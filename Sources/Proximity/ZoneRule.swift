@@ -15,7 +15,7 @@ public struct ZoneRule: Hashable, Sendable {
     public var dwell: Double
     /// Where the rule is written, for warnings; nil for rules built in code.
     public var mark: SourceMark?
-    var nameMark: SourceMark?
+    public internal(set) var nameMark: SourceMark?
 
     public init(name: String, peers: [PeerPattern] = PeerPattern.all, enterWithin: Double, exitBeyond: Double,
                 dwell: Double = 0, mark: SourceMark? = nil) {
@@ -56,10 +56,10 @@ extension EventType {
     public static let zoneExit = EventType(rawValue: "zone_exit")
 }
 
-extension ZoneRule: RuleKind {
+extension ZoneRule: NamedRuleKind {
     public static let key = "zones"
     public static let noun = "zone"
-    public static let noRules: [ZoneRule] = []
+    public static let maximumCount = RulesBounds.zones
     public static let events: [EventDeclaration] = [
         EventDeclaration(.zoneEnter, .begins),
         EventDeclaration(.zoneExit, .ends),
@@ -74,16 +74,6 @@ extension ZoneRule: RuleKind {
 
     public static func bands(in rules: Rules) -> [RuleBand] {
         rules.zones.map { RuleBand(name: "zone \($0.name)", low: $0.enterWithin, high: $0.exitBeyond, peers: $0.peers) }
-    }
-
-    public static func decode(from file: KeyedDecodingContainer<RulesKey>) throws -> [ZoneRule] {
-        try RulesDecoding.namedRules(file, key, atMost: RulesBounds.zones, noun: noun) {
-            Located($0.name, at: $0.nameMark ?? Located<Int>.unknownMark)
-        }
-    }
-
-    public static func warnings(_ section: [ZoneRule], for peers: [PeerIdentity]) -> [String] {
-        section.compactMap { RulesDecoding.unmatched(noun, $0.name, $0.peers, $0.mark, peers: peers) }
     }
 
     public static func tracking(in rules: Rules, for peer: inout PeerTracker) -> ZoneTracking {

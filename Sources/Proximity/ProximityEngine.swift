@@ -19,11 +19,11 @@ import UCI
 /// ```
 public struct ProximityEngine: Sendable {
     public private(set) var rules: Rules {
-        didSet { guidance = Guidance(rules) }
+        didSet { inUse = RulesInUse(rules) }
     }
     /// What of ``rules`` the engine reads after every measurement and round, read out of the
     /// rules once per change of them.
-    private var guidance: Guidance
+    private var inUse: RulesInUse
     public let gateway: GatewayPose?
     /// Whether the device measures angles (its capabilities), learned once the device is identified.
     public var deviceHasAoA: Bool
@@ -45,7 +45,7 @@ public struct ProximityEngine: Sendable {
 
     public init(rules: Rules, peers: [PeerIdentity], gateway: GatewayPose? = nil, deviceHasAoA: Bool) {
         self.rules = rules
-        guidance = Guidance(rules)
+        inUse = RulesInUse(rules)
         self.gateway = gateway
         self.deviceHasAoA = deviceHasAoA
         published = Array(repeating: nil, count: rules.rankings.count)
@@ -362,7 +362,7 @@ public struct ProximityEngine: Sendable {
     private func feedback(of tracker: PeerTracker, at time: Double) -> Feedback? {
         guard let d = tracker.distance else { return nil }
         // What `state(at:)` would say, without building its zone and approach lists.
-        let stages = guidance.stages
+        let stages = inUse.stages
         let stage = tracker.stage.flatMap { i in stages.flatMap { $0.bands.indices.contains(i) ? $0.bands[i].name : nil } }
         let activeApproach = tracker.approachProgress
         guard stage != nil || activeApproach != nil || tracker.facing != nil else { return nil }
@@ -377,7 +377,7 @@ public struct ProximityEngine: Sendable {
         }
         return Feedback(ts: time, peer: tracker.identity, stage: stage, attributes: attributes, progress: progress,
                         facing: tracker.facing, directionSource: tracker.bearing?.source,
-                        cue: tracker.facing == true ? guidance.holdingCue : nil)
+                        cue: tracker.facing == true ? inUse.holdingCue : nil)
     }
 
     private func position(of tracker: PeerTracker, at time: Double) -> Position? {
@@ -394,12 +394,12 @@ public struct ProximityEngine: Sendable {
     private func ranking(at index: Int, time: Double) -> Ranking {
         var entries: [Ranking.Entry] = []
         rank(index, into: &entries)
-        return Ranking(ts: time, rule: guidance.rankings[index].name, peers: entries)
+        return Ranking(ts: time, rule: inUse.rankings[index].name, peers: entries)
     }
 
     /// The entries of `rules.rankings[index]`, best first, into `entries` (emptied first).
     private func rank(_ index: Int, into entries: inout [Ranking.Entry]) {
-        let rule = guidance.rankings[index]
+        let rule = inUse.rankings[index]
         entries.removeAll(keepingCapacity: true)
         entries.reserveCapacity(order.count)
         // Every tracker, without a lookup per peer (this runs after every round); the sort
@@ -434,9 +434,9 @@ public struct ProximityEngine: Sendable {
     private mutating func rankingChanges(at time: Double, into outputs: inout [ProximityOutput]) {
         var entries = rankingScratch
         rankingScratch = []
-        for index in guidance.rankings.indices {
+        for index in inUse.rankings.indices {
             rank(index, into: &entries)
-            let rule = guidance.rankings[index].name
+            let rule = inUse.rankings[index].name
             if !entries.elementsEqual(published[index] ?? [], by: { $0.peer == $1 }) {
                 outputs.append(.ranking(Ranking(ts: time, rule: rule, peers: entries)))
                 // Rewritten in place: the order changes with many measurements while peers move.
@@ -451,7 +451,7 @@ public struct ProximityEngine: Sendable {
 
 /// What the engine reads of the rules after every measurement and round: `feedback` follows the
 /// stage band and the facing cue, rankings their rules.
-private struct Guidance: Sendable {
+private struct RulesInUse: Sendable {
     var stages: StageRules?
     var holdingCue: JSONValue?
     var rankings: [RankingRule]

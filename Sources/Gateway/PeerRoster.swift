@@ -17,6 +17,13 @@ struct PeerRoster {
     /// reload; measurements of these still in flight are dropped, or the peer would come back under
     /// its address and leave a retained `state` behind again. Cleared when a reload adds it back.
     private var departed: Set<MacAddress> = []
+    /// The latest phones whose session ended, oldest first: the device stops a phone's session
+    /// some rounds after it is let go, and those rounds would bring it back under its name (and a
+    /// replay, which counts a phone's rounds only while it is in, would decide otherwise). Only
+    /// the last few are kept: a phone's every session has a new address, and late rounds come
+    /// within a second.
+    private var departedPhones: [MacAddress] = []
+    static let departedPhonesKept = 16
     private let topics: TopicTree
 
     init(peers: [AgentConfiguration.Peer], topics: TopicTree) {
@@ -38,8 +45,11 @@ struct PeerRoster {
         phoneSessions.isEmpty ? configured : phoneSessions[address] ?? configured
     }
 
-    /// Whether measurements of `address` are to be dropped: a configured peer a reload removed.
-    func hasDeparted(_ address: MacAddress) -> Bool { !departed.isEmpty && departed.contains(address) }
+    /// Whether measurements of `address` are to be dropped: a configured peer a reload removed, or
+    /// a phone whose session ended.
+    func hasDeparted(_ address: MacAddress) -> Bool {
+        (!departed.isEmpty && departed.contains(address)) || (!departedPhones.isEmpty && departedPhones.contains(address))
+    }
 
     /// A new configured peer list (SIGHUP). Returns the routes before it, for the caller to see
     /// whose topics changed.
@@ -62,6 +72,7 @@ struct PeerRoster {
         phones.append(AgentConfiguration.Peer(address: address, name: name))
         for address in stale { phoneSessions[address] = nil }
         phoneSessions[.short(address)] = sessionID
+        departedPhones.removeAll { $0 == .short(address) }
         rebuild()
         return stale
     }
@@ -72,12 +83,16 @@ struct PeerRoster {
         phones.append(AgentConfiguration.Peer(address: new, name: name))
         phoneSessions[.short(old)] = nil
         phoneSessions[.short(new)] = sessionID
+        departedPhones.removeAll { $0 == .short(new) }
         rebuild()
     }
 
     /// A phone's session ended; it keeps its name until the name comes back with a new address.
     mutating func phoneLeft(_ address: UInt16) {
         phoneSessions[.short(address)] = nil
+        departedPhones.removeAll { $0 == .short(address) }
+        departedPhones.append(.short(address))
+        if departedPhones.count > Self.departedPhonesKept { departedPhones.removeFirst() }
     }
 
     private mutating func rebuild() {

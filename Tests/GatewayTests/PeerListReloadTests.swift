@@ -57,6 +57,29 @@ import UCI
         #expect(field("peer", of: back) == "tool-cart" && field("link", of: back) == "ranging")
     }
 
+    /// A phone let go: the device stops its session some rounds later, and those late rounds do
+    /// not bring it back under its name (a replay, which counts its rounds only while it is in,
+    /// would decide otherwise); when the address ranges again as a phone, it counts again.
+    @Test func aPhonesLateRoundsAfterItLeftAreDropped() {
+        var core = core()
+        core.addPhone(name: "phone-ben", address: 0xCDAB, sessionID: 77, at: 1000)
+        core.ranging(round([1, 0xCDAB], 0), at: 1000.1)
+        #expect(core.take().contains { $0.topic == "uwb2mqtt/gw/peer/phone-ben/state" })
+        core.phoneLeft(address: 0xCDAB, at: 1000.2)
+        let left = core.take().first { $0.topic == "uwb2mqtt/gw/peer/phone-ben/state" }
+        #expect(field("link", of: left) == "lost")
+
+        core.ranging(round([1, 0xCDAB], 1), at: 1000.3)
+        core.ranging(round([1, 0xCDAB], 2), at: 1000.4)
+        let late = core.take()
+        #expect(late.allSatisfy { !$0.topic.contains("phone-ben") && !$0.topic.contains("0xCDAB") }, "\(late.map(\.topic))")
+
+        core.addPhone(name: "phone-ben", address: 0xCDAB, sessionID: 78, at: 1001)
+        core.ranging(round([1, 0xCDAB], 3), at: 1001.1)
+        let back = core.take().first { $0.topic == "uwb2mqtt/gw/peer/phone-ben/state" }
+        #expect(field("link", of: back) == "ranging")
+    }
+
     @Test func aRenamedPeerMovesToItsNewTopicAndClearsTheOld() {
         var core = core()
         core.ranging(round([1, 2], 0), at: 1000)

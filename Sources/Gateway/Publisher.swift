@@ -237,7 +237,7 @@ struct Publisher {
         // Every acknowledgement reopens the QoS 1 window: the answers and live data held for it go
         // first, also while a journal batch is delivered (live data and answers never wait
         // behind the journal; with state journaled at every change a batch is nearly always in
-        // flight after an outage, and answers held behind it waited for good).
+        // flight after an outage, and answers held behind it waited until the journal was delivered).
         if connected { flushLive() }
         guard var current = batch, current.pending.remove(messageID) != nil else {
             // Outside a journal batch, what else waited for the window goes now: the journal,

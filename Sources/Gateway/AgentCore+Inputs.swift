@@ -87,7 +87,7 @@ extension AgentCore {
 
     /// The answer to a request, on `response/<name>`.
     mutating func respond(to name: String, _ fields: [JSONMember]) {
-        let withID = fields.first?.key == PayloadKey.id.text  // Payloads.response puts it first
+        let withID = fields.contains { $0.key == PayloadKey.id.text }
         outbox.append(topic: settings.topics.response(name), delivery: .response(withID: withID)) { $0.appendObject(fields) }
     }
 

@@ -93,16 +93,6 @@ private struct RuleSections: Hashable, Sendable {
     }
 
     func hash(into hasher: inout Hasher) {
-        // Order-independent, as the dictionary is.
-        hasher.combine(values.reduce(0) { $0 ^ ObjectIdentifier.hashValue(of: $1.key, AnyHashable($1.value)) })
-    }
-}
-
-private extension ObjectIdentifier {
-    static func hashValue(of key: ObjectIdentifier, _ value: AnyHashable) -> Int {
-        var hasher = Hasher()
-        hasher.combine(key)
-        hasher.combine(value)
-        return hasher.finalize()
+        for kind in RuleKinds.all { hasher.combine(values[ObjectIdentifier(kind)].map { AnyHashable($0) }) }
     }
 }

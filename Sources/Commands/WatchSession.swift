@@ -71,7 +71,10 @@ final class WatchSession {
             self.loop = loop
             let settings = try BrokerConnection(
                 broker: broker, clientID: broker.clientID ?? "uwb2mqtt-watch-\(String(UInt32.random(in: 1...UInt32.max), radix: 16))",
-                will: nil
+                will: nil,
+                // Nothing in the tree is larger (answers and states are the largest): no client can
+                // make `watch` take in a huge message.
+                maximumIncomingPacketBytes: 1 << 20
             ).configuration(logger: Logger())
             client = try MQTTClient(configuration: settings, loop: loop) { [unowned self] in handle($0) }
             for filter in filters { try client.subscribe(topic: filter, qos: .atLeastOnce) }

@@ -30,6 +30,12 @@ public final class FuseService {
     /// Wake-ups for the core ride on the loop's other wake-ups within this much, so that a
     /// crowd of peers due one after another costs a tick every 50 ms, not one per peer.
     static let wakeSlack = 0.05
+    /// What the fuse reads are gateways' statuses and ranges, a few hundred bytes each: the broker
+    /// never delivers it a packet larger than this (MQTT 5), so no client can make it take in a
+    /// huge one.
+    static let maximumIncomingPacketBytes = 64 << 10
+    /// The contract's MQTT 5 properties for what the fuse publishes.
+    private var contract: ContractProperties?
 
     public init(configuration: FuseConfiguration, logger: Logger) {
         self.logger = logger
@@ -46,8 +52,10 @@ public final class FuseService {
             signals = try SignalDescriptor([SIGINT, SIGTERM], on: loop) { [unowned self] _ in stopRequested = true }
             settings = try BrokerConnection(
                 broker: mqtt, clientID: mqtt.clientID ?? "uwb2mqtt-fuse-\(core.site)-\(core.instanceID.prefix(6))",
-                will: MQTTWill(topic: core.statusTopic, payload: core.lastWill, qos: .atLeastOnce, retain: true)
+                will: MQTTWill(topic: core.statusTopic, payload: core.lastWill, qos: .atLeastOnce, retain: true),
+                maximumIncomingPacketBytes: Self.maximumIncomingPacketBytes
             ).configuration(logger: logger)
+            contract = try ContractProperties(liveExpirySeconds: UInt32(mqtt.messageExpiry.seconds))
             client = try MQTTClient(configuration: settings, loop: loop) { [unowned self] in handle($0) }
             try client.subscribe(topic: core.gatewayStatusFilter, qos: .atLeastOnce)
             try client.subscribe(topic: core.rangeFilter, qos: .atMostOnce)
@@ -86,7 +94,10 @@ public final class FuseService {
         for action in actions {
             switch action {
             case let .publish(topic, payload, qos, retain):
-                _ = try? client.publish(topic: topic, payload: payload, qos: qos == 0 ? .atMostOnce : .atLeastOnce, retain: retain)
+                // QoS 0 is the site's live data (positions); the rest is events and retained state.
+                let properties = payload.isEmpty ? nil : qos == 0 && !retain ? contract?.live : contract?.lasting
+                _ = try? client.publish(topic: topic, payload: payload, qos: qos == 0 ? .atMostOnce : .atLeastOnce, retain: retain,
+                                        properties: properties)
             case let .log(level, line):
                 logger.log(level, line)
             }

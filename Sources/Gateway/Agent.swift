@@ -39,7 +39,6 @@ public final class Agent {
     private var stopRequested = false
     /// The time every input to the core is dated with: the wall clock, never running backwards.
     private var clock = AgentClock()
-    private var publishProblems = LogThrottle()
     private var journalProblems = LogThrottle(window: 60)
     /// The longest a shutdown waits for the device's session to wind down: two commands of the
     /// session's wind-down timeout each, and some slack; far below systemd's TimeoutStopSec.
@@ -100,7 +99,8 @@ public final class Agent {
         do {
             clientConfiguration = try BrokerConnection(
                 broker: configuration.mqtt.broker, clientID: configuration.clientID,
-                will: MQTTWill(topic: topics.status, payload: Payloads.lastWill, qos: .atLeastOnce, retain: true)
+                will: MQTTWill(topic: topics.status, payload: Payloads.lastWill, qos: .atLeastOnce, retain: true),
+                maximumIncomingPacketBytes: Request.maximumPacketBytes
             ).configuration(logger: logger)
         } catch {
             logger.error("\(configuration.source): \(error)")
@@ -108,7 +108,9 @@ public final class Agent {
         }
         let client: MQTTClient
         let spool: Spool
+        let contract: ContractProperties
         do {
+            contract = try ContractProperties(liveExpirySeconds: UInt32(configuration.mqtt.broker.messageExpiry.seconds))
             client = try MQTTClient(configuration: clientConfiguration, loop: loop) { [unowned self] in handleMQTT($0) }
             spool = try Spool(directory: configuration.mqtt.spoolDir, maximumBytes: configuration.mqtt.spoolMaxBytes.bytes)
         } catch {
@@ -129,7 +131,7 @@ public final class Agent {
         let journalSync = JournalSync(spool: spool, loop: loop) { [unowned self] problem in
             for line in journalProblems.lines(for: problem, at: Clocks.monotonic()) { logger.warning(line) }
         }
-        publisher = Publisher(client: client, spool: spool, journalSync: journalSync)
+        publisher = Publisher(client: client, spool: spool, contract: contract, journalSync: journalSync)
 
         var devicePort = configuration.device.port
         if let standIn {
@@ -219,8 +221,8 @@ public final class Agent {
                 publisher.live(topic: topic, payload: payload, qos: qos)
             case let .durable(retain):
                 if let problem = publisher.durable(topic: topic, payload: payload, retain: retain) { logger.warning(problem) }
-            case let .response(withID):
-                publisher.response(topic: topic, payload: payload, withID: withID)
+            case let .response(distinct, correlationData):
+                publisher.response(topic: topic, payload: payload, distinct: distinct, correlationData: correlationData)
             }
         }
         core.clearOutbox()
@@ -268,7 +270,8 @@ public final class Agent {
         let timer = loop.schedule(after: max(deadline - Clocks.monotonic(), 0.001), slack: 0.05) { [unowned self] in
             wakeTimer = nil
             feed(.timePassed(publisher: PublisherFigures(queued: publisher.client.outstandingMessageCount,
-                                                         spooled: publisher.spooled, dropped: publisher.dropped)))
+                                                         spooled: publisher.spooled, dropped: publisher.dropped,
+                                                         refusedByBroker: publisher.brokerRefused)))
         }
         wakeTimer = (timer, deadline)
     }
@@ -362,16 +365,11 @@ public final class Agent {
             feed(.message(message))
         case let .published(messageID):
             if let problem = publisher.acknowledged(messageID) { logger.warning(problem) }
-        case let .publishFailed(messageID, reason):
-            publishProblem("the broker refused message \(messageID): \(reason)")
-            _ = publisher.acknowledged(messageID)
+        case let .publishFailed(messageID, topic, reasonCode, reason):
+            if let line = publisher.brokerRefused(topic: topic, reasonCode: reasonCode, reason: reason) { logger.warning(line) }
+            if let problem = publisher.acknowledged(messageID) { logger.warning(problem) }
         case .subscribed:
             break
         }
-    }
-
-    /// The broker's refusals can come once per message: throttled, with counts.
-    private func publishProblem(_ text: String) {
-        for line in publishProblems.lines(for: text, at: Clocks.monotonic()) { logger.warning(line) }
     }
 }

@@ -201,12 +201,15 @@ public struct AgentConfiguration: Sendable, Decodable {
         public var homeAssistant = false
         public var spoolDir = "/var/lib/uwb2mqtt"
         public var spoolMaxBytes = ByteSize(bytes: 64 << 20)
+        /// Where MQTT 5 requesters may have answers sent besides `<base>/<gw>/response/…`
+        /// (`ResponseTopicPolicy`): topic prefixes such as `clients/`.
+        public var responseTopicPrefixes: [String] = []
 
         /// The agent's own keys, beside the broker's (`BrokerSettings`).
         enum CodingKeys: String, CodingKey {
             case qosRanges = "qos_ranges", stateInterval = "state_interval"
             case metricsInterval = "metrics_interval", homeAssistant = "home_assistant", spoolDir = "spool_dir"
-            case spoolMaxBytes = "spool_max_bytes"
+            case spoolMaxBytes = "spool_max_bytes", responseTopicPrefixes = "response_topic_prefixes"
         }
 
         public init() {}
@@ -224,6 +227,14 @@ public struct AgentConfiguration: Sendable, Decodable {
             spoolDir = try c.decodeIfPresent(String.self, forKey: .spoolDir) ?? spoolDir
             spoolMaxBytes = try c.decodeIfPresent(ByteSize.self, forKey: .spoolMaxBytes) ?? spoolMaxBytes
             guard spoolMaxBytes.bytes >= 64 << 10 else { throw SourceError(at: mark(.spoolMaxBytes), "mqtt.spool_max_bytes must be at least 64KiB") }
+            responseTopicPrefixes = try c.decodeIfPresent([String].self, forKey: .responseTopicPrefixes) ?? []
+            for prefix in responseTopicPrefixes {
+                guard !prefix.isEmpty, prefix != "/", prefix.utf8.count <= 256,
+                      !prefix.utf8.contains(where: { $0 == UInt8(ascii: "+") || $0 == UInt8(ascii: "#") || $0 < 0x20 }) else {
+                    throw SourceError(at: mark(.responseTopicPrefixes), "mqtt.response_topic_prefixes holds topic prefixes such as "
+                                      + "\"clients/\": not empty, at most 256 bytes, without wildcards; found \(Excerpt.quoted(prefix))")
+                }
+            }
         }
     }
 

@@ -85,10 +85,11 @@ extension AgentCore {
         outbox.append(topic: topic, delivery: .live(qos: qos)) { $0.appendObject(fields) }
     }
 
-    /// The answer to a request, on `response/<name>`.
-    mutating func respond(to name: String, _ fields: [JSONMember]) {
-        let withID = fields.contains { $0.key == PayloadKey.id.text }
-        outbox.append(topic: settings.topics.response(name), delivery: .response(withID: withID)) { $0.appendObject(fields) }
+    /// The answer to request `name`: on the requester's response topic when `reply` has one,
+    /// else on `response/<name>`.
+    mutating func respond(to name: String, via reply: Reply, _ fields: [JSONMember]) {
+        outbox.append(topic: reply.topic ?? settings.topics.response(name),
+                      delivery: .response(distinct: reply.isDistinct, correlationData: reply.correlationData)) { $0.appendObject(fields) }
     }
 
     /// A request or announcement dropped by a limit (a flood, an oversized name): `requests_dropped`.

@@ -2,8 +2,8 @@ import MQTTClient
 import Vocabulary
 
 /// Requests on `<base>/<gw>/request/<name>` (mqtt-api.md): each one is answered on
-/// `response/<name>` with its `id`, `ok` and `data` or `error`, by the component that declares
-/// its name.
+/// `response/<name>` (or the MQTT 5 requester's response topic, `Reply`) with its `id`, `ok`
+/// and `data` or `error`, by the component that declares its name.
 extension AgentCore {
     mutating func request(_ name: String, _ message: MQTTMessage, at moment: AgentMoment) {
         switch requestIntake.admit(name: name, message) {
@@ -15,7 +15,7 @@ extension AgentCore {
         case let .rejected(problem):
             // Debug, not info: a flood of bad requests must not flood the journal too.
             log(.debug, "rejected request \(name): \(problem.message)")
-            respond(to: name, Payloads.response(id: problem.id, ok: false, error: problem.message))
+            respond(to: name, via: problem.reply, Payloads.response(id: problem.reply.id, ok: false, error: problem.message))
         case let .accepted(request):
             var answered = false
             tellComponents(moment) { component, core in
@@ -24,7 +24,8 @@ extension AgentCore {
                 component.answer(request, &core, at: moment)
             }
             if !answered {
-                respond(to: name, Payloads.response(id: request.id, ok: false, error: "request \(name) is not available on this agent"))
+                respond(to: name, via: request.reply,
+                        Payloads.response(id: request.id, ok: false, error: "request \(name) is not available on this agent"))
             }
         }
     }
@@ -42,11 +43,11 @@ extension AgentCore {
 
     /// Answers `request`: `ok` with `data`.
     mutating func respond(to request: Request, data: [JSONMember] = []) {
-        respond(to: request.rawName, Payloads.response(id: request.id, ok: true, data: .object(data)))
+        respond(to: request.rawName, via: request.reply, Payloads.response(id: request.id, ok: true, data: .object(data)))
     }
 
     /// Answers `request`: not done, and why.
     mutating func respond(to request: Request, failure text: String) {
-        respond(to: request.rawName, Payloads.response(id: request.id, ok: false, error: text))
+        respond(to: request.rawName, via: request.reply, Payloads.response(id: request.id, ok: false, error: text))
     }
 }

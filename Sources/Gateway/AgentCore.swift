@@ -78,7 +78,7 @@ public struct AgentCore {
     var rulesChangedPending = false
     /// The limits requests pass before they are answered, and the rate of those that cost more
     /// than an answer.
-    var requestIntake = RequestIntake()
+    var requestIntake: RequestIntake
     var requestPacing = RequestPacing()
     /// What the shell is to do besides publishing, oldest first.
     var actions: [AgentAction] = []
@@ -102,6 +102,8 @@ public struct AgentCore {
         status = AgentStatus(devicePort: configuration.device.port)
         self.settings = settings
         roster = PeerRoster(peers: peers, topics: settings.topics)
+        requestIntake = RequestIntake(responseTopics: ResponseTopicPolicy(topics: settings.topics,
+                                                                          prefixes: configuration.mqtt.responseTopicPrefixes))
         engine = ProximityEngine(rules: Rules(), peers: identities, gateway: gateway, deviceHasAoA: false)
     }
 

@@ -38,10 +38,13 @@ public struct PublisherFigures: Sendable {
     var queued = 0
     var spooled = 0
     var dropped = 0
+    /// Messages the broker refused with a reason code (`publishes_refused`).
+    var refusedByBroker = 0
 
-    public init(queued: Int = 0, spooled: Int = 0, dropped: Int = 0) {
+    public init(queued: Int = 0, spooled: Int = 0, dropped: Int = 0, refusedByBroker: Int = 0) {
         self.queued = queued
         self.spooled = spooled
         self.dropped = dropped
+        self.refusedByBroker = refusedByBroker
     }
 }

@@ -44,6 +44,7 @@ extension AgentCore {
          JSONMember(.measurements, .int(Int64(measurements))), JSONMember(.events, .int(Int64(events))),
          JSONMember(.publishQueue, .int(Int64(status.publisher.queued))),
          JSONMember(.spooled, .int(Int64(status.publisher.spooled))), JSONMember(.dropped, .int(Int64(status.publisher.dropped))),
+         JSONMember(.publishesRefused, .int(Int64(status.publisher.refusedByBroker))),
          JSONMember(.deviceReconnects, .int(Int64(status.deviceReconnects))),
          JSONMember(.brokerReconnects, .int(Int64(status.brokerReconnects))),
          JSONMember(.requestsDropped, .int(Int64(status.requestsDropped))), JSONMember(.eventsDropped, .int(Int64(eventsDropped))),

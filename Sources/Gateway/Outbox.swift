@@ -14,8 +14,9 @@ public struct Outbox: Sendable {
     public enum Delivery: Equatable, Sendable {
         case live(qos: Int)
         case durable(retain: Bool)
-        /// An answer; `withID`: to a request that carried an `id`, which tells it from the others.
-        case response(withID: Bool)
+        /// An answer. `distinct`: the requester tells it from the others on its topic (by an `id`
+        /// or correlation data); `correlationData`: an MQTT 5 requester's, echoed as a property.
+        case response(distinct: Bool, correlationData: [UInt8]? = nil)
 
         public var isResponse: Bool {
             if case .response = self { true } else { false }

@@ -13,11 +13,11 @@ extension PhoneSessions {
 
     /// `phone_session` with `"platform": "ios"`. `random` draws the gateway's address in the
     /// iPhone's session.
-    mutating func prepareAccessory(_ request: IPhoneSessionRequest.Accessory, id: JSONValue?, now: Double,
+    mutating func prepareAccessory(_ request: IPhoneSessionRequest.Accessory, reply: Reply, now: Double,
                                    using random: inout some RandomNumberGenerator) -> Output {
         var out = Output()
         func refuse(_ text: String) -> Output {
-            out.answers.append(Answer(request: Self.requestName, id: id, result: .failure(PhoneRequestError(text))))
+            out.answers.append(Answer(request: Self.requestName, reply: reply, result: .failure(PhoneRequestError(text))))
             return out
         }
         guard settings.enabled else { return refuse("phone sessions are disabled on this gateway (phones.enabled: false)") }
@@ -49,7 +49,7 @@ extension PhoneSessions {
                             + "valid \(Int(timeout.rounded())) s)")
         }
         let accessory = accessories[name]!
-        out.answers.append(Answer(request: Self.requestName, id: id, result: .success([
+        out.answers.append(Answer(request: Self.requestName, reply: reply, result: .success([
             JSONMember("name", .string(name)),
             JSONMember("accessory_configuration_data", .string(Base64.encode(accessory.data.bytes))),
             JSONMember("gateway_address", .string(WireOrderAddress.text(of: accessory.address))),
@@ -61,10 +61,10 @@ extension PhoneSessions {
     }
 
     /// `phone_session_start`: the session iOS chose, opened on the device; answered once it ranges.
-    mutating func startIPhone(_ request: IPhoneSessionRequest.Start, id: JSONValue?, now: Double, reportToken: String) -> Output {
+    mutating func startIPhone(_ request: IPhoneSessionRequest.Start, reply: Reply, now: Double, reportToken: String) -> Output {
         var out = Output()
         func refuse(_ text: String) -> Output {
-            out.answers.append(Answer(request: Self.startRequestName, id: id, result: .failure(PhoneRequestError(text))))
+            out.answers.append(Answer(request: Self.startRequestName, reply: reply, result: .failure(PhoneRequestError(text))))
             return out
         }
         let again = "; invalidate the NISession and run a new one"
@@ -119,7 +119,7 @@ extension PhoneSessions {
         phones[name] = Phone(name: name, address: phone, sessionID: blob.sessionID, since: now, platform: .ios, replacing: replacing,
                              reportToken: reportToken)
         sessions[blob.sessionID] = Session(configuration: configuration, configID: 0, updateRate: .automatic,
-                                           opening: Waiting(id: id, name: name, address: phone,
+                                           opening: Waiting(reply: reply, name: name, address: phone,
                                                             data: startAnswer(name, blob, phone: phone, reportToken: reportToken),
                                                             request: Self.startRequestName))
         out.deviceEvents.append(.openSession(configuration))

@@ -27,7 +27,7 @@ struct PhoneSessions {
 
     struct Answer: Sendable {
         var request: String
-        var id: JSONValue?
+        var reply: Reply
         var result: Result<[JSONMember], PhoneRequestError>
     }
 
@@ -61,7 +61,7 @@ struct PhoneSessions {
 
     /// A request waiting for the device: answered with `data` once the device did its part.
     struct Waiting {
-        var id: JSONValue?
+        var reply: Reply
         var name: String
         var address: UInt16
         var data: [JSONMember]
@@ -119,11 +119,11 @@ struct PhoneSessions {
 
     /// A `phone_session` request. `sessionID` and `key` are fresh random draws the session uses
     /// unless the request or the settings give them.
-    mutating func request(_ request: PhoneSessionRequest, id: JSONValue?, now: Double, sessionID drawnID: UInt32,
+    mutating func request(_ request: PhoneSessionRequest, reply: Reply, now: Double, sessionID drawnID: UInt32,
                           key drawnKey: SessionKeyInfo, reportToken: String) -> Output {
         var out = Output()
         func refuse(_ text: String) -> Output {
-            out.answers.append(Answer(request: Self.requestName, id: id, result: .failure(PhoneRequestError(text))))
+            out.answers.append(Answer(request: Self.requestName, reply: reply, result: .failure(PhoneRequestError(text))))
             return out
         }
         guard settings.enabled else { return refuse("phone sessions are disabled on this gateway (phones.enabled: false)") }
@@ -179,7 +179,7 @@ struct PhoneSessions {
                 return refuse("the one-to-many phone session has \(RangingSessionConfiguration.maximumPeers) phones, the most a DWM3001C ranges with")
             }
             phones[request.name] = Phone(name: request.name, address: address, sessionID: sessionID, since: now, reportToken: reportToken)
-            let waiting = Waiting(id: id, name: request.name, address: address,
+            let waiting = Waiting(reply: reply, name: request.name, address: address,
                                   data: answer(request, session: session.configuration, sessionID: sessionID, reportToken: reportToken))
             if session.ranging {
                 sessions[sessionID]?.updates.append(.join(waiting))
@@ -210,7 +210,7 @@ struct PhoneSessions {
         configuration.oneToMany = request.configID == 2
         phones[request.name] = Phone(name: request.name, address: address, sessionID: sessionID, since: now, reportToken: reportToken)
         sessions[sessionID] = Session(configuration: configuration, configID: request.configID, updateRate: request.updateRate,
-                                      opening: Waiting(id: id, name: request.name, address: address,
+                                      opening: Waiting(reply: reply, name: request.name, address: address,
                                                        data: answer(request, session: configuration, sessionID: sessionID,
                                                                     reportToken: reportToken)))
         out.deviceEvents.append(.openSession(configuration))
@@ -247,19 +247,19 @@ struct PhoneSessions {
     }
 
     /// A `phone_session_stop` request.
-    mutating func stop(name: String, id: JSONValue?, now: Double) -> Output {
+    mutating func stop(name: String, reply: Reply, now: Double) -> Output {
         guard phones[name] != nil else {
             var out = Output()
             if accessories.removeValue(forKey: name) != nil {
                 out.logs.append("phone \(name): its accessory configuration is dropped on request")
-                out.answers.append(Answer(request: Self.stopRequestName, id: id, result: .success([JSONMember("name", .string(name))])))
+                out.answers.append(Answer(request: Self.stopRequestName, reply: reply, result: .success([JSONMember("name", .string(name))])))
                 return out
             }
-            out.answers.append(Answer(request: Self.stopRequestName, id: id, result: .failure(PhoneRequestError("no phone named \"\(name.prefix(64))\" ranges here"))))
+            out.answers.append(Answer(request: Self.stopRequestName, reply: reply, result: .failure(PhoneRequestError("no phone named \"\(name.prefix(64))\" ranges here"))))
             return out
         }
         var out = release(name, reason: "stopped on request", now: now)
-        out.answers.append(Answer(request: Self.stopRequestName, id: id, result: .success([JSONMember("name", .string(name))])))
+        out.answers.append(Answer(request: Self.stopRequestName, reply: reply, result: .success([JSONMember("name", .string(name))])))
         return out
     }
 
@@ -321,7 +321,7 @@ struct PhoneSessions {
         } else {
             out.joined.append((waiting.name, waiting.address, sessionID))
         }
-        out.answers.append(Answer(request: waiting.request, id: waiting.id, result: .success(waiting.data)))
+        out.answers.append(Answer(request: waiting.request, reply: waiting.reply, result: .success(waiting.data)))
     }
 
     /// The device could not take a phone that waited: it is told why, and forgotten.
@@ -333,7 +333,7 @@ struct PhoneSessions {
             out.left.append(old)
             accessories[waiting.name] = nil
         }
-        out.answers.append(Answer(request: waiting.request, id: waiting.id, result: .failure(PhoneRequestError(reason))))
+        out.answers.append(Answer(request: waiting.request, reply: waiting.reply, result: .failure(PhoneRequestError(reason))))
     }
 
     /// A ranging round: phones with a successful measurement stay.

@@ -47,7 +47,7 @@ struct PhonesComponent: AgentComponent {
             case let .success(start):
                 guard core.status.deviceReachable else { return core.respond(to: request, failure: "no device (\(core.status.deviceState))") }
                 guard core.paced(request, at: moment) else { return }
-                carryOut(sessions.startIPhone(start, id: request.id, now: moment.monotonic,
+                carryOut(sessions.startIPhone(start, reply: request.reply, now: moment.monotonic,
                                               reportToken: ReportToken.random(using: &random)), &core, at: moment)
             }
         default:
@@ -56,7 +56,7 @@ struct PhonesComponent: AgentComponent {
                 return refuse(request, PhoneRequestError("name is required: the phone's name from its phone_session request"), &core)
             }
             guard core.paced(request, at: moment) else { return }
-            carryOut(sessions.stop(name: name, id: request.id, now: moment.monotonic), &core, at: moment)
+            carryOut(sessions.stop(name: name, reply: request.reply, now: moment.monotonic), &core, at: moment)
         }
     }
 
@@ -71,7 +71,7 @@ struct PhonesComponent: AgentComponent {
             let id = UInt32.random(in: PhoneSessionRequest.sessionIDs, using: &random)
             let key = SessionKeyInfo.random(using: &random)
             let token = ReportToken.random(using: &random)
-            carryOut(sessions.request(phone, id: request.id, now: moment.monotonic, sessionID: id, key: key, reportToken: token),
+            carryOut(sessions.request(phone, reply: request.reply, now: moment.monotonic, sessionID: id, key: key, reportToken: token),
                      &core, at: moment)
         }
     }
@@ -83,12 +83,12 @@ struct PhonesComponent: AgentComponent {
         case let .failure(problem): refuse(request, problem, &core)
         case let .success(accessory):
             guard core.paced(request, at: moment) else { return }
-            carryOut(sessions.prepareAccessory(accessory, id: request.id, now: moment.monotonic, using: &random), &core, at: moment)
+            carryOut(sessions.prepareAccessory(accessory, reply: request.reply, now: moment.monotonic, using: &random), &core, at: moment)
         }
     }
 
     private func refuse(_ request: Request, _ problem: PhoneRequestError, _ core: inout AgentCore) {
-        publish(PhoneSessions.Answer(request: request.rawName, id: request.id, result: .failure(problem)), &core)
+        publish(PhoneSessions.Answer(request: request.rawName, reply: request.reply, result: .failure(problem)), &core)
     }
 
     /// A phone's report (`phone/<name>/report`): its angle goes to the core when it comes from
@@ -165,9 +165,9 @@ struct PhonesComponent: AgentComponent {
 
     private func publish(_ answer: PhoneSessions.Answer, _ core: inout AgentCore) {
         let fields: [JSONMember] = switch answer.result {
-        case let .success(data): Payloads.response(id: answer.id, ok: true, data: .object(data))
-        case let .failure(problem): Payloads.response(id: answer.id, ok: false, error: problem.message)
+        case let .success(data): Payloads.response(id: answer.reply.id, ok: true, data: .object(data))
+        case let .failure(problem): Payloads.response(id: answer.reply.id, ok: false, error: problem.message)
         }
-        core.respond(to: answer.request, fields)
+        core.respond(to: answer.request, via: answer.reply, fields)
     }
 }

@@ -2,6 +2,7 @@ import Vocabulary
 import DeviceLink
 import EventLoop
 import MQTTClient
+import Service
 
 /// Publishes through the MQTT client and keeps the delivery promises of mqtt-api.md: events and
 /// retained state that cannot go out are journaled in the `Spool` and published in order when
@@ -14,15 +15,19 @@ import MQTTClient
 /// no use to anyone. Durable messages keep their order: while the journal is not empty, every
 /// new one is appended behind it.
 ///
+/// On MQTT 5 every message carries the contract's properties (`ContractProperties`): live data
+/// expires, answers echo their requester's correlation data.
+///
 /// Owned by the agent loop; not shared.
 struct Publisher {
     let client: MQTTClient
+    private let contract: ContractProperties
     private(set) var spool: Spool
     private(set) var connected = false
     /// Live messages and answers waiting for the broker, in first-seen order: live data and
     /// answers without an id newest per topic (the topic is the key), each answer with an id on
     /// its own (see `response`).
-    private var live: [String: SpooledMessage] = [:]
+    private var live: [String: Held] = [:]
     private var liveOrder: [String] = []
     /// Numbers the keys of held answers with an id.
     private var answersHeld: UInt64 = 0
@@ -32,6 +37,10 @@ struct Publisher {
     /// libmosquitto refuses): dropped with a reason instead of blocking the journal behind them.
     private(set) var refused = 0
     private var refusals = LogThrottle()
+    /// Messages the broker answered with a failure reason code (MQTT 5: e.g. 0x87, not authorized
+    /// by its ACL): `publishes_refused`. Said once per topic (for the first 256 topics).
+    private(set) var brokerRefused = 0
+    private var brokerRefusedTopics: Set<String> = []
     /// Why the journal cannot be written now (a full disk), reported once when it starts and once
     /// when it ends rather than for every message; what it could not write is kept in memory.
     private(set) var journalFailure: String?
@@ -47,9 +56,16 @@ struct Publisher {
     private var largest: PublishedPacket?
     private var largestPayload = -1
 
-    init(client: MQTTClient, spool: Spool, journalSync: JournalSync? = nil) {
+    /// A live message or an answer waiting for the broker, with the properties it is to carry.
+    private struct Held {
+        var message: SpooledMessage
+        var properties: PublishProperties
+    }
+
+    init(client: MQTTClient, spool: Spool, contract: ContractProperties, journalSync: JournalSync? = nil) {
         self.client = client
         self.spool = spool
+        self.contract = contract
         self.journalSync = journalSync
     }
 
@@ -65,7 +81,7 @@ struct Publisher {
     mutating func durable(topic: String, payload: ArraySlice<UInt8>, retain: Bool) -> String? {
         if connected && spool.isEmpty && batch == nil {
             do {
-                try publish(topic: topic, payload: payload, qos: .atLeastOnce, retain: retain)
+                try publish(topic: topic, payload: payload, qos: .atLeastOnce, retain: retain, properties: contract.lasting)
                 return nil
             } catch .queueFull, .notConnected {
                 // fall through to the journal
@@ -122,7 +138,7 @@ struct Publisher {
     mutating func live(topic: String, payload: ArraySlice<UInt8>, qos: Int) {
         if connected && (qos == 0 || client.outstandingMessageCount < answerWindow) {
             do {
-                try publish(topic: topic, payload: payload, qos: qos == 0 ? .atMostOnce : .atLeastOnce)
+                try publish(topic: topic, payload: payload, qos: qos == 0 ? .atMostOnce : .atLeastOnce, properties: contract.live)
                 return
             } catch .backlog {
                 // Connected, but the broker does not read: held data would go out after newer
@@ -133,7 +149,8 @@ struct Publisher {
                 // fall through: keep it for later
             }
         }
-        hold(SpooledMessage(topic: topic, payload: Array(payload), qos: qos, retain: false), key: topic)
+        hold(Held(message: SpooledMessage(topic: topic, payload: Array(payload), qos: qos, retain: false), properties: contract.live),
+             key: topic)
     }
 
     /// Publishes the answer to a request (QoS 1): now if the broker can take it, else it waits
@@ -149,21 +166,29 @@ struct Publisher {
     /// further behind with every one and stopped publishing anything else. Answers (and QoS 1
     /// live data) also take at most half of the client's QoS 1 window, so that the journal keeps
     /// the rest.
-    mutating func response(topic: String, payload: ArraySlice<UInt8>, withID: Bool) {
+    mutating func response(topic: String, payload: ArraySlice<UInt8>, distinct: Bool, correlationData: [UInt8]?) {
+        var properties = contract.lasting
+        if let correlationData, client.speaksMQTT5 {
+            do {
+                properties = try contract.answer(correlationData: correlationData)
+            } catch {
+                // Over MQTT's 65,535 bytes: a broker could not have delivered such a request.
+            }
+        }
         if connected && client.outstandingMessageCount < answerWindow {
             do {
-                try publish(topic: topic, payload: payload, qos: .atLeastOnce)
+                try publish(topic: topic, payload: payload, qos: .atLeastOnce, properties: properties)
                 return
             } catch {
                 // fall through: keep it for later
             }
         }
         var key = topic
-        if withID {
+        if distinct {
             answersHeld &+= 1
             key += "\u{0}\(answersHeld)"
         }
-        hold(SpooledMessage(topic: topic, payload: Array(payload), qos: 1, retain: false), key: key)
+        hold(Held(message: SpooledMessage(topic: topic, payload: Array(payload), qos: 1, retain: false), properties: properties), key: key)
     }
 
     /// The part of the client's QoS 1 window answers may take.
@@ -174,19 +199,19 @@ struct Publisher {
     static let maximumHeldTopics = 1000
     static let maximumHeldBytes = 1 << 20
 
-    private mutating func hold(_ message: SpooledMessage, key: String) {
-        if let replaced = live.updateValue(message, forKey: key) {
+    private mutating func hold(_ held: Held, key: String) {
+        if let replaced = live.updateValue(held, forKey: key)?.message {
             liveDropped += 1
             heldBytes -= replaced.payload.count + replaced.topic.utf8.count
         } else {
             liveOrder.append(key)
         }
-        heldBytes += message.payload.count + message.topic.utf8.count
+        heldBytes += held.message.payload.count + held.message.topic.utf8.count
         // The oldest go first: a requester waiting that long has given up.
         var dropFrom = 0
         while liveOrder.count - dropFrom > Self.maximumHeldTopics || heldBytes > Self.maximumHeldBytes,
               dropFrom < liveOrder.count - 1 {
-            if let old = live.removeValue(forKey: liveOrder[dropFrom]) {
+            if let old = live.removeValue(forKey: liveOrder[dropFrom])?.message {
                 heldBytes -= old.payload.count + old.topic.utf8.count
                 liveDropped += 1
             }
@@ -197,13 +222,16 @@ struct Publisher {
 
     /// Publishes directly without the journal (the `online` status on every connect).
     mutating func direct(topic: String, payload: [UInt8], retain: Bool) throws(MQTTError) {
-        try publish(topic: topic, payload: payload[...], qos: .atLeastOnce, retain: retain)
+        try publish(topic: topic, payload: payload[...], qos: .atLeastOnce, retain: retain, properties: contract.lasting)
     }
 
-    /// Hands a message to the client, noting the largest of this connection.
+    /// Hands a message to the client, noting the largest of this connection. An empty payload
+    /// (a retained topic cleared) is no JSON and carries no properties.
     @discardableResult
-    private mutating func publish(topic: String, payload: ArraySlice<UInt8>, qos: MQTTQoS, retain: Bool = false) throws(MQTTError) -> Int {
-        let id = try client.publish(topic: topic, payload: payload, qos: qos, retain: retain)
+    private mutating func publish(topic: String, payload: ArraySlice<UInt8>, qos: MQTTQoS, retain: Bool = false,
+                                  properties: PublishProperties) throws(MQTTError) -> Int {
+        let id = try client.publish(topic: topic, payload: payload, qos: qos, retain: retain,
+                                    properties: payload.isEmpty ? nil : properties)
         // One comparison per message: the packet is worked out only for a new largest payload.
         if payload.count > largestPayload {
             largestPayload = payload.count
@@ -230,6 +258,16 @@ struct Publisher {
         // messages after the reconnect, and their PUBACKs complete it. Publishing it again here
         // would deliver every message twice. (After a restart the journal still has it.)
         return largest
+    }
+
+    /// The broker refused a message with a failure reason code: it is not delivered and not
+    /// retried. Returns the line to log, the first time for its topic.
+    mutating func brokerRefused(topic: String, reasonCode: Int, reason: String) -> String? {
+        brokerRefused += 1
+        guard brokerRefusedTopics.count < 256, brokerRefusedTopics.insert(topic).inserted else { return nil }
+        let hex = String(reasonCode, radix: 16)
+        return "the broker refused a message on \(topic): \(reason) (reason code 0x\(hex)); the broker's ACL or limits may "
+            + "forbid this topic. Said once per topic; every refusal is counted in metrics as publishes_refused"
     }
 
     /// A PUBACK: when the whole batch is acknowledged the journal forgets it.
@@ -275,7 +313,8 @@ struct Publisher {
             var through: UInt64?
             for message in messages {
                 do {
-                    ids.insert(try publish(topic: message.topic, payload: message.payload[...], qos: .atLeastOnce, retain: message.retain))
+                    ids.insert(try publish(topic: message.topic, payload: message.payload[...], qos: .atLeastOnce, retain: message.retain,
+                                           properties: contract.lasting))
                     through = message.sequence
                 } catch .invalidTopic(let topic, let reason) {
                     if let problem = refuse(topic, MQTTError.invalidTopic(topic: topic, reason: reason)) { problems.append(problem) }
@@ -312,11 +351,12 @@ struct Publisher {
     /// after it, until the next acknowledgement.
     private mutating func flushLive() {
         while let key = liveOrder.first {
-            guard let message = live[key] else { liveOrder.removeFirst(); continue }
+            guard let held = live[key] else { liveOrder.removeFirst(); continue }
+            let message = held.message
             if message.qos != 0 && client.outstandingMessageCount >= answerWindow { return }
             do {
                 try publish(topic: message.topic, payload: message.payload[...],
-                            qos: message.qos == 0 ? .atMostOnce : .atLeastOnce)
+                            qos: message.qos == 0 ? .atMostOnce : .atLeastOnce, properties: held.properties)
             } catch .queueFull {
                 return
             } catch {

@@ -15,10 +15,13 @@ public struct Request: Sendable {
         case phoneSessionStart = "phone_session_start"
     }
 
-    /// The raw name from the topic; the response goes to `response/<sanitized name>`.
+    /// The raw name from the topic; the response goes to `response/<sanitized name>` unless the
+    /// requester gave a response topic (`reply`).
     let rawName: String
     let name: Name?
-    let id: JSONValue?
+    /// How the answer reaches the requester, with the request's `id`.
+    let reply: Reply
+    var id: JSONValue? { reply.id }
     /// The body's members (empty for an empty body).
     let body: [String: JSONValue]
 
@@ -26,28 +29,34 @@ public struct Request: Sendable {
     /// every request the agent knows fits in a few hundred bytes, and the decoding runs on the
     /// agent's loop.
     static let maximumBodyBytes = 4096
+    /// The largest packet the agent takes from the broker (MQTT 5's Maximum Packet Size in
+    /// CONNECT): the largest body with room for a topic and properties. The broker never delivers
+    /// a larger one; on MQTT 3.1.1 its body is not copied and the answer says how large it was.
+    static let maximumPacketBytes = maximumBodyBytes + 4096
     /// The longest `id` string echoed back (characters).
     static let maximumIDLength = 128
 
     /// Parses a request, or says what is wrong with it (the response then has `ok: false`).
-    static func parse(name: String, payload: [UInt8]) -> Result<Request, RequestError> {
+    /// `size` is the body's size in bytes: more than `payload` when the client did not copy an
+    /// oversized body. `reply` is where the answer goes; the body's `id` is added to it.
+    static func parse(name: String, payload: [UInt8], size: Int, reply: Reply) -> Result<Request, RequestError> {
         let known = Name(rawValue: name)
-        guard payload.count <= maximumBodyBytes else {
-            return .failure(RequestError(name: name, id: nil,
-                                         message: "the request body is \(payload.count) bytes; the limit is \(maximumBodyBytes) bytes (4 KiB)"))
+        guard size <= maximumBodyBytes, payload.count <= maximumBodyBytes else {
+            return .failure(RequestError(name: name, reply: reply,
+                                         message: "the request body is \(size) bytes; the limit is \(maximumBodyBytes) bytes (4 KiB)"))
         }
         if payload.allSatisfy({ $0 == 0x20 || $0 == 0x09 || $0 == 0x0A || $0 == 0x0D }) {
-            return known.map { .success(Request(rawName: name, name: $0, id: nil, body: [:])) }
-                ?? .failure(RequestError(name: name, id: nil, message: unknownMessage(name)))
+            return known.map { .success(Request(rawName: name, name: $0, reply: reply, body: [:])) }
+                ?? .failure(RequestError(name: name, reply: reply, message: unknownMessage(name)))
         }
         let fields: [JSONMember]
         do throws(JSONReader.Failure) {
             guard case let .object(members) = try JSONReader.value(payload) else {
-                return .failure(RequestError(name: name, id: nil, message: "the request body is not a JSON object"))
+                return .failure(RequestError(name: name, reply: reply, message: "the request body is not a JSON object"))
             }
             fields = members
         } catch {
-            return .failure(RequestError(name: name, id: nil, message: "the request body is not a JSON object (\(error))"))
+            return .failure(RequestError(name: name, reply: reply, message: "the request body is not a JSON object (\(error))"))
         }
         let object = Dictionary(fields.map { ($0.key, $0.value) }, uniquingKeysWith: { $1 })
         let id = object["id"]
@@ -56,11 +65,13 @@ public struct Request: Sendable {
         case let .string(text)? where text.count <= maximumIDLength: break
         default:
             // Not echoed: an answer never carries more than the limits allow.
-            return .failure(RequestError(name: name, id: nil,
+            return .failure(RequestError(name: name, reply: reply,
                                          message: "id must be a string of at most \(maximumIDLength) characters or an integer"))
         }
-        guard let known else { return .failure(RequestError(name: name, id: id, message: unknownMessage(name))) }
-        return .success(Request(rawName: name, name: known, id: id, body: object))
+        var reply = reply
+        reply.id = id
+        guard let known else { return .failure(RequestError(name: name, reply: reply, message: unknownMessage(name))) }
+        return .success(Request(rawName: name, name: known, reply: reply, body: object))
     }
 
     static func unknownMessage(_ name: String) -> String {
@@ -70,6 +81,7 @@ public struct Request: Sendable {
 
 struct RequestError: Error, Sendable {
     let name: String
-    let id: JSONValue?
+    /// Where the error goes, with the request's `id` once it was read.
+    let reply: Reply
     let message: String
 }

@@ -20,6 +20,12 @@ struct RequestIntake {
     static let maximumNameLength = 64
     /// Request topics whose retained message was ignored and logged (each once; bounded).
     private var retainedLogged: Set<String> = []
+    /// Where MQTT 5 requesters may have their answers sent.
+    var responseTopics: ResponseTopicPolicy
+
+    init(responseTopics: ResponseTopicPolicy) {
+        self.responseTopics = responseTopics
+    }
 
     mutating func admit(name: String, _ message: MQTTMessage) -> Outcome {
         if message.retained {
@@ -35,7 +41,18 @@ struct RequestIntake {
         guard name.count <= Self.maximumNameLength else {
             return .dropped(log: "dropped a request with a \(name.utf8.count)-byte name")
         }
-        switch Request.parse(name: name, payload: message.payload) {
+        // An MQTT 5 requester's correlation data is echoed wherever the answer goes; a response
+        // topic the gateway may not publish to is refused on `response/<name>`, which the
+        // requester can subscribe to like any v1 client.
+        var reply = Reply(correlationData: message.properties.correlationData)
+        if let topic = message.properties.responseTopic {
+            if let refusal = responseTopics.refusal(of: topic) {
+                return .rejected(RequestError(name: name, reply: reply, message: refusal))
+            }
+            reply.topic = topic
+        }
+        switch Request.parse(name: name, payload: message.payload, size: message.withheldPayloadBytes ?? message.payload.count,
+                             reply: reply) {
         case let .failure(problem): return .rejected(problem)
         case let .success(request): return .accepted(request)
         }

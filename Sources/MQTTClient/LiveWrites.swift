@@ -29,8 +29,9 @@ struct LiveWrites {
     var isEmpty: Bool { sent == bytes.count }
     var pendingBytes: Int { bytes.count - sent }
 
-    mutating func append(topic: String, payload: ArraySlice<UInt8>, retain: Bool, version: MQTTProtocolVersion) {
-        PublishPacket.append(topic: topic, payload: payload, retain: retain, version: version, to: &bytes)
+    mutating func append(topic: String, payload: ArraySlice<UInt8>, retain: Bool, version: MQTTProtocolVersion,
+                         properties: [UInt8]) {
+        PublishPacket.append(topic: topic, payload: payload, retain: retain, version: version, properties: properties, to: &bytes)
     }
 
     /// Writes what the socket takes. Returns nil when everything went or the socket is full (the

@@ -56,8 +56,9 @@ public final class MQTTClient {
     private var stopping = false
     /// True between a CONNACK that accepted the connection and the next disconnect.
     public private(set) var isConnected = false
-    /// QoS ≥ 1 message ids accepted by `publish` and not yet acknowledged.
-    private var outstanding: Set<Int32> = []
+    /// QoS ≥ 1 message ids accepted by `publish` and not yet acknowledged, with their topics (a
+    /// refusal names the topic).
+    private var outstanding: [Int32: String] = [:]
     /// QoS 0 packets written by the client itself (plain TCP only), ahead of libmosquitto's queue.
     private var liveWrites = LiveWrites()
     /// Whether live packets were written by the client since the last flush: then libmosquitto
@@ -87,6 +88,9 @@ public final class MQTTClient {
     /// A connect thread outlived `disconnect`: the handle and the box stay allocated for it.
     private var handleAbandoned = false
     private var retryTimer: EventLoop.Timer?
+    /// The broker refused MQTT 5: the handle is made anew for MQTT 3.1.1 before the next attempt
+    /// (a session kept across connections has no expiry on 3.1.1; see `fallBackTo311`).
+    private var remakeFor311 = false
 
     /// Validates `configuration` and prepares a libmosquitto client for `loop`; nothing touches
     /// the network until `start()`. `onEvent` is called on the loop's thread.
@@ -97,10 +101,10 @@ public final class MQTTClient {
         self.loop = loop
         self.onEvent = onEvent
         self.reasons = MosquittoReasons(configuration: configuration)
-        let box = MosquittoCallbackBox()
+        let box = MosquittoCallbackBox(payloadLimit: configuration.maximumIncomingPacketBytes ?? Int.max)
         self.box = box
         let userdata = Unmanaged.passRetained(box).toOpaque()
-        guard let mosq = mosquitto_new(configuration.clientID, true, userdata) else {
+        guard let mosq = mosquitto_new(configuration.clientID, !configuration.keepsSession, userdata) else {
             Unmanaged<MosquittoCallbackBox>.fromOpaque(userdata).release()
             throw .library(operation: "mosquitto_new", code: MosquittoCode.errno, message: String(cString: strerror(errno)))
         }
@@ -148,6 +152,9 @@ public final class MQTTClient {
     /// QoS ≥ 1 messages accepted by `publish` and not yet acknowledged by the broker.
     public var outstandingMessageCount: Int { outstanding.count }
 
+    /// Whether the connection speaks MQTT 5 (properties are sent and read).
+    public var speaksMQTT5: Bool { configuration.protocolVersion == .v5 }
+
     // MARK: - Connecting
 
     /// Connects, and keeps connecting after every failure with back-off until `disconnect()`.
@@ -182,8 +189,18 @@ public final class MQTTClient {
         switch phase {
         case .serving:
             // DISCONNECT is written by the next flush; libmosquitto closes the socket after it and
-            // reports the end, which `endConnection` turns into `.disconnected(.requested)`.
-            if let mosq { mosquitto_disconnect(mosq) }
+            // reports the end, which `endConnection` turns into `.disconnected(.requested)`. A
+            // session kept for the will delay ends with it: nobody is coming back to it.
+            if let mosq {
+                if configuration.keepsSession {
+                    var properties: OpaquePointer?
+                    _ = mosquitto_property_add_int32(&properties, Int32(MQTT_PROP_SESSION_EXPIRY_INTERVAL.rawValue), 0)
+                    mosquitto_disconnect_v5(mosq, 0, properties)
+                    mosquitto_property_free_all(&properties)
+                } else {
+                    mosquitto_disconnect(mosq)
+                }
+            }
             loop.run(until: { [unowned self] in if case .serving = phase { false } else { true } },
                      deadline: max(deadline, Clocks.monotonic() + 1))
             if case let .serving(_, watch) = phase { loop.unwatch(watch) }
@@ -217,7 +234,9 @@ public final class MQTTClient {
 
     /// One connection attempt: the blocking part on a helper thread, the rest on the loop.
     private func attempt() {
-        guard let mosq, !stopping else { return }
+        guard !stopping else { return }
+        if remakeFor311 { remakeHandleFor311() }
+        guard let mosq else { return }
         phase = .connecting
         MosquittoCallbacks.setLogging(true, on: mosq)
         attemptReportedDisconnect = false
@@ -228,11 +247,14 @@ public final class MQTTClient {
         let reconnect = hostSet
         let broker = configuration.broker
         let keepalive = Int32(configuration.keepaliveSeconds)
+        let properties = ConnectProperties(configuration)
         DetachedThread.start(name: "mqtt connect") {
+            // libmosquitto keeps a copy of the CONNECT properties for its reconnects.
             let rc = reconnect
                 ? mosquitto_reconnect(handle.mosq)
-                : mosquitto_connect(handle.mosq, broker.host, Int32(broker.port), keepalive)
+                : mosquitto_connect_bind_v5(handle.mosq, broker.host, Int32(broker.port), keepalive, nil, properties.list)
             let code = errno
+            properties.free()
             remote.post { weakSelf.client?.attemptFinished(rc, errno: code) }
         }
     }
@@ -353,13 +375,16 @@ public final class MQTTClient {
     ///   is NOT queued.
     /// - Returns: the message id; `.published(messageID:)` reports the acknowledgement of QoS ≥ 1.
     @discardableResult
-    public func publish(topic: String, payload: [UInt8], qos: MQTTQoS = .atMostOnce, retain: Bool = false) throws(MQTTError) -> Int {
-        try publish(topic: topic, payload: payload[...], qos: qos, retain: retain)
+    public func publish(topic: String, payload: [UInt8], qos: MQTTQoS = .atMostOnce, retain: Bool = false,
+                        properties: PublishProperties? = nil) throws(MQTTError) -> Int {
+        try publish(topic: topic, payload: payload[...], qos: qos, retain: retain, properties: properties)
     }
 
-    /// The same, for a payload that is part of a larger buffer (the agent's outbox).
+    /// The same, for a payload that is part of a larger buffer (the agent's outbox). `properties`
+    /// go with it on MQTT 5 and are left out on 3.1.1.
     @discardableResult
-    public func publish(topic: String, payload: ArraySlice<UInt8>, qos: MQTTQoS = .atMostOnce, retain: Bool = false) throws(MQTTError) -> Int {
+    public func publish(topic: String, payload: ArraySlice<UInt8>, qos: MQTTQoS = .atMostOnce, retain: Bool = false,
+                        properties: PublishProperties? = nil) throws(MQTTError) -> Int {
         let plain = MQTTTopic.isPlainForPublish(topic)
         if !plain { try MQTTTopic.validateForPublish(topic) }
         guard payload.count <= 268_435_455 else { throw .payloadTooLarge(bytes: payload.count) }
@@ -368,7 +393,8 @@ public final class MQTTClient {
         if qos == .atMostOnce, !retain, case .serving = phase, !configuration.broker.useTLS, !mosquitto_want_write(mosq) {
             guard liveWrites.pendingBytes < LiveWrites.limit else { throw .backlog(bytes: liveWrites.pendingBytes) }
             if !plain { try MQTTTopic.validateCharacters(topic) }
-            liveWrites.append(topic: topic, payload: payload, retain: retain, version: configuration.protocolVersion)
+            liveWrites.append(topic: topic, payload: payload, retain: retain, version: configuration.protocolVersion,
+                              properties: properties?.encoded ?? PublishPacket.noProperties)
             liveSinceFlush = true
             return 0
         }
@@ -379,9 +405,10 @@ public final class MQTTClient {
         if qos != .atMostOnce { box.acknowledgeable.add(1, ordering: .relaxed) }
         // `withCString` lends a native string's own NUL-terminated storage; passing `topic`
         // directly as the `char *` argument would copy it into a new array per message.
+        let list = speaksMQTT5 ? properties?.list : nil
         let rc = topic.withCString { cTopic in
             payload.withUnsafeBytes { bytes in
-                mosquitto_publish(mosq, &messageID, cTopic, Int32(bytes.count), bytes.baseAddress, qos.rawValue, retain)
+                mosquitto_publish_v5(mosq, &messageID, cTopic, Int32(bytes.count), bytes.baseAddress, qos.rawValue, retain, list)
             }
         }
         let queued = rc == MosquittoCode.success || (rc == MosquittoCode.noConnection && qos != .atMostOnce)
@@ -402,7 +429,7 @@ public final class MQTTClient {
         default:
             throw reasons.call("publish to \(topic)", code: rc)
         }
-        if qos != .atMostOnce { outstanding.insert(messageID) }
+        if qos != .atMostOnce { outstanding[messageID] = topic }
         if amongLivePackets, rc == MosquittoCode.success { writeLibraryPacketNow() }
         return Int(messageID)
     }
@@ -425,8 +452,9 @@ public final class MQTTClient {
 
     /// Publishes UTF-8 `text`.
     @discardableResult
-    public func publish(topic: String, payload text: String, qos: MQTTQoS = .atMostOnce, retain: Bool = false) throws(MQTTError) -> Int {
-        try publish(topic: topic, payload: Array(text.utf8), qos: qos, retain: retain)
+    public func publish(topic: String, payload text: String, qos: MQTTQoS = .atMostOnce, retain: Bool = false,
+                        properties: PublishProperties? = nil) throws(MQTTError) -> Int {
+        try publish(topic: topic, payload: Array(text.utf8), qos: qos, retain: retain, properties: properties)
     }
 
     /// Subscribes to `filter` now if connected, and again after every reconnect (the session is
@@ -472,8 +500,18 @@ public final class MQTTClient {
         // TCP_CORK around each flush still joins what one wake-up of the loop writes.
         try check(mosquitto_int_option(mosq, MOSQ_OPT_TCP_NODELAY, 1), "set TCP_NODELAY")
         if let will = configuration.will {
-            let rc = will.payload.withUnsafeBytes { bytes in
-                mosquitto_will_set(mosq, will.topic, Int32(bytes.count), bytes.baseAddress, will.qos.rawValue, will.retain)
+            let rc: Int32
+            if configuration.protocolVersion == .v5 {
+                var properties = try PublishProperties.list(will.properties, willDelaySeconds: configuration.willDelaySeconds)
+                rc = will.payload.withUnsafeBytes { bytes in
+                    mosquitto_will_set_v5(mosq, will.topic, Int32(bytes.count), bytes.baseAddress, will.qos.rawValue, will.retain, properties)
+                }
+                // The list is libmosquitto's on success only.
+                if rc != MosquittoCode.success { mosquitto_property_free_all(&properties) }
+            } else {
+                rc = will.payload.withUnsafeBytes { bytes in
+                    mosquitto_will_set(mosq, will.topic, Int32(bytes.count), bytes.baseAddress, will.qos.rawValue, will.retain)
+                }
             }
             switch rc {
             case MosquittoCode.success: break
@@ -555,10 +593,11 @@ public final class MQTTClient {
 
         case let .publishAcknowledged(messageID, reasonCode):
             // QoS 0 publishes are reported too while QoS 1 ones are pending; they were never counted.
-            guard outstanding.remove(messageID) != nil else { return }
+            guard let topic = outstanding.removeValue(forKey: messageID) else { return }
             box.acknowledgeable.subtract(1, ordering: .relaxed)
             if reasonCode >= 0x80 {
-                onEvent(.publishFailed(messageID: Int(messageID), reason: String(cString: mosquitto_reason_string(reasonCode))))
+                onEvent(.publishFailed(messageID: Int(messageID), topic: topic, reasonCode: Int(reasonCode),
+                                       reason: String(cString: mosquitto_reason_string(reasonCode))))
             } else {
                 onEvent(.published(messageID: Int(messageID)))
             }
@@ -583,9 +622,31 @@ public final class MQTTClient {
     /// back-off, speaks 3.1.1, and so does every one after it. The refusal is the reason of this
     /// attempt's `.disconnected`, said once like any other.
     private func fallBackTo311() {
+        let keptSession = configuration.keepsSession
         guard let mosq, mosquitto_int_option(mosq, MOSQ_OPT_PROTOCOL_VERSION, Int32(MQTT_PROTOCOL_V311)) == MosquittoCode.success else { return }
         configuration.protocolVersion = .v311
         reasons = MosquittoReasons(configuration: configuration)
+        // A session kept on MQTT 3.1.1 never expires: the broker would queue requests for an agent
+        // that is gone, to be acted on whenever it comes back. The handle was made for one; it is
+        // made anew (clean) before the next attempt, when no socket is open.
+        if keptSession { remakeFor311 = true }
+    }
+
+    /// Makes the handle anew for MQTT 3.1.1 with a clean session: everything `init` set, again.
+    /// Only between attempts, and only before any connection was accepted, so that nothing is
+    /// queued in it yet.
+    private func remakeHandleFor311() {
+        remakeFor311 = false
+        guard let mosq else { return }
+        let userdata = Unmanaged.passUnretained(box).toOpaque()
+        guard mosquitto_reinitialise(mosq, configuration.clientID, true, userdata) == MosquittoCode.success else { return }
+        do {
+            try Self.configure(mosq, configuration, reasons)
+        } catch {
+            refusal = error
+        }
+        mosquitto_threaded_set(mosq, true)
+        hostSet = false
     }
 
     /// TCP_CORK on or off. Turning it off sends what it held at once.

@@ -33,6 +33,20 @@ public struct MQTTConfiguration: Sendable, Equatable, CustomStringConvertible, C
     /// libmosquitto (whose own queue is unbounded). Beyond it `publish` throws `.queueFull` so that
     /// the agent's spool takes over instead of memory growing without bound.
     public var maxQueuedMessages: Int = 1000
+    /// MQTT 5: how long the broker waits after the connection is lost before it publishes the
+    /// will, so that a client that is back sooner (a restart) never appears offline. The broker
+    /// keeps the session for as long (Session Expiry Interval); 0: the will goes at once.
+    public var willDelaySeconds: UInt32 = 0
+    /// The largest packet the client takes. MQTT 5 tells the broker (Maximum Packet Size in
+    /// CONNECT), which then never delivers a larger one; on MQTT 3.1.1 libmosquitto still reads
+    /// such a packet whole, and the client does not copy its payload
+    /// (`MQTTMessage.withheldPayloadBytes`). nil: no limit but MQTT's.
+    public var maximumIncomingPacketBytes: Int?
+
+    /// Whether the broker is to keep the session across connections: on MQTT 5 with a will delay,
+    /// so that a client back within the delay continues its session (the broker then drops the
+    /// will; a clean start would make it publish the will at once). Needs a client id and a will.
+    var keepsSession: Bool { protocolVersion == .v5 && willDelaySeconds > 0 && clientID != nil && will != nil }
 
     /// A configuration for `url` (`mqtt://host[:port]` or `mqtts://host[:port]`) with the defaults above.
     public init(url: String, clientID: String? = nil) throws(MQTTError) {
@@ -78,6 +92,10 @@ public struct MQTTConfiguration: Sendable, Equatable, CustomStringConvertible, C
         }
         if let will {
             try MQTTTopic.validateForPublish(will.topic)
+            try will.properties.validate()
+        }
+        if let maximumIncomingPacketBytes, !(16...268_435_460).contains(maximumIncomingPacketBytes) {
+            throw .invalidConfiguration("maximumIncomingPacketBytes must be 16…268435460, not \(maximumIncomingPacketBytes)")
         }
         if (certFile == nil) != (keyFile == nil) {
             throw .invalidConfiguration("cert_file and key_file must be given together")
@@ -113,6 +131,7 @@ public struct MQTTConfiguration: Sendable, Equatable, CustomStringConvertible, C
             "protocolVersion": protocolVersion, "will": will as Any,
             "reconnectDelayMinSeconds": reconnectDelayMinSeconds, "reconnectDelayMaxSeconds": reconnectDelayMaxSeconds,
             "maxInflightMessages": maxInflightMessages, "maxQueuedMessages": maxQueuedMessages,
+            "willDelaySeconds": willDelaySeconds, "maximumIncomingPacketBytes": maximumIncomingPacketBytes as Any,
         ])
     }
 }

@@ -13,8 +13,8 @@ public enum MQTTEvent: Sendable, Equatable {
     /// it no longer counts against `maxQueuedMessages`.
     case published(messageID: Int)
     /// MQTT 5 only: the broker answered the publish with a failure reason code (≥ 0x80), e.g. not
-    /// authorized by an ACL. The message is not delivered and will not be retried.
-    case publishFailed(messageID: Int, reason: String)
+    /// authorized by an ACL (0x87). The message is not delivered and will not be retried.
+    case publishFailed(messageID: Int, topic: String, reasonCode: Int, reason: String)
     /// SUBACK for `topic`; `grantedQoS` is nil when the broker refused the subscription.
     case subscribed(topic: String, grantedQoS: MQTTQoS?)
 }

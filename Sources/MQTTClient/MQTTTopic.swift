@@ -2,7 +2,7 @@ import CMosquitto
 
 /// Topic checks done before anything reaches libmosquitto, so that a bad topic (often built from
 /// user data) is a clear `.invalidTopic` error and never a silent drop or a trap.
-enum MQTTTopic {
+public enum MQTTTopic {
     /// A topic to publish to: non-empty, UTF-8 without NUL, no `+`/`#` wildcards, ≤ 65535 bytes.
     ///
     /// The wildcard test is `mosquitto_pub_topic_check`'s, done on the string's UTF-8 view: this
@@ -59,5 +59,21 @@ enum MQTTTopic {
         if topic.isEmpty { throw .invalidTopic(topic: topic, reason: "it is empty") }
         if topic.utf8.contains(0) { throw .invalidTopic(topic: topic, reason: "it contains a NUL character") }
         if topic.utf8.count > 65535 { throw .invalidTopic(topic: topic, reason: "it is longer than 65535 bytes") }
+    }
+}
+
+extension MQTTTopic {
+    /// Why `topic` cannot be published to (empty, a NUL, a wildcard, too long, a character
+    /// libmosquitto refuses), or nil: for topics that come from the network, such as a request's
+    /// Response Topic.
+    public static func publishProblem(_ topic: String) -> String? {
+        do {
+            try validateForPublish(topic)
+            try validateCharacters(topic)
+            return nil
+        } catch {
+            if case let .invalidTopic(_, reason) = error { return reason }
+            return "\(error)"
+        }
     }
 }

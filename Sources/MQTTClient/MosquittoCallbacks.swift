@@ -29,8 +29,12 @@ final class MosquittoCallbackBox: Sendable {
     /// every QoS 0 send too; while this is zero those calls carry nothing the client counts and
     /// are not queued at all (one fewer allocation per live message).
     let acknowledgeable = Atomic<Int>(0)
+    /// A received payload larger than this is not copied (`MQTTMessage.withheldPayloadBytes`).
+    let payloadLimit: Int
 
-    init() {}
+    init(payloadLimit: Int) {
+        self.payloadLimit = payloadLimit
+    }
 
     func report(_ event: MosquittoRawEvent) {
         pending.withLock { $0.append(event) }
@@ -96,14 +100,58 @@ private func mosquittoOnPublish(_ mosq: OpaquePointer?, _ userdata: UnsafeMutabl
 
 private func mosquittoOnMessage(_ mosq: OpaquePointer?, _ userdata: UnsafeMutableRawPointer?,
                                 _ message: UnsafePointer<mosquitto_message>?, _ properties: OpaquePointer?) {
-    guard let message = message?.pointee, let topic = message.topic else { return }
+    guard let box = MosquittoCallbackBox.from(userdata), let message = message?.pointee, let topic = message.topic else { return }
     var payload: [UInt8] = []
-    if let bytes = message.payload, message.payloadlen > 0 {
-        payload = Array(UnsafeRawBufferPointer(start: bytes, count: Int(message.payloadlen)))
+    let length = Int(message.payloadlen)
+    // libmosquitto has read the whole packet (it has no limit of its own for what it receives);
+    // an oversized payload is at least not copied a third time.
+    let withheld = length > box.payloadLimit ? length : nil
+    if withheld == nil, let bytes = message.payload, length > 0 {
+        payload = Array(UnsafeRawBufferPointer(start: bytes, count: length))
     }
     let received = MQTTMessage(topic: String(cString: topic), payload: payload,
-                               qos: MQTTQoS(rawValue: message.qos) ?? .atMostOnce, retained: message.retain)
-    MosquittoCallbackBox.from(userdata)?.report(.message(received))
+                               qos: MQTTQoS(rawValue: message.qos) ?? .atMostOnce, retained: message.retain,
+                               properties: properties.map(readProperties) ?? .none, withheldPayloadBytes: withheld)
+    box.report(.message(received))
+}
+
+/// The properties of a received PUBLISH the client's users read: what a request's answer needs,
+/// the content type, the user properties.
+private func readProperties(_ list: OpaquePointer) -> MQTTProperties {
+    var result = MQTTProperties()
+    var text: UnsafeMutablePointer<CChar>?
+    if mosquitto_property_read_string(list, Int32(MQTT_PROP_RESPONSE_TOPIC.rawValue), &text, false) != nil, let text {
+        result.responseTopic = String(cString: text)
+        free(text)
+    }
+    text = nil
+    if mosquitto_property_read_string(list, Int32(MQTT_PROP_CONTENT_TYPE.rawValue), &text, false) != nil, let text {
+        result.contentType = String(cString: text)
+        free(text)
+    }
+    var data: UnsafeMutableRawPointer?
+    var length: UInt16 = 0
+    if mosquitto_property_read_binary(list, Int32(MQTT_PROP_CORRELATION_DATA.rawValue), &data, &length, false) != nil {
+        result.correlationData = data.map { Array(UnsafeRawBufferPointer(start: $0, count: Int(length))) } ?? []
+        free(data)
+    }
+    var expiry: UInt32 = 0
+    if mosquitto_property_read_int32(list, Int32(MQTT_PROP_MESSAGE_EXPIRY_INTERVAL.rawValue), &expiry, false) != nil {
+        result.messageExpirySeconds = expiry
+    }
+    var cursor: OpaquePointer? = list
+    var skipFirst = false
+    while true {
+        var name: UnsafeMutablePointer<CChar>?
+        var value: UnsafeMutablePointer<CChar>?
+        guard let found = mosquitto_property_read_string_pair(cursor, Int32(MQTT_PROP_USER_PROPERTY.rawValue), &name, &value, skipFirst) else { break }
+        if let name, let value { result.userProperties.append(.init(String(cString: name), String(cString: value))) }
+        free(name)
+        free(value)
+        cursor = found
+        skipFirst = true
+    }
+    return result
 }
 
 private func mosquittoOnSubscribe(_ mosq: OpaquePointer?, _ userdata: UnsafeMutableRawPointer?, _ messageID: Int32,

@@ -262,6 +262,28 @@ public enum Schemas {
               "enum": [5, "5", "3.1.1"],
               "default": 5
             },
+            "message_expiry": {
+              "description": "MQTT 5: range, feedback, position and metrics expire this long after they were published, for subscribers the broker queued them for; whole seconds up to 1d, 0s never.",
+              "anyOf": [
+                {"type": "integer", "minimum": 0, "maximum": 86400},
+                {"$ref": "#/definitions/durationText"}
+              ],
+              "default": "5s"
+            },
+            "will_delay": {
+              "description": "MQTT 5: the broker publishes the will (status offline) only this long after losing the connection, and not at all when the agent is back sooner; whole seconds up to 1d, 0s at once.",
+              "anyOf": [
+                {"type": "integer", "minimum": 0, "maximum": 86400},
+                {"$ref": "#/definitions/durationText"}
+              ],
+              "default": "10s"
+            },
+            "response_topic_prefixes": {
+              "description": "MQTT 5: topic prefixes under which requesters may have answers sent (their Response Topic), besides <base>/<gw>/response/…; e.g. [clients/].",
+              "type": "array",
+              "items": {"type": "string", "minLength": 1, "maxLength": 256, "pattern": "^[^+#]*$"},
+              "default": []
+            },
             "qos_ranges": {
               "description": "QoS of the per-measurement range messages.",
               "enum": [0, 1],

@@ -16,11 +16,25 @@ public final class MQTTTestSubscriber: Sendable {
         public var payload: String
         /// True when the broker delivered it from its retained store.
         public var retained: Bool
+        /// Its MQTT 5 properties as `mosquitto_sub -V 5` printed them, for a subscriber started
+        /// with `mqtt5Properties`; nil otherwise.
+        public var properties: Properties?
 
-        public init(topic: String, payload: String, retained: Bool) {
+        /// What `mosquitto_sub` prints of a message's MQTT 5 properties: each empty when absent.
+        public struct Properties: Sendable, Equatable {
+            public var contentType: String
+            /// Message Expiry Interval as the broker forwarded it (what is left of it).
+            public var messageExpiry: String
+            public var correlationData: String
+            /// `name:value`, as mosquitto_sub prints them.
+            public var userProperties: String
+        }
+
+        public init(topic: String, payload: String, retained: Bool, properties: Properties? = nil) {
             self.topic = topic
             self.payload = payload
             self.retained = retained
+            self.properties = properties
         }
 
         public var description: String { "\(retained ? "[retained] " : "")\(topic) \(payload)" }
@@ -29,6 +43,8 @@ public final class MQTTTestSubscriber: Sendable {
     public let clientID: String
     private let process: ChildProcess
     private let outputPath: String
+    /// Whether lines carry the MQTT 5 properties, tab-separated before the payload.
+    private let withProperties: Bool
     /// The messages read so far and how many bytes of the output they took: each look at
     /// `messages` reads and parses only what `mosquitto_sub` wrote since the last (tests poll it
     /// every 20 ms while the output grows to thousands of lines).
@@ -41,10 +57,11 @@ public final class MQTTTestSubscriber: Sendable {
 
     private static let counter = Mutex(0)
 
-    private init(clientID: String, process: ChildProcess, outputPath: String) {
+    private init(clientID: String, process: ChildProcess, outputPath: String, withProperties: Bool) {
         self.clientID = clientID
         self.process = process
         self.outputPath = outputPath
+        self.withProperties = withProperties
     }
 
     deinit {
@@ -52,9 +69,10 @@ public final class MQTTTestSubscriber: Sendable {
     }
 
     /// Subscribes to `topics` on the broker's plain port at `qos`. `extraArguments` go to
-    /// mosquitto_sub as they are (e.g. `--will-topic`).
+    /// mosquitto_sub as they are (e.g. `--will-topic`). `mqtt5Properties`: subscribe with MQTT 5
+    /// and keep each message's properties (`Message.properties`).
     public static func start(broker: MosquittoBroker, topics: [String], qos: Int = 1,
-                             clientID: String? = nil, extraArguments: [String] = [],
+                             clientID: String? = nil, extraArguments: [String] = [], mqtt5Properties: Bool = false,
                              timeout: Duration = .seconds(10)) async throws(TestSupportError) -> MQTTTestSubscriber {
         let number = counter.withLock { value in
             value += 1
@@ -63,12 +81,13 @@ public final class MQTTTestSubscriber: Sendable {
         let id = clientID ?? "test-sub-\(getpid())-\(number)"
         let outputPath = broker.directory.file("\(id).out")
         var arguments = ["-h", "127.0.0.1", "-p", String(broker.port), "-i", id, "-q", String(qos),
-                         "-F", "%r %t %p"]
+                         "-F", mqtt5Properties ? "%r %t \\t%C\\t%E\\t%D\\t%P\\t%p" : "%r %t %p"]
+        if mqtt5Properties { arguments += ["-V", "5"] }
         for topic in topics { arguments += ["-t", topic] }
         arguments += extraArguments
         let process = try ChildProcess(executable: "/usr/bin/mosquitto_sub", arguments: arguments,
                                        stdoutPath: outputPath, stderrPath: broker.directory.file("\(id).err"))
-        let subscriber = MQTTTestSubscriber(clientID: id, process: process, outputPath: outputPath)
+        let subscriber = MQTTTestSubscriber(clientID: id, process: process, outputPath: outputPath, withProperties: mqtt5Properties)
         try await broker.waitForLog(containing: "Sending SUBACK to \(id)", timeout: timeout)
         return subscriber
     }
@@ -83,8 +102,17 @@ public final class MQTTTestSubscriber: Sendable {
             for line in new[...end].split(separator: UInt8(ascii: "\n")) {
                 let parts = String(decoding: line, as: UTF8.self).split(separator: " ", maxSplits: 2, omittingEmptySubsequences: false)
                 guard parts.count >= 2 else { continue }
-                state.messages.append(Message(topic: String(parts[1]), payload: parts.count == 3 ? String(parts[2]) : "",
-                                              retained: parts[0] == "1"))
+                var payload = parts.count == 3 ? String(parts[2]) : ""
+                var properties: Message.Properties?
+                if withProperties {
+                    let fields = payload.split(separator: "\t", maxSplits: 5, omittingEmptySubsequences: false).map(String.init)
+                    guard fields.count == 6 else { continue }
+                    properties = Message.Properties(contentType: fields[1], messageExpiry: fields[2], correlationData: fields[3],
+                                                    userProperties: fields[4])
+                    payload = fields[5]
+                }
+                state.messages.append(Message(topic: String(parts[1]), payload: payload, retained: parts[0] == "1",
+                                              properties: properties))
             }
             return state.messages
         }

@@ -1,6 +1,6 @@
 /// How to reach the MQTT broker, as the agent's and the fuse's config files both write it in
 /// their `mqtt` section: `url`, `base_topic`, `client_id`, `username`, `password_file`,
-/// `ca_file`, `cert_file`, `key_file`, `keepalive`, `protocol`. Decoded and checked once for both; a problem
+/// `ca_file`, `cert_file`, `key_file`, `keepalive`, `protocol`, `message_expiry`, `will_delay`. Decoded and checked once for both; a problem
 /// is a `DecodingError` at the key it concerns, which `YAMLDecoder` reports as
 /// `file:line:column: message`. A section's other keys are its owner's to decode from the same
 /// decoder.
@@ -16,6 +16,15 @@ public struct BrokerSettings: Hashable, Sendable {
     public var keepalive = TimeSpan(seconds: 30)
     /// MQTT 5 unless the config says 3.1.1; a broker that refuses 5 gets 3.1.1 anyway.
     public var protocolVersion = BrokerProtocol.mqtt5
+    /// MQTT 5: live data (range, feedback, position, metrics) expires this long after it was
+    /// published, for subscribers the broker queued it for; 0 never.
+    public var messageExpiry = TimeSpan(seconds: 5)
+    /// MQTT 5: the broker publishes the will (`status` offline) only this long after the
+    /// connection was lost, and not at all when the client is back sooner (a restart); 0 at once.
+    public var willDelay = TimeSpan(seconds: 10)
+
+    /// The longest message expiry and will delay: a day.
+    public static let maximumDelaySeconds = 86_400.0
 
     /// The longest `base_topic`: below it, a topic of 64-character names is within 512 bytes.
     public static let maximumBaseTopicBytes = 256
@@ -27,6 +36,7 @@ public struct BrokerSettings: Hashable, Sendable {
         case protocolVersion = "protocol"
         case baseTopic = "base_topic", clientID = "client_id", passwordFile = "password_file", caFile = "ca_file"
         case certFile = "cert_file", keyFile = "key_file"
+        case messageExpiry = "message_expiry", willDelay = "will_delay"
     }
 }
 
@@ -67,6 +77,12 @@ extension BrokerSettings: Decodable {
         keepalive = try c.decodeIfPresent(TimeSpan.self, forKey: .keepalive) ?? keepalive
         guard keepalive.seconds >= 5, keepalive.seconds <= 65535 else {
             throw problem(.keepalive, "must be between 5s and 65535s, found \(keepalive)")
+        }
+        messageExpiry = try c.decodeIfPresent(TimeSpan.self, forKey: .messageExpiry) ?? messageExpiry
+        willDelay = try c.decodeIfPresent(TimeSpan.self, forKey: .willDelay) ?? willDelay
+        for (key, span) in [(CodingKeys.messageExpiry, messageExpiry), (.willDelay, willDelay)]
+        where span.seconds < 0 || span.seconds > Self.maximumDelaySeconds || span.seconds != span.seconds.rounded() {
+            throw problem(key, "is whole seconds from 0s to 1d (86400s), found \(span)")
         }
     }
 }

@@ -78,6 +78,7 @@ extension PayloadKey {
     public static let port: PayloadKey = "port"
     public static let position: PayloadKey = "position"
     public static let progress: PayloadKey = "progress"
+    public static let publishesRefused: PayloadKey = "publishes_refused"
     public static let publishQueue: PayloadKey = "publish_queue"
     public static let rangingIntervalMs: PayloadKey = "ranging_interval_ms"
     public static let rawDistanceM: PayloadKey = "raw_distance_m"

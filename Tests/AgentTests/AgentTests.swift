@@ -25,7 +25,9 @@ func deviceStates(_ subscriber: MQTTTestSubscriber) -> [String] {
     @Test func retainedStatusAndLastWillWhenKilled() async throws {
         let (broker, dir, subscriber) = try await startBrokerAndSubscriber(prefix: "agent-will", topics: ["uwb2mqtt/#"])
         defer { subscriber.stop(); broker.stop() }
-        let agent = try AgentProcess(config: testConfig(url: broker.url, spool: dir.file("spool")), directory: dir)
+        // The will at once (`will_delay` is MQTT5WillDelayTests' subject).
+        let agent = try AgentProcess(config: testConfig(url: broker.url, spool: dir.file("spool"), mqttExtra: "  will_delay: 0s"),
+                                     directory: dir)
         defer { agent.stop() }
 
         let online = try await subscriber.waitForMessage(topic: "uwb2mqtt/gw/status", where: { json($0.payload)["state"] as? String == "online" })
@@ -87,7 +89,7 @@ func deviceStates(_ subscriber: MQTTTestSubscriber) -> [String] {
 
         let metrics = json(try await subscriber.waitForMessage(topic: "uwb2mqtt/gw/metrics").payload)
         #expect(metrics.keys.sorted() == ["broker_reconnects", "device_reconnects", "dropped", "events", "events_dropped", "frames_invalid", "frames_rx",
-                                          "measurements", "phone_reports", "phone_reports_dropped", "publish_queue", "requests_dropped",
+                                          "measurements", "phone_reports", "phone_reports_dropped", "publish_queue", "publishes_refused", "requests_dropped",
                                           "spooled", "ts", "uptime_s"])
         // A late joiner gets the retained device and status.
         let late = try await MQTTTestSubscriber.start(broker: broker, topics: ["uwb2mqtt/gw/device", "uwb2mqtt/gw/status"])
@@ -169,7 +171,9 @@ func deviceStates(_ subscriber: MQTTTestSubscriber) -> [String] {
         faults:
           - {at: 5, kind: device_reset}
         """
-        let agent = try AgentProcess(config: testConfig(url: proxy.url, spool: dir.file("spool")), scenario: scenario, directory: dir)
+        // The will at once when the proxy cuts the connection: the outage is to be seen.
+        let agent = try AgentProcess(config: testConfig(url: proxy.url, spool: dir.file("spool"), mqttExtra: "  will_delay: 0s"),
+                                     scenario: scenario, directory: dir)
         defer { agent.stop() }
         try await subscriber.waitForMessage(topic: "uwb2mqtt/gw/device", where: { $0.payload.contains("\"ranging\"") })
         proxy.cut()

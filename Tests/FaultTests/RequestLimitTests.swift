@@ -49,31 +49,71 @@ import TestSupport
         #expect(!agent.logLines.contains { $0.contains("session_stop") }, "\(agent.logLines.filter { $0.contains("request") })")
     }
 
-    @Test func anOversizedBodyOrIDIsRefusedWithoutAStall() async throws {
-        let (broker, dir, subscriber) = try await startBrokerAndSubscriber(prefix: "request-size", topics: ["uwb2mqtt/gw/response/ping", "uwb2mqtt/gw/peer/tool-cart/range"])
-        defer { subscriber.stop(); broker.stop() }
-        let agent = try AgentProcess(config: testConfig(url: broker.url, spool: dir.file("spool")), directory: dir)
-        defer { agent.stop() }
-        _ = try await subscriber.waitForMessages(topic: "uwb2mqtt/gw/peer/tool-cart/range", count: 5, timeout: .seconds(20))
-
-        // 40 MB that would be a JSON object with an id, were it decoded.
+    /// 40 MB that would be a JSON object with an id, were it decoded.
+    private func writeHugeRequest(_ dir: TemporaryDirectory) throws -> String {
         let big = dir.file("big.json")
         var body = Data(#"{"id": "big", "pad": ""#.utf8)
         body.append(Data(repeating: UInt8(ascii: "x"), count: 40_000_000))
         body.append(Data(#""}"#.utf8))
         try body.write(to: URL(fileURLWithPath: big))
-        try await MQTTTestPublisher.publish(broker: broker, topic: "uwb2mqtt/gw/request/ping", file: big)
-        let refused = try await subscriber.waitForMessage(topic: "uwb2mqtt/gw/response/ping", timeout: .seconds(20))
-        let answer = json(refused.payload)
-        #expect(answer["ok"] as? Bool == false)
-        #expect((answer["error"] as? String)?.contains("the limit is 4096 bytes") == true, "\(answer)")
-        #expect(answer["id"] == nil, "nothing of an oversized body is echoed")
+        return big
+    }
+
+    /// On MQTT 5 the agent's CONNECT tells the broker the largest packet it takes (its request
+    /// limit with room for the header): the broker never delivers the 40 MB, and the agent's
+    /// memory stays where it was (before, it took in the whole packet, and copied it twice on
+    /// the way: 132 MiB).
+    @Test func anOversizedRequestNeverReachesTheAgentOnMQTT5() async throws {
+        let (broker, dir, subscriber) = try await startBrokerAndSubscriber(prefix: "request-size", topics: ["uwb2mqtt/gw/response/ping", "uwb2mqtt/gw/peer/tool-cart/range"])
+        defer { subscriber.stop(); broker.stop() }
+        let agent = try AgentProcess(config: testConfig(url: broker.url, spool: dir.file("spool")), directory: dir)
+        defer { agent.stop() }
+        _ = try await subscriber.waitForMessages(topic: "uwb2mqtt/gw/peer/tool-cart/range", count: 5, timeout: .seconds(20))
+        let peakBefore = ProcFS.peakResidentKiB(pid: agent.process.pid)
+
+        try await MQTTTestPublisher.publish(broker: broker, topic: "uwb2mqtt/gw/request/ping", file: try writeHugeRequest(dir))
+        // A ping after it is answered: the broker has dealt with the 40 MB (the one before it on
+        // the same topic from the same kind of client, in order) by then.
+        try await MQTTTestPublisher.publish(broker: broker, topic: "uwb2mqtt/gw/request/ping", message: #"{"id": 7}"#)
+        _ = try await subscriber.waitForMessage(topic: "uwb2mqtt/gw/response/ping", where: { json($0.payload)["id"] as? Int == 7 },
+                                                timeout: .seconds(20))
+        #expect(!subscriber.messages.contains { $0.topic.hasSuffix("/response/ping") && $0.payload.contains("the limit is") },
+                "the broker never delivered it")
+        let peakAfter = ProcFS.peakResidentKiB(pid: agent.process.pid)
+        print("FIGURES oversized request on MQTT 5: VmHWM \(peakBefore) → \(peakAfter) KiB")
+        #expect(peakAfter - peakBefore < 4 * 1024, "VmHWM \(peakBefore) → \(peakAfter) KiB")
 
         let longID = String(repeating: "i", count: 200)
         try await MQTTTestPublisher.publish(broker: broker, topic: "uwb2mqtt/gw/request/ping", message: #"{"id": "\#(longID)"}"#)
         let bad = try await subscriber.waitForMessage(topic: "uwb2mqtt/gw/response/ping",
                                                       where: { ($0.payload as String).contains("at most 128 characters") }, timeout: .seconds(5))
         #expect(!bad.payload.contains(longID))
+        let ranges = subscriber.messages.filter { $0.topic.hasSuffix("/range") }.count
+        _ = try await subscriber.waitForMessages(topic: "uwb2mqtt/gw/peer/tool-cart/range", count: ranges + 5, timeout: .seconds(5))
+    }
+
+    /// MQTT 3.1.1 cannot tell the broker a limit, and libmosquitto reads a packet whole (and
+    /// copies its payload once more) before the agent sees it: the agent refuses the body by its
+    /// size without copying it a third time, says how large it was, and answers at once after.
+    @Test func onMQTT311AnOversizedBodyIsRefusedWithoutBeingCopied() async throws {
+        let (broker, dir, subscriber) = try await startBrokerAndSubscriber(prefix: "request-size-311", topics: ["uwb2mqtt/gw/response/ping", "uwb2mqtt/gw/peer/tool-cart/range"])
+        defer { subscriber.stop(); broker.stop() }
+        let agent = try AgentProcess(config: testConfig(url: broker.url, spool: dir.file("spool"), mqttExtra: "  protocol: 3.1.1"), directory: dir)
+        defer { agent.stop() }
+        _ = try await subscriber.waitForMessages(topic: "uwb2mqtt/gw/peer/tool-cart/range", count: 5, timeout: .seconds(20))
+        let peakBefore = ProcFS.peakResidentKiB(pid: agent.process.pid)
+
+        try await MQTTTestPublisher.publish(broker: broker, topic: "uwb2mqtt/gw/request/ping", file: try writeHugeRequest(dir))
+        let refused = try await subscriber.waitForMessage(topic: "uwb2mqtt/gw/response/ping", timeout: .seconds(20))
+        let answer = json(refused.payload)
+        #expect(answer["ok"] as? Bool == false)
+        #expect((answer["error"] as? String)?.contains("the request body is 40000024 bytes; the limit is 4096 bytes") == true, "\(answer)")
+        #expect(answer["id"] == nil, "nothing of an oversized body is echoed")
+        let peakAfter = ProcFS.peakResidentKiB(pid: agent.process.pid)
+        print("FIGURES oversized request on MQTT 3.1.1: VmHWM \(peakBefore) → \(peakAfter) KiB")
+        // libmosquitto's packet and its copy of the payload: 2 × 38.1 MiB; a third copy (the
+        // agent's) would make it 114 MiB.
+        #expect(peakAfter - peakBefore < 95 * 1024, "VmHWM \(peakBefore) → \(peakAfter) KiB")
 
         // Right after: a ping is answered at once and ranges flow.
         let sent = ContinuousClock.now

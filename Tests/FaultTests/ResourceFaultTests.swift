@@ -44,8 +44,8 @@ import Glibc
         defer { proxy.stop() }
         let subscriber = try await MQTTTestSubscriber.start(broker: broker, topics: ["uwb2mqtt/gw/peer/+/range", "uwb2mqtt/gw/peer/+/state", "uwb2mqtt/gw/status", "uwb2mqtt/gw/metrics"])
         defer { subscriber.stop() }
-        let agent = try AgentProcess(config: testConfig(url: proxy.url, spool: spool, mqttExtra: "  state_interval: 100ms"), directory: dir,
-                                     shellPrefix: limit == .fileSizeLimit ? "ulimit -f 64;" : nil)
+        let agent = try AgentProcess(config: testConfig(url: proxy.url, spool: spool, mqttExtra: "  state_interval: 100ms\n  will_delay: 0s"),
+                                     directory: dir, shellPrefix: limit == .fileSizeLimit ? "ulimit -f 64;" : nil)
         defer { agent.stop() }
         try await subscriber.waitForMessage(topic: "uwb2mqtt/gw/peer/tool-cart/range")
 

@@ -48,10 +48,10 @@ import Vocabulary
     @Test func theAccessoryDataComesAtOnceAndTheSessionIOSChoseOpensOnStart() throws {
         var p = phones()
         var random = SplitMix64(seed: 3)
-        var out = p.prepareAccessory(try accessory(), id: "a", now: 0, using: &random)
+        var out = p.prepareAccessory(try accessory(), reply: Reply(id: "a"), now: 0, using: &random)
         #expect(out.deviceEvents.isEmpty, "nothing reaches the device before iOS answered")
         let offer = data(out.answers.first)
-        #expect(out.answers.first?.request == "phone_session" && out.answers.first?.id == "a")
+        #expect(out.answers.first?.request == "phone_session" && out.answers.first?.reply.id == "a")
         #expect(offer["gateway_role"] == "controlee" && offer["uwb_config_version"] == "1.1" && offer["valid_for_ms"] == 30000)
         guard case let .string(text)? = offer["accessory_configuration_data"], let acd = Base64.decode(text),
               case let .string(address)? = offer["gateway_address"], let gateway = WireOrderAddress.value(of: address) else {
@@ -62,10 +62,10 @@ import Vocabulary
         #expect(gateway != 0x0001 && gateway != 0xFFFF && gateway != 0xFFFE)
 
         // Asked again while it waits: the same data.
-        out = p.prepareAccessory(try accessory(), id: "b", now: 5, using: &random)
+        out = p.prepareAccessory(try accessory(), reply: Reply(id: "b"), now: 5, using: &random)
         #expect(data(out.answers.first)["accessory_configuration_data"] == offer["accessory_configuration_data"])
 
-        out = p.startIPhone(try start(), id: "s", now: 6, reportToken: "token")
+        out = p.startIPhone(try start(), reply: Reply(id: "s"), now: 6, reportToken: "token")
         guard case let .openSession(config)? = out.deviceEvents.first else { Issue.record("no session opened: \(out.answers)"); return }
         #expect(config.sessionID == 20744 && config.role == .controlee && config.ownAddress == gateway && config.peers == [0x7570])
         #expect(config.parameterSet == .appleNearbyInteraction && config.rangingIntervalMilliseconds == 198)
@@ -76,7 +76,7 @@ import Vocabulary
         out = p.news(sessionID: 20744, .ranging, now: 6.2)
         #expect(out.joined.map(\.name) == ["iphone-eve"] && out.joined.map(\.address) == [0x7570])
         let answer = try #require(out.answers.first)
-        #expect(answer.request == "phone_session_start" && answer.id == "s")
+        #expect(answer.request == "phone_session_start" && answer.reply.id == "s")
         let d = data(answer)
         #expect(d["session_id"] == 20744 && d["phone_address"] == "70:75" && d["ranging_interval_ms"] == 198)
         #expect(d["complex_channel"] == .object([JSONMember("channel", 9), JSONMember("preamble_index", 11)]))
@@ -91,12 +91,12 @@ import Vocabulary
         settings.apple.uwbConfigVersion = .v2_0
         var p = phones(settings)
         var random = SplitMix64(seed: 3)
-        let offer = data(p.prepareAccessory(try accessory(rate: "infrequent"), id: nil, now: 0, using: &random).answers.first)
+        let offer = data(p.prepareAccessory(try accessory(rate: "infrequent"), reply: Reply(), now: 0, using: &random).answers.first)
         #expect(offer["gateway_role"] == "controller" && offer["uwb_config_version"] == "2.0")
         guard case let .string(text)? = offer["accessory_configuration_data"], let acd = Base64.decode(text) else { return }
         #expect(acd.count == 48 && acd[4] == 10, "2.0 with the requested timing; infrequent")
         let v20 = try Hex.bytes("02 00 00 00 1E") + Array(Self.shareable[5..<30]) + [0, 0, 0, 0, 1]
-        let out = p.startIPhone(try start("iphone-eve", v20), id: nil, now: 1, reportToken: "token")
+        let out = p.startIPhone(try start("iphone-eve", v20), reply: Reply(), now: 1, reportToken: "token")
         guard case let .openSession(config)? = out.deviceEvents.first else { Issue.record("\(out.answers)"); return }
         #expect(config.role == .controller && config.appConfiguration.contains(.deviceRole(.initiator)))
         #expect(config.appConfiguration.contains(.hopping(true)), "2.0 carries hopping")
@@ -133,12 +133,12 @@ import Vocabulary
     @Test func aStartThatCannotBeUsedIsRefusedAndChangesNothing() throws {
         var p = phones()
         var random = SplitMix64(seed: 3)
-        #expect(error(p.startIPhone(try start(), id: nil, now: 0, reportToken: "token").answers.first).contains("no accessory configuration is waiting for \"iphone-eve\""))
-        _ = p.prepareAccessory(try accessory(), id: nil, now: 0, using: &random)
+        #expect(error(p.startIPhone(try start(), reply: Reply(), now: 0, reportToken: "token").answers.first).contains("no accessory configuration is waiting for \"iphone-eve\""))
+        _ = p.prepareAccessory(try accessory(), reply: Reply(), now: 0, using: &random)
         // The tags' session id, the gateway's address, a tag's address: each refused, nothing sent.
         for (changes, expected) in [([7: 42, 8: 0, 9: 0, 10: 0], "session id 42 is in use"), ([26: 1, 27: 0], "gateway's own"),
                                     ([26: 0xFF, 27: 0xFF], "broadcast")] as [([Int: UInt8], String)] {
-            let out = p.startIPhone(try start("iphone-eve", Self.blob(changes)), id: nil, now: 1, reportToken: "token")
+            let out = p.startIPhone(try start("iphone-eve", Self.blob(changes)), reply: Reply(), now: 1, reportToken: "token")
             #expect(out.deviceEvents.isEmpty)
             #expect(error(out.answers.first).contains(expected) && error(out.answers.first).contains("run a new one"), "\(out.answers)")
         }
@@ -146,20 +146,20 @@ import Vocabulary
         var settings = PhoneSettings()
         settings.maximum = 1
         var q = PhoneSessions(settings: settings, gateway: PhoneSessions.Gateway(address: 0x0009, channel: 9, sessionID: 42, peers: [Self.tag]))
-        _ = q.prepareAccessory(try accessory(), id: nil, now: 0, using: &random)
-        #expect(error(q.startIPhone(try start("iphone-eve", Self.blob([26: 1, 27: 0])), id: nil, now: 1, reportToken: "token").answers.first)
+        _ = q.prepareAccessory(try accessory(), reply: Reply(), now: 0, using: &random)
+        #expect(error(q.startIPhone(try start("iphone-eve", Self.blob([26: 1, 27: 0])), reply: Reply(), now: 1, reportToken: "token").answers.first)
             .contains("configured peer tool-cart's"))
         // phones.max counts a configuration handed out.
-        #expect(error(q.prepareAccessory(try accessory("iphone-fay"), id: nil, now: 1, using: &random).answers.first).contains("phones.max"))
+        #expect(error(q.prepareAccessory(try accessory("iphone-fay"), reply: Reply(), now: 1, using: &random).answers.first).contains("phones.max"))
         // A configured peer's name.
-        #expect(error(p.prepareAccessory(try accessory("tool-cart"), id: nil, now: 1, using: &random).answers.first).contains("configured peer"))
+        #expect(error(p.prepareAccessory(try accessory("tool-cart"), reply: Reply(), now: 1, using: &random).answers.first).contains("configured peer"))
         // Android keys with an iPhone.
         guard case let .failure(problem) = IPhoneSessionRequest.Accessory.parse(["name": "x", "platform": "ios", "phone_role": "controlee"]) else {
             Issue.record("accepted Android keys"); return
         }
         #expect(problem.message.contains("unknown key \"phone_role\""))
         // Still usable after all that.
-        let out = p.startIPhone(try start(), id: nil, now: 2, reportToken: "token")
+        let out = p.startIPhone(try start(), reply: Reply(), now: 2, reportToken: "token")
         #expect(out.deviceEvents.count == 1)
     }
 
@@ -168,27 +168,27 @@ import Vocabulary
         settings.maximum = 1
         var p = phones(settings)
         var random = SplitMix64(seed: 3)
-        _ = p.prepareAccessory(try accessory(), id: nil, now: 0, using: &random)
+        _ = p.prepareAccessory(try accessory(), reply: Reply(), now: 0, using: &random)
         #expect(p.nextDeadline == 30)
         let out = p.expire(now: 30)
         #expect(out.logs.contains { $0.contains("not used within 30 s") })
         #expect(p.nextDeadline == nil)
-        #expect(error(p.startIPhone(try start(), id: nil, now: 31, reportToken: "token").answers.first).contains("expired after 30 s"))
-        #expect(data(p.prepareAccessory(try accessory("iphone-fay"), id: nil, now: 31, using: &random).answers.first)["name"] == "iphone-fay")
+        #expect(error(p.startIPhone(try start(), reply: Reply(), now: 31, reportToken: "token").answers.first).contains("expired after 30 s"))
+        #expect(data(p.prepareAccessory(try accessory("iphone-fay"), reply: Reply(), now: 31, using: &random).answers.first)["name"] == "iphone-fay")
     }
 
     @Test func aNewNISessionRunReplacesTheRunningSessionUnderTheSameName() throws {
         var p = phones()
         var random = SplitMix64(seed: 3)
-        _ = p.prepareAccessory(try accessory(), id: nil, now: 0, using: &random)
-        _ = p.startIPhone(try start(), id: nil, now: 1, reportToken: "token")
+        _ = p.prepareAccessory(try accessory(), reply: Reply(), now: 0, using: &random)
+        _ = p.startIPhone(try start(), reply: Reply(), now: 1, reportToken: "token")
         _ = p.news(sessionID: 20744, .ranging, now: 1.2)
         // phone_session for a ranging name is refused; the app sends a new start instead.
-        #expect(error(p.prepareAccessory(try accessory(), id: nil, now: 2, using: &random).answers.first).contains("ranges already"))
+        #expect(error(p.prepareAccessory(try accessory(), reply: Reply(), now: 2, using: &random).answers.first).contains("ranges already"))
 
         let rerun = Self.blob([7: 0x09, 20: 0x99, 26: 0x71])  // new session id, IV and address
         #expect(p.reporter(segment: "iphone-eve", token: "token") == .success(0x7570))
-        var out = p.startIPhone(try start("iphone-eve", rerun), id: "again", now: 3, reportToken: "new-token")
+        var out = p.startIPhone(try start("iphone-eve", rerun), reply: Reply(id: "again"), now: 3, reportToken: "new-token")
         #expect(out.deviceEvents.count == 2)
         #expect(out.deviceEvents.first == .closeSession(sessionID: 20744, reason: "the iPhone ran a new NISession"))
         guard case let .openSession(config)? = out.deviceEvents.last else { Issue.record("no new session"); return }
@@ -199,7 +199,7 @@ import Vocabulary
         out = p.news(sessionID: 0x5109, .ranging, now: 3.3)
         #expect(out.joined.isEmpty && out.left.isEmpty)
         #expect(out.moved.map(\.name) == ["iphone-eve"] && out.moved.map(\.from) == [0x7570] && out.moved.map(\.to) == [0x7571])
-        #expect(out.answers.first?.request == "phone_session_start" && out.answers.first?.id == "again")
+        #expect(out.answers.first?.request == "phone_session_start" && out.answers.first?.reply.id == "again")
         #expect(data(out.answers.first)["report_token"] == "new-token")
         // The replaced session's reports count for nothing; the new one's give the name its direction.
         #expect(p.reporter(segment: "iphone-eve", token: "token") == .failure(.wrongToken))
@@ -209,16 +209,16 @@ import Vocabulary
     @Test func endsDropTheConfiguration() throws {
         var p = phones()
         var random = SplitMix64(seed: 3)
-        _ = p.prepareAccessory(try accessory(), id: nil, now: 0, using: &random)
-        _ = p.startIPhone(try start(), id: nil, now: 1, reportToken: "token")
+        _ = p.prepareAccessory(try accessory(), reply: Reply(), now: 0, using: &random)
+        _ = p.startIPhone(try start(), reply: Reply(), now: 1, reportToken: "token")
         _ = p.news(sessionID: 20744, .ranging, now: 1.2)
         // A device reset: the session closes, the phone leaves, its configuration with it.
         let out = p.news(sessionID: 20744, .closed("device reset"), now: 5)
         #expect(out.left == [0x7570])
-        #expect(error(p.startIPhone(try start(), id: nil, now: 6, reportToken: "token").answers.first).contains("no accessory configuration is waiting"))
+        #expect(error(p.startIPhone(try start(), reply: Reply(), now: 6, reportToken: "token").answers.first).contains("no accessory configuration is waiting"))
         // Stop of a configuration that waits: dropped, ok.
-        _ = p.prepareAccessory(try accessory(), id: nil, now: 7, using: &random)
-        #expect(data(p.stop(name: "iphone-eve", id: nil, now: 8).answers.first)["name"] == "iphone-eve")
+        _ = p.prepareAccessory(try accessory(), reply: Reply(), now: 7, using: &random)
+        #expect(data(p.stop(name: "iphone-eve", reply: Reply(), now: 8).answers.first)["name"] == "iphone-eve")
         #expect(p.nextDeadline == nil)
     }
 }

@@ -37,10 +37,10 @@ import Vocabulary
         var ben = Self.anna
         ben["name"] = "phone-ben"
         ben["phone_address"] = "12:34"
-        _ = p.request(try request(Self.anna), id: nil, now: 0, sessionID: 77, key: Self.key, reportToken: "anna-1")
+        _ = p.request(try request(Self.anna), reply: Reply(), now: 0, sessionID: 77, key: Self.key, reportToken: "anna-1")
         #expect(p.reporter(segment: "phone-anna", token: "anna-1") == .failure(.noSession), "not before it ranges")
         #expect(data(try #require(p.news(sessionID: 77, .ranging, now: 0.1).answers.first))["report_token"] == "anna-1")
-        _ = p.request(try request(ben), id: nil, now: 0.2, sessionID: 78, key: Self.key, reportToken: "ben-1")
+        _ = p.request(try request(ben), reply: Reply(), now: 0.2, sessionID: 78, key: Self.key, reportToken: "ben-1")
         _ = p.news(sessionID: 78, .ranging, now: 0.3)
         #expect(p.reporter(segment: "phone-anna", token: "anna-1") == .success(0xCDAB))
         #expect(p.reporter(segment: "phone-ben", token: "ben-1") == .success(0x3412))
@@ -48,8 +48,8 @@ import Vocabulary
         #expect(p.reporter(segment: "phone-nobody", token: "anna-1") == .failure(.noSession))
         #expect(p.reporter(segment: "Phone-Anna", token: "anna-1") == .failure(.noSession), "the topic's segment, sanitized")
         // The same phone asks again: a new session, a new token; the old one counts for nothing.
-        _ = p.stop(name: "phone-anna", id: nil, now: 1)
-        _ = p.request(try request(Self.anna), id: nil, now: 2, sessionID: 79, key: Self.key, reportToken: "anna-2")
+        _ = p.stop(name: "phone-anna", reply: Reply(), now: 1)
+        _ = p.request(try request(Self.anna), reply: Reply(), now: 2, sessionID: 79, key: Self.key, reportToken: "anna-2")
         _ = p.news(sessionID: 79, .ranging, now: 2.1)
         #expect(p.reporter(segment: "phone-anna", token: "anna-1") == .failure(.wrongToken))
         #expect(p.reporter(segment: "phone-anna", token: "anna-2") == .success(0xCDAB))
@@ -57,7 +57,7 @@ import Vocabulary
 
     @Test func aControleePhoneGetsAUnicastSessionWithTheGatewayAsController() throws {
         var p = phones()
-        var out = p.request(try request(Self.anna), id: "r1", now: 0, sessionID: 77, key: Self.key, reportToken: "token")
+        var out = p.request(try request(Self.anna), reply: Reply(id: "r1"), now: 0, sessionID: 77, key: Self.key, reportToken: "token")
         guard case let .openSession(config)? = out.deviceEvents.first else { Issue.record("no session opened"); return }
         #expect(config.role == .controller)
         #expect(config.sessionID == 77)
@@ -73,7 +73,7 @@ import Vocabulary
         out = p.news(sessionID: 77, .ranging, now: 0.1)
         #expect(out.joined.map(\.name) == ["phone-anna"] && out.joined.map(\.address) == [0xCDAB])
         let answer = try #require(out.answers.first)
-        #expect(answer.request == "phone_session" && answer.id == "r1")
+        #expect(answer.request == "phone_session" && answer.reply.id == "r1")
         let d = data(answer)
         #expect(d["session_id"] == 77)
         #expect(d["session_key_info"] == "0102030405060708")
@@ -93,7 +93,7 @@ import Vocabulary
         fields["complex_channel"] = .object([JSONMember("channel", 9), JSONMember("preamble_index", 11)])
         fields["session_id"] = 5
         fields["session_key_info"] = "0807010203040506"
-        let out = p.request(try request(fields), id: nil, now: 0, sessionID: 77, key: Self.key, reportToken: "token")
+        let out = p.request(try request(fields), reply: Reply(), now: 0, sessionID: 77, key: Self.key, reportToken: "token")
         guard case let .openSession(config)? = out.deviceEvents.first else { Issue.record("no session opened"); return }
         #expect(config.role == .controlee && config.sessionID == 5 && config.rangingIntervalMilliseconds == 120)
         #expect(config.appConfiguration.contains(.preambleCodeIndex(11)))
@@ -127,13 +127,13 @@ import Vocabulary
 
     @Test func aSecondPhoneOnAUnicastSessionIsRefused() throws {
         var p = phones()
-        _ = p.request(try request(Self.anna), id: nil, now: 0, sessionID: 77, key: Self.key, reportToken: "token")
+        _ = p.request(try request(Self.anna), reply: Reply(), now: 0, sessionID: 77, key: Self.key, reportToken: "token")
         _ = p.news(sessionID: 77, .ranging, now: 0.1)
         var ben = Self.anna
         ben["name"] = "phone-ben"
         ben["phone_address"] = "12:34"
         ben["session_id"] = 77
-        let out = p.request(try request(ben), id: 2, now: 1, sessionID: 78, key: Self.key, reportToken: "token")
+        let out = p.request(try request(ben), reply: Reply(id: 2), now: 1, sessionID: 78, key: Self.key, reportToken: "token")
         guard case let .failure(problem)? = out.answers.first?.result else { Issue.record("accepted"); return }
         #expect(problem.message == "session 77 is unicast (config_id 1) and has its phone; several phones range in one session with config_id 2")
         #expect(out.deviceEvents.isEmpty)
@@ -146,7 +146,7 @@ import Vocabulary
     ] as [([String: JSONValue], String)])
     func addressesAndNamesInUse(change: [String: JSONValue], message: String) throws {
         var p = phones()
-        let out = p.request(try request(Self.anna.merging(change) { $1 }), id: nil, now: 0, sessionID: 7, key: Self.key, reportToken: "token")
+        let out = p.request(try request(Self.anna.merging(change) { $1 }), reply: Reply(), now: 0, sessionID: 7, key: Self.key, reportToken: "token")
         guard case let .failure(problem)? = out.answers.first?.result else { Issue.record("accepted \(change)"); return }
         #expect(problem.message.hasPrefix(message), "\(problem.message)")
         #expect(out.deviceEvents.isEmpty)
@@ -156,16 +156,16 @@ import Vocabulary
     /// the request says `"replace": true`, which ends the running phone's session first.
     @Test func aNameInUseIsRefusedUnlessReplaced() throws {
         var p = phones()
-        _ = p.request(try request(Self.anna), id: nil, now: 0, sessionID: 77, key: Self.key, reportToken: "token")
+        _ = p.request(try request(Self.anna), reply: Reply(), now: 0, sessionID: 77, key: Self.key, reportToken: "token")
         _ = p.news(sessionID: 77, .ranging, now: 0.1)
         var again = Self.anna
         again["phone_address"] = "12:34"
-        var out = p.request(try request(again), id: 2, now: 1, sessionID: 78, key: Self.key, reportToken: "token")
+        var out = p.request(try request(again), reply: Reply(id: 2), now: 1, sessionID: 78, key: Self.key, reportToken: "token")
         guard case let .failure(problem)? = out.answers.first?.result else { Issue.record("accepted"); return }
         #expect(problem.message == #"the name "phone-anna" is in use by the phone at AB:CD; ask with "replace": true to end its session and take the name"#)
         #expect(out.deviceEvents.isEmpty && out.left.isEmpty)
         again["replace"] = true
-        out = p.request(try request(again), id: 3, now: 2, sessionID: 78, key: Self.key, reportToken: "token")
+        out = p.request(try request(again), reply: Reply(id: 3), now: 2, sessionID: 78, key: Self.key, reportToken: "token")
         #expect(out.left == [0xCDAB], "the old phone's link ends")
         #expect(out.deviceEvents.contains { if case .openSession = $0 { true } else { false } }, "\(out.deviceEvents)")
         #expect(parse(Self.anna.merging(["replace": "yes"]) { $1 }).failureMessage == "replace must be true or false")
@@ -173,10 +173,10 @@ import Vocabulary
 
     @Test func aConfiguredPeersAddressIsRefused() throws {
         var p = phones()
-        let out = p.request(try request(Self.anna.merging(["phone_address": "01:00"]) { $1 }), id: nil, now: 0, sessionID: 7, key: Self.key, reportToken: "token")
+        let out = p.request(try request(Self.anna.merging(["phone_address": "01:00"]) { $1 }), reply: Reply(), now: 0, sessionID: 7, key: Self.key, reportToken: "token")
         #expect(out.deviceEvents.isEmpty)
         var q = PhoneSessions(settings: PhoneSettings(), gateway: PhoneSessions.Gateway(address: 0x0000, channel: 9, sessionID: 42, peers: [Self.tag]))
-        let other = q.request(try request(Self.anna.merging(["phone_address": "01:00"]) { $1 }), id: nil, now: 0, sessionID: 7, key: Self.key, reportToken: "token")
+        let other = q.request(try request(Self.anna.merging(["phone_address": "01:00"]) { $1 }), reply: Reply(), now: 0, sessionID: 7, key: Self.key, reportToken: "token")
         guard case let .failure(problem)? = other.answers.first?.result else { Issue.record("accepted"); return }
         #expect(problem.message.hasPrefix("phone_address 01:00 is the address of the configured peer tool-cart"))
     }
@@ -185,7 +185,7 @@ import Vocabulary
         var p = phones()
         var anna = Self.anna
         anna["config_id"] = 2
-        var out = p.request(try request(anna), id: "a", now: 0, sessionID: 90, key: Self.key, reportToken: "token")
+        var out = p.request(try request(anna), reply: Reply(id: "a"), now: 0, sessionID: 90, key: Self.key, reportToken: "token")
         guard case let .openSession(config)? = out.deviceEvents.first else { Issue.record("no session opened"); return }
         #expect(config.multiNodeMode == .oneToMany && config.rangingIntervalMilliseconds == 200)
         #expect(config.appConfiguration.contains(.slotsPerRangingRound(20)))
@@ -194,37 +194,37 @@ import Vocabulary
         var ben = anna
         ben["name"] = "phone-ben"
         ben["phone_address"] = "12:34"
-        out = p.request(try request(ben), id: "b", now: 0.05, sessionID: 91, key: SessionKeyInfo.random(), reportToken: "token-ben")
+        out = p.request(try request(ben), reply: Reply(id: "b"), now: 0.05, sessionID: 91, key: SessionKeyInfo.random(), reportToken: "token-ben")
         #expect(out.deviceEvents.isEmpty && out.answers.isEmpty)
         out = p.news(sessionID: 90, .ranging, now: 0.1)
-        #expect(out.answers.map(\.id) == ["a"])
+        #expect(out.answers.map(\.reply.id) == ["a"])
         #expect(out.deviceEvents == [.updateSessionPeers(sessionID: 90, add: [0x3412], remove: [])])
         out = p.news(sessionID: 90, .updated, now: 0.2)
         let answer = try #require(out.answers.first)
-        #expect(answer.id == "b")
+        #expect(answer.reply.id == "b")
         #expect(data(answer)["session_id"] == 90 && data(answer)["session_key_info"] == "0102030405060708", "the session's id and key")
         // A third at another rate is refused: the session has one interval.
         var cleo = anna
         cleo["name"] = "phone-cleo"
         cleo["phone_address"] = "56:78"
         cleo["update_rate"] = "frequent"
-        guard case let .failure(problem)? = p.request(try request(cleo), id: nil, now: 1, sessionID: 92, key: Self.key, reportToken: "token").answers.first?.result else {
+        guard case let .failure(problem)? = p.request(try request(cleo), reply: Reply(), now: 1, sessionID: 92, key: Self.key, reportToken: "token").answers.first?.result else {
             Issue.record("accepted"); return
         }
         #expect(problem.message.hasPrefix("the one-to-many phone session runs at update_rate automatic"))
         // Ben stops: he leaves the list; Anna stays.
-        out = p.stop(name: "phone-ben", id: 9, now: 2)
+        out = p.stop(name: "phone-ben", reply: Reply(id: 9), now: 2)
         #expect(out.deviceEvents == [.updateSessionPeers(sessionID: 90, add: [], remove: [0x3412])])
         #expect(out.left == [0x3412])
         #expect(out.answers.map(\.request) == ["phone_session_stop"])
         // Anna stops: the session closes.
-        out = p.stop(name: "phone-anna", id: 10, now: 3)
+        out = p.stop(name: "phone-anna", reply: Reply(id: 10), now: 3)
         #expect(out.deviceEvents == [.closeSession(sessionID: 90, reason: "stopped on request")])
     }
 
     @Test func aPhoneWithoutASuccessfulRoundForTenSecondsIsLetGo() throws {
         var p = phones()
-        _ = p.request(try request(Self.anna), id: nil, now: 0, sessionID: 77, key: Self.key, reportToken: "token")
+        _ = p.request(try request(Self.anna), reply: Reply(), now: 0, sessionID: 77, key: Self.key, reportToken: "token")
         _ = p.news(sessionID: 77, .ranging, now: 0.1)
         #expect(p.nextDeadline == 10.1)
         #expect(p.expire(now: 10.0).deviceEvents.isEmpty)
@@ -241,7 +241,7 @@ import Vocabulary
 
     @Test func aFailedOpeningAnswersWithTheDevicesReason() throws {
         var p = phones()
-        _ = p.request(try request(Self.anna), id: "x", now: 0, sessionID: 77, key: Self.key, reportToken: "token")
+        _ = p.request(try request(Self.anna), reply: Reply(id: "x"), now: 0, sessionID: 77, key: Self.key, reportToken: "token")
         let out = p.news(sessionID: 77, .failed("the device runs no further session beside its others (SESSION_INIT: ERROR_MAX_SESSIONS_EXCEEDED)"), now: 0.1)
         guard case let .failure(problem)? = out.answers.first?.result else { Issue.record("no failure"); return }
         #expect(problem.message.contains("ERROR_MAX_SESSIONS_EXCEEDED"))
@@ -252,7 +252,7 @@ import Vocabulary
         var settings = PhoneSettings()
         settings.enabled = false
         var p = phones(settings)
-        guard case let .failure(problem)? = p.request(try request(Self.anna), id: nil, now: 0, sessionID: 7, key: Self.key, reportToken: "token").answers.first?.result else {
+        guard case let .failure(problem)? = p.request(try request(Self.anna), reply: Reply(), now: 0, sessionID: 7, key: Self.key, reportToken: "token").answers.first?.result else {
             Issue.record("accepted"); return
         }
         #expect(problem.message.contains("phones.enabled: false"))
@@ -276,28 +276,28 @@ extension PhoneSessionsTests {
     /// not take that answer.
     @Test func everyJoinIsAnsweredByItsOwnUpdate() throws {
         var p = phones()
-        _ = p.request(try oneToMany("a", "0A:00"), id: "a", now: 0, sessionID: 90, key: Self.key, reportToken: "token")
-        _ = p.request(try oneToMany("b", "0B:00"), id: "b", now: 0, sessionID: 91, key: Self.key, reportToken: "token")
-        _ = p.request(try oneToMany("c", "0C:00"), id: "c", now: 0, sessionID: 92, key: Self.key, reportToken: "token")
+        _ = p.request(try oneToMany("a", "0A:00"), reply: Reply(id: "a"), now: 0, sessionID: 90, key: Self.key, reportToken: "token")
+        _ = p.request(try oneToMany("b", "0B:00"), reply: Reply(id: "b"), now: 0, sessionID: 91, key: Self.key, reportToken: "token")
+        _ = p.request(try oneToMany("c", "0C:00"), reply: Reply(id: "c"), now: 0, sessionID: 92, key: Self.key, reportToken: "token")
         var out = p.news(sessionID: 90, .ranging, now: 0.1)
-        #expect(out.answers.map(\.id) == ["a"])
+        #expect(out.answers.map(\.reply.id) == ["a"])
         #expect(out.deviceEvents == [.updateSessionPeers(sessionID: 90, add: [0x000B], remove: []),
                                      .updateSessionPeers(sessionID: 90, add: [0x000C], remove: [])])
         out = p.news(sessionID: 90, .updated, now: 0.2)
-        #expect(out.answers.map(\.id) == ["b"] && out.joined.map(\.name) == ["b"])
+        #expect(out.answers.map(\.reply.id) == ["b"] && out.joined.map(\.name) == ["b"])
         // "a" leaves while "c"'s join is still on its way: the next update is c's, the one after a's removal.
-        out = p.stop(name: "a", id: "stop-a", now: 0.25)
+        out = p.stop(name: "a", reply: Reply(id: "stop-a"), now: 0.25)
         #expect(out.deviceEvents == [.updateSessionPeers(sessionID: 90, add: [], remove: [0x000A])])
         out = p.news(sessionID: 90, .updated, now: 0.3)
-        #expect(out.answers.map(\.id) == ["c"])
+        #expect(out.answers.map(\.reply.id) == ["c"])
         out = p.news(sessionID: 90, .updated, now: 0.35)
         #expect(out.answers.isEmpty && out.joined.isEmpty)
         #expect(p.names == ["b", "c"])
         // A failed join tells that phone, and only it.
-        _ = p.request(try oneToMany("d", "0D:00"), id: "d", now: 1, sessionID: 93, key: Self.key, reportToken: "token")
+        _ = p.request(try oneToMany("d", "0D:00"), reply: Reply(id: "d"), now: 1, sessionID: 93, key: Self.key, reportToken: "token")
         out = p.news(sessionID: 90, .failed("multicast list update failed: REJECTED"), now: 1.1)
         guard case let .failure(problem)? = out.answers.first?.result else { Issue.record("no refusal"); return }
-        #expect(out.answers.map(\.id) == ["d"] && problem.message == "multicast list update failed: REJECTED")
+        #expect(out.answers.map(\.reply.id) == ["d"] && problem.message == "multicast list update failed: REJECTED")
         #expect(p.names == ["b", "c"])
         // The session closes under them: both leave.
         out = p.news(sessionID: 90, .closed("the device was initialised again"), now: 2)
@@ -310,10 +310,10 @@ extension PhoneSessionsTests {
     /// again); a session its phone no longer waits for is closed when it opens after all.
     @Test func aSlowDeviceSetsNoDeadlineAndALateSessionIsClosed() throws {
         var p = phones()
-        _ = p.request(try request(Self.anna), id: "a", now: 0, sessionID: 77, key: Self.key, reportToken: "token")
+        _ = p.request(try request(Self.anna), reply: Reply(id: "a"), now: 0, sessionID: 77, key: Self.key, reportToken: "token")
         #expect(p.nextDeadline == nil)
         #expect(p.expire(now: 60).deviceEvents.isEmpty)
-        _ = p.stop(name: "phone-anna", id: "s", now: 61)
+        _ = p.stop(name: "phone-anna", reply: Reply(id: "s"), now: 61)
         #expect(p.news(sessionID: 77, .ranging, now: 62).deviceEvents == [.closeSession(sessionID: 77, reason: "no phone waits for it")])
     }
 }

@@ -2,6 +2,7 @@
 import EventLoop
 import Foundation
 import MQTTClient
+import Service
 import Testing
 import TestSupport
 
@@ -32,7 +33,7 @@ import TestSupport
                     default: break
                     }
                 }
-                publisher = Publisher(client: client, spool: try Spool(directory: directory.file("spool"), maximumBytes: 16 << 20))
+                publisher = Publisher(client: client, spool: try Spool(directory: directory.file("spool"), maximumBytes: 16 << 20), contract: try ContractProperties(liveExpirySeconds: 5))
             }
         }
 
@@ -78,7 +79,7 @@ import TestSupport
         try await harness.connect { publisher in
             #expect(publisher.spooled == events, "the journal is still being delivered")
             publisher.live(topic: "d/range", payload: Array("range".utf8)[...], qos: 0)
-            publisher.response(topic: "d/response/ping", payload: Array("pong".utf8)[...], withID: false)
+            publisher.response(topic: "d/response/ping", payload: Array("pong".utf8)[...], distinct: false, correlationData: nil)
             // An event produced now goes behind the journal: order is kept.
             _ = publisher.durable(topic: "d/event", payload: Array("e\(events)".utf8)[...], retain: false)
         }

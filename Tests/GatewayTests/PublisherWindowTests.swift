@@ -2,6 +2,7 @@
 import EventLoop
 import Foundation
 import MQTTClient
+import Service
 import Testing
 import TestSupport
 
@@ -39,7 +40,7 @@ import TestSupport
                 default: break
                 }
             }
-            state.publisher = Publisher(client: state.client!, spool: try Spool(directory: directory.file("spool"), maximumBytes: 1 << 20))
+            state.publisher = Publisher(client: state.client!, spool: try Spool(directory: directory.file("spool"), maximumBytes: 1 << 20), contract: try ContractProperties(liveExpirySeconds: 5))
             try state.client!.start()
         }
         #expect(await thread.perform { loop in loop.run(until: { state.connected }, deadline: Clocks.monotonic() + 10) },
@@ -74,13 +75,13 @@ import TestSupport
         let directory = try TemporaryDirectory(prefix: "publisher-answers")
         let loop = try EventLoop()
         let client = try MQTTClient(configuration: try MQTTConfiguration(url: "mqtt://127.0.0.1:1", clientID: "answers"), loop: loop) { _ in }
-        var publisher = Publisher(client: client, spool: try Spool(directory: directory.file("spool"), maximumBytes: 1 << 20))
-        publisher.response(topic: "uwb2mqtt/gw/response/ping", payload: Array(#"{"id": "good", "ok": true}"#.utf8)[...], withID: true)
-        publisher.response(topic: "uwb2mqtt/gw/response/ping", payload: Array(#"{"id": "other", "ok": true}"#.utf8)[...], withID: true)
-        publisher.response(topic: "uwb2mqtt/gw/response/ping", payload: Array(#"{"ok": false}"#.utf8)[...], withID: false)
+        var publisher = Publisher(client: client, spool: try Spool(directory: directory.file("spool"), maximumBytes: 1 << 20), contract: try ContractProperties(liveExpirySeconds: 5))
+        publisher.response(topic: "uwb2mqtt/gw/response/ping", payload: Array(#"{"id": "good", "ok": true}"#.utf8)[...], distinct: true, correlationData: nil)
+        publisher.response(topic: "uwb2mqtt/gw/response/ping", payload: Array(#"{"id": "other", "ok": true}"#.utf8)[...], distinct: true, correlationData: nil)
+        publisher.response(topic: "uwb2mqtt/gw/response/ping", payload: Array(#"{"ok": false}"#.utf8)[...], distinct: false, correlationData: nil)
         #expect(publisher.heldMessages == 3)
         #expect(publisher.dropped == 0)
-        publisher.response(topic: "uwb2mqtt/gw/response/ping", payload: Array(#"{"ok": false}"#.utf8)[...], withID: false)
+        publisher.response(topic: "uwb2mqtt/gw/response/ping", payload: Array(#"{"ok": false}"#.utf8)[...], distinct: false, correlationData: nil)
         #expect(publisher.heldMessages == 3)
         #expect(publisher.dropped == 1)
         publisher.live(topic: "uwb2mqtt/gw/peer/cart/range", payload: Array("1".utf8)[...], qos: 0)
@@ -95,15 +96,15 @@ import TestSupport
         let directory = try TemporaryDirectory(prefix: "publisher-held")
         let loop = try EventLoop()
         let client = try MQTTClient(configuration: try MQTTConfiguration(url: "mqtt://127.0.0.1:1", clientID: "held"), loop: loop) { _ in }
-        var publisher = Publisher(client: client, spool: try Spool(directory: directory.file("spool"), maximumBytes: 1 << 20))
+        var publisher = Publisher(client: client, spool: try Spool(directory: directory.file("spool"), maximumBytes: 1 << 20), contract: try ContractProperties(liveExpirySeconds: 5))
         for index in 0..<3000 {
-            publisher.response(topic: "uwb2mqtt/gw/response/name-\(index)", payload: Array(repeating: 0x61, count: 200)[...], withID: false)
+            publisher.response(topic: "uwb2mqtt/gw/response/name-\(index)", payload: Array(repeating: 0x61, count: 200)[...], distinct: false, correlationData: nil)
         }
         #expect(publisher.heldMessages <= Publisher.maximumHeldTopics)
         #expect(publisher.heldMessages * 230 <= Publisher.maximumHeldBytes + 230)
         #expect(publisher.dropped == 3000 - publisher.heldMessages)
         // A big answer pushes out as many old ones as its size needs.
-        publisher.response(topic: "uwb2mqtt/gw/response/big", payload: Array(repeating: 0x62, count: 900_000)[...], withID: false)
+        publisher.response(topic: "uwb2mqtt/gw/response/big", payload: Array(repeating: 0x62, count: 900_000)[...], distinct: false, correlationData: nil)
         #expect(publisher.heldMessages < 1000 && publisher.heldMessages > 1)
     }
 }

@@ -130,8 +130,11 @@ install -d -m 0755 "$docdir/mosquitto"
 install -m 0644 "$here/mosquitto/uwb2mqtt.conf" "$here/mosquitto/acl" "$docdir/mosquitto/"
 
 # Config: root-owned, in a directory only the service's group may enter; config.yaml, which may
-# hold the session key, readable by that group only (the password file lives here too).
-install -d -m 0750 "$confdir"
+# hold the session key, readable by that group only (the password file lives here too). The
+# group may create files there (rules_set and rules_topic write rules.yaml.new and rules.yaml.bak
+# and rename the new file over rules.yaml, which is the service's), but the sticky bit keeps it
+# from renaming or removing anything it does not own: config.yaml and the password file.
+install -d -m 1770 "$confdir"
 for file in config.yaml rules.yaml; do
     if [ -e "$confdir/$file" ]; then
         say "kept existing $confdir/$file"
@@ -149,6 +152,7 @@ install -d -m 0750 "$statedir"
 
 if [ "$live" = yes ]; then
     chown "root:$service_user" "$confdir" "$confdir/config.yaml"
+    chown "$service_user:$service_user" "$confdir/rules.yaml"
     [ -e "$confdir/mqtt.password" ] && chown "root:$service_user" "$confdir/mqtt.password" && chmod 0640 "$confdir/mqtt.password"
     chown "$service_user:$service_user" "$statedir"
     reload_udev

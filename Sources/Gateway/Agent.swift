@@ -72,7 +72,7 @@ public final class Agent {
         if configuration.mqtt.homeAssistant {
             list.append(HomeAssistantComponent(topics: configuration.topics, gatewayID: configuration.gateway.id))
         }
-        list += [RulesComponent() as any AgentComponent, RequestsComponent(),
+        list += [RulesComponent(siteTopic: configuration.rulesTopic) as any AgentComponent, RequestsComponent(),
                  PhonesComponent(configuration: configuration, random: SystemRandomNumberGenerator()),
                  MetricsComponent(interval: configuration.mqtt.metricsInterval.seconds, watchdogInterval: watchdogInterval)]
         return list
@@ -243,6 +243,8 @@ public final class Agent {
             logger.log(level, text)
         case let .loadRules(path, trigger):
             feed(.rulesLoaded(RulesLoading.load(path: path), path: path, trigger: trigger))
+        case let .setRules(bytes, origin, path, trigger):
+            feed(.rulesLoaded(RulesLoading.install(bytes, origin: origin, at: path), path: path, trigger: trigger))
         case let .watchRules(path):
             watchRules(path)
         case .feedWatchdog:

@@ -1,3 +1,4 @@
+import MQTTClient
 import Service
 import Vocabulary
 import DeviceLink
@@ -244,6 +245,9 @@ public struct AgentConfiguration: Sendable, Decodable {
     /// Phones that ask for a ranging session over MQTT (`phones:`).
     public var phones = PhoneSettings()
     public var rules = "/etc/uwb2mqtt/rules.yaml"
+    /// `rules_topic: TOPIC`: a site-wide topic whose (retained) rules file this gateway follows,
+    /// validated, written to `rules` and loaded as `rules_set`'s. Absent by default.
+    public var rulesTopic: String?
     /// `record: PATH`: every UCI packet received is also written to PATH (rotated at 16 MiB,
     /// four files), so that a field problem can be captured and replayed. Absent by default.
     public var record: String?
@@ -251,7 +255,7 @@ public struct AgentConfiguration: Sendable, Decodable {
     /// The file this configuration came from, for messages.
     public var source = "<defaults>"
 
-    enum CodingKeys: String, CodingKey { case gateway, device, mqtt, phones, rules, record, logLevel = "log_level" }
+    enum CodingKeys: String, CodingKey { case gateway, device, mqtt, phones, rules, record, logLevel = "log_level", rulesTopic = "rules_topic" }
 
     public init(device: Device) { self.device = device }
 
@@ -262,6 +266,16 @@ public struct AgentConfiguration: Sendable, Decodable {
         mqtt = try c.decodeIfPresent(MQTT.self, forKey: .mqtt) ?? MQTT()
         phones = try c.decodeIfPresent(PhoneSettings.self, forKey: .phones) ?? PhoneSettings()
         rules = try c.decodeIfPresent(String.self, forKey: .rules) ?? rules
+        rulesTopic = try c.decodeIfPresent(String.self, forKey: .rulesTopic)
+        if let rulesTopic, let problem = MQTTTopic.publishProblem(rulesTopic) ?? (rulesTopic.utf8.count > 512 ? "it is longer than 512 bytes" : nil) {
+            throw SourceError(at: Self.mark(of: decoder, key: CodingKeys.rulesTopic.stringValue), "rules_topic must be one topic: \(problem)")
+        }
+        // The gateway publishes its own tree, `rules` among it: following a topic there, it would
+        // read its own messages as rules.
+        if let rulesTopic, rulesTopic == topics.root || rulesTopic.hasPrefix(topics.root + "/") {
+            throw SourceError(at: Self.mark(of: decoder, key: CodingKeys.rulesTopic.stringValue),
+                              "rules_topic must lie outside the gateway's own tree \(topics.root)/…, e.g. uwb2mqtt-fleet/rules")
+        }
         record = try c.decodeIfPresent(String.self, forKey: .record)
         if let level = try c.decodeIfPresent(String.self, forKey: .logLevel) {
             switch level {

@@ -58,6 +58,54 @@ package enum FileSystem {
 }
 
 /// Why a file could not be read, as the end of a sentence (`cannot read X: <reason>`).
+extension FileSystem {
+    /// Replaces the file at `path` with `bytes` so that a reader sees the old file or the new one,
+    /// never half of either: the old content goes to `backup` first, the new is written to
+    /// `<path>.new`, synced and renamed over `path`, and the directory synced. Nil on success,
+    /// else what failed (the file at `path` is then as it was).
+    package static func replace(_ path: String, with bytes: [UInt8], backup: String) -> String? {
+        if case let .success(old) = readTextFile(at: path), let problem = writeAndRename(old, to: backup) {
+            return "cannot keep the previous file as \(backup): \(problem)"
+        }
+        if let problem = writeAndRename(bytes, to: path) { return problem }
+        let directory = path.lastIndex(of: "/").map { String(path[..<$0]) } ?? "."
+        let fd = open(directory.isEmpty ? "/" : directory, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+        if fd >= 0 {
+            _ = fsync(fd)
+            close(fd)
+        }
+        return nil
+    }
+
+    /// Writes `bytes` to `<path>.new`, syncs it and renames it to `path`.
+    private static func writeAndRename(_ bytes: [UInt8], to path: String) -> String? {
+        let temporary = path + ".new"
+        let fd = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC | O_NOFOLLOW, 0o644)
+        guard fd >= 0 else { return "\(temporary): \(FileReadError(errno: errno))" }
+        var written = 0
+        while written < bytes.count {
+            let count = bytes.withUnsafeBytes { write(fd, $0.baseAddress! + written, $0.count - written) }
+            if count < 0 && errno == EINTR { continue }
+            guard count > 0 else {
+                let problem = FileReadError(errno: errno)
+                close(fd)
+                unlink(temporary)
+                return "\(temporary): \(problem)"
+            }
+            written += count
+        }
+        let synced = fsync(fd) == 0
+        let code = errno
+        close(fd)
+        guard synced, rename(temporary, path) == 0 else {
+            let problem = FileReadError(errno: synced ? errno : code)
+            unlink(temporary)
+            return "\(path): \(problem)"
+        }
+        return nil
+    }
+}
+
 package struct FileReadError: Error, CustomStringConvertible, Sendable {
     package let reason: String
     /// True when nothing is at the path.

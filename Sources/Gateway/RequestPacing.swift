@@ -20,7 +20,9 @@ struct RequestPacing {
         case .ping, .state: nil
         // A few people walking up together each start a session.
         case .phoneSession, .phoneSessionStart: Pace(burst: 4, perSecond: 1)
-        case .reloadRules, .sessionStart, .sessionStop, .deviceReset, .phoneSessionStop: Pace(burst: 1, perSecond: 1)
+        case .reloadRules, .rulesSet, .sessionStart, .sessionStop, .deviceReset, .phoneSessionStop: Pace(burst: 1, perSecond: 1)
+        // Its answer is the whole rules file: a flood of them would be a flood of 60 KiB answers.
+        case .rulesGet: Pace(burst: 2, perSecond: 1)
         }
     }
 

@@ -37,6 +37,11 @@ public enum RequestParsing {
                     core.handle(.device(.requestedSession(sessionID: session.sessionID, .ranging)), at: later)
                 case let .loadRules(path, trigger):
                     core.handle(.rulesLoaded(RulesLoading.load(path: path), path: path, trigger: trigger), at: later)
+                case let .setRules(bytes, origin, path, trigger):
+                    // Validated as the shell would, but never written: this reads, it changes no file.
+                    let rules = Result { () throws(SourceError) in try RulesFile.load(bytes: bytes, file: origin) }
+                        .mapError { RulesLoading.Failure(line: $0.mark.line, column: $0.mark.column, message: $0.message, file: origin) }
+                    core.handle(.rulesLoaded(rules, path: path, trigger: trigger), at: later)
                 default:
                     break
                 }

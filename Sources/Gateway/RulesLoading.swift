@@ -39,6 +39,23 @@ public enum RulesLoading {
         }
     }
 
+    /// New rules from MQTT (`rules_set`, the site topic): validated whole first (`origin` names
+    /// them in messages: `rules_set:3:7: …`), then written to `path` — the old file kept beside it
+    /// as `<path>.bak`, the new one renamed into place, so that nothing ever reads half a file —
+    /// and loaded from there like any reload. A failure at any step leaves the active rules, and
+    /// the file, as they were.
+    public static func install(_ bytes: [UInt8], origin: String, at path: String) -> Result<Rules, Failure> {
+        do {
+            _ = try RulesFile.load(bytes: bytes, file: origin)
+        } catch {
+            return .failure(Failure(line: error.mark.line, column: error.mark.column, message: error.message, file: origin))
+        }
+        if let problem = FileSystem.replace(path, with: bytes, backup: RulesOverMQTT.backupPath(of: path)) {
+            return .failure(Failure(line: nil, column: nil, message: "cannot write it: \(problem)", file: path))
+        }
+        return load(path: path)
+    }
+
     /// The peers of a configuration as the engine knows them.
     package static func identities(_ configuration: AgentConfiguration) -> [PeerIdentity] {
         configuration.device.peers.map { PeerIdentity(address: .short($0.address.value), name: $0.name) }

@@ -331,6 +331,11 @@ public enum Schemas {
           "type": "string",
           "default": "/etc/uwb2mqtt/rules.yaml"
         },
+        "rules_topic": {
+          "description": "A site-wide MQTT topic whose (retained) rules file this gateway follows: validated whole, written to rules (the old file kept as <rules>.bak) and loaded; the outcome on <base>/<gw>/rules. Outside the gateway's own tree, e.g. uwb2mqtt-fleet/rules. Absent by default.",
+          "type": ["string", "null"],
+          "pattern": "^[^+#]+$"
+        },
         "record": {
           "description": "Also write every UCI packet received to this file (rotated at 16 MiB, four files), for uwb2mqtt replay. Absent by default.",
           "type": ["string", "null"]

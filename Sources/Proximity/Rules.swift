@@ -18,6 +18,9 @@ public struct Rules: Hashable, Sendable {
     private var sections = RuleSections()
     /// Hex SHA-256 of the file's bytes; empty for rules built in code.
     public var sha256: String = ""
+    /// The file's bytes, whose SHA-256 `sha256` is (`rules_get` answers with them); empty for
+    /// rules built in code.
+    public var bytes: [UInt8] = []
 
     public init(filter: FilterSettings = FilterSettings(), signalLostAfter: Double = 2,
                 direction: DirectionSettings = DirectionSettings(), zones: [ZoneRule] = [], stages: StageRules? = nil,

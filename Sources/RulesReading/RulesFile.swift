@@ -23,6 +23,7 @@ public enum RulesFile {
             throw SourceError(at: SourceMark(file: file, line: 1, column: 1), "\(error)")
         }
         rules.sha256 = SHA256.hex(of: bytes)
+        rules.bytes = bytes
         return rules
     }
 

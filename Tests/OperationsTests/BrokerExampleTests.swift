@@ -73,4 +73,51 @@ import TestSupport
                 "Home Assistant read a phone's session key or report")
         #expect(!phone.messages.contains { $0.payload == "pong" }, "phone apps read only their own answers")
     }
+
+    /// The real agent behind the example broker and ACL: an integrator's `rules_set` and site
+    /// rules are refused by the broker and change nothing; the operator's go through; the agent
+    /// serves everyone throughout.
+    @Test func onlyTheOperatorChangesRulesAndTheAgentServesEveryone() async throws {
+        let directory = try TemporaryDirectory(prefix: "broker-example-rules")
+        let passwords = try await MosquittoPasswordFile.create(in: directory, users: Self.users.map { ($0, "\($0)-pw") })
+        let acl = try String(contentsOfFile: Self.deploy + "/acl", encoding: .utf8).replacingOccurrences(of: "lobby", with: "gw")
+        let aclPath = try directory.write("acl", acl)
+        let broker = try await MosquittoBroker.start(.init(passwordFile: passwords, extraConfig: ["max_packet_size 65536", "acl_file \(aclPath)"]))
+        defer { broker.stop() }
+        let observer = try await MQTTTestSubscriber.start(broker: broker, topics: ["uwb2mqtt/gw/rules", "uwb2mqtt/gw/response/#"],
+                                                          extraArguments: ["-u", "admin", "-P", "admin-pw"])
+        defer { observer.stop() }
+        let near = "version: 1\nzones:\n  - {name: near, enter_within: 4, exit_beyond: 4.5}\n"
+        let far = "version: 1\nzones:\n  - {name: far, enter_within: 8, exit_beyond: 9}\n"
+        let rulesPath = try directory.write("rules.yaml", near)
+        let passwordFile = try directory.write("gateway.password", "gateway-pw\n")
+        chmod(passwordFile, 0o600)
+        let config = AgentFixtures.config(url: broker.url, spool: directory.file("spool"),
+                                          extra: "rules: \(rulesPath)\nrules_topic: uwb2mqtt-fleet/rules",
+                                          mqttExtra: "  username: gateway\n  password_file: \(passwordFile)")
+        let agent = try AgentProcess(config: config, directory: directory)
+        defer { agent.stop() }
+        try await observer.waitForMessage(topic: "uwb2mqtt/gw/rules", where: { $0.payload.contains("\"ok\": true") }, timeout: .seconds(20))
+
+        await attempt(broker, as: "integrator", topic: "uwb2mqtt/gw/request/rules_set", message: far)
+        await attempt(broker, as: "integrator", topic: "uwb2mqtt-fleet/rules", message: far)
+        await attempt(broker, as: "integrator", topic: "uwb2mqtt/gw/request/ping", message: #"{"id": "i1"}"#)
+        try await observer.waitForMessage(topic: "uwb2mqtt/gw/response/ping", where: { $0.payload.contains("i1") }, timeout: .seconds(10))
+        await attempt(broker, as: "integrator", topic: "uwb2mqtt/gw/request/rules_get", message: #"{"id": "i2"}"#)
+        let got = try await observer.waitForMessage(topic: "uwb2mqtt/gw/response/rules_get", where: { $0.payload.contains("i2") }, timeout: .seconds(10))
+        #expect(got.payload.contains("near") && !got.payload.contains("far"))
+        #expect(!observer.messages.contains { $0.topic.hasSuffix("/response/rules_set") }, "the broker refused it: the agent never saw it")
+        #expect(try String(contentsOfFile: rulesPath, encoding: .utf8) == near)
+
+        try await MQTTTestPublisher.publish(broker: broker, topic: "uwb2mqtt-fleet/rules", message: far, retain: true,
+                                            extraArguments: ["-u", "admin", "-P", "admin-pw"])
+        try await observer.waitForMessage(topic: "uwb2mqtt/gw/rules", where: { $0.payload.contains("\"ok\": true") && $0.payload.contains("\"far\"") },
+                                          timeout: .seconds(10))
+        #expect(try String(contentsOfFile: rulesPath, encoding: .utf8) == far)
+        try await MQTTTestPublisher.publish(broker: broker, topic: "uwb2mqtt/gw/request/rules_set", message: near,
+                                            extraArguments: ["-u", "admin", "-P", "admin-pw"])
+        let set = try await observer.waitForMessage(topic: "uwb2mqtt/gw/response/rules_set", timeout: .seconds(10))
+        #expect(set.payload.contains("\"ok\": true"), "\(set.payload)")
+        #expect(try String(contentsOfFile: rulesPath, encoding: .utf8) == near)
+    }
 }

@@ -49,7 +49,7 @@ import TestSupport
         let expected: [(String, Int)] = [
             ("/usr/local/bin/uwb2mqtt", 0o755), ("/etc/systemd/system/uwb2mqtt.service", 0o644),
             ("/etc/udev/rules.d/99-uwb2mqtt.rules", 0o644), ("/etc/uwb2mqtt/config.yaml", 0o640),
-            ("/etc/uwb2mqtt/rules.yaml", 0o644), ("/etc/uwb2mqtt", 0o750), ("/var/lib/uwb2mqtt", 0o750),
+            ("/etc/uwb2mqtt/rules.yaml", 0o644), ("/etc/uwb2mqtt", 0o1770), ("/var/lib/uwb2mqtt", 0o750),
             ("/usr/local/share/man/man1/uwb2mqtt.1", 0o644), ("/usr/local/share/man/man5/uwb2mqtt.yaml.5", 0o644),
         ]
         for (path, permissions) in expected {

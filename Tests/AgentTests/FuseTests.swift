@@ -42,6 +42,27 @@ import Glibc
         }
     }
 
+    /// The fuse speaks MQTT 5 as the agent does: every message says it is JSON of schema version
+    /// 1, positions expire (mqtt.message_expiry, 5 s by default), status and events do not.
+    @Test func theFusesMessagesCarryTheContractsProperties() async throws {
+        let broker = try await MosquittoBroker.start()
+        defer { broker.stop() }
+        let dir = try TemporaryDirectory(prefix: "fuse-mqtt5")
+        let subscriber = try await MQTTTestSubscriber.start(broker: broker, topics: ["uwb2mqtt/site/#"], mqtt5Properties: true)
+        defer { subscriber.stop() }
+        let fuse = try startFuse(broker, dir, name: "fuse")
+        defer { fuse.terminate() }
+        try await subscriber.waitForMessage(topic: "uwb2mqtt/site/lobby/status", where: { $0.payload.contains("online") })
+        let feeder = try await Feeder.connected(to: broker)
+        try await feed(feeder, seconds: 1) { _ in (4, 0.75) }
+        feeder.disconnect()
+        let position = try await subscriber.waitForMessage(topic: "uwb2mqtt/site/lobby/peer/cart/position")
+        #expect(position.properties?.contentType == "application/json" && position.properties?.userProperties == "schema_version:1")
+        #expect((Int(position.properties?.messageExpiry ?? "") ?? 99) <= 5, "\(String(describing: position.properties))")
+        let status = try #require(subscriber.messages.first { $0.topic == "uwb2mqtt/site/lobby/status" })
+        #expect(status.properties?.contentType == "application/json" && status.properties?.messageExpiry == "")
+    }
+
     @Test func positionsZonesAndLoss() async throws {
         let (broker, dir, subscriber) = try await startBrokerAndSubscriber(prefix: "fuse", topics: ["uwb2mqtt/site/#"])
         defer { subscriber.stop(); broker.stop() }

@@ -6,27 +6,14 @@ import YAMLCoding
 
 /// `phones.apple:`: how iPhones see the gateway, with `file:line:column` errors for bad values.
 @Suite struct AppleAccessorySettingsTests {
-    static func load(_ yaml: String) throws -> AgentConfiguration {
-        try YAMLDecoder().decode(AgentConfiguration.self, from: Data(yaml.utf8), file: "c.yaml")
-    }
-
-    static func failure(_ yaml: String) -> String {
-        do {
-            _ = try load(yaml)
-            return "<loaded without error>"
-        } catch {
-            return "\(error)"
-        }
-    }
-
     @Test func theDefaultsAreQorvosAccessory() throws {
-        let apple = try Self.load("device: {}").phones.apple
+        let apple = try ConfigText.load("device: {}").phones.apple
         #expect(apple.role == .responder && apple.uwbConfigVersion == .v1_1 && apple.preferredUpdateRate == .userInteractive)
         #expect(apple.clockDriftPPM == 25 && apple.chipset == .qorvo && apple.accessoryDataTimeout.seconds == 30)
     }
 
     @Test func everyKeyIsRead() throws {
-        let apple = try Self.load("""
+        let apple = try ConfigText.load("""
             device: {}
             phones:
               apple:
@@ -58,7 +45,7 @@ import YAMLCoding
         ("colour: red", "unknown key"),
     ])
     func badValuesNameTheKey(line: String, expected: String) {
-        let message = Self.failure("device: {}\nphones:\n  apple:\n    \(line)\n")
+        let message = ConfigText.failure("device: {}\nphones:\n  apple:\n    \(line)\n")
         #expect(message.contains(expected), "\(message)")
     }
 }

@@ -6,28 +6,15 @@ import YAMLCoding
 /// The MQTT 5 and rules-over-MQTT keys of the config (docs/mqtt-api.md, "MQTT 5" and "Rules over
 /// MQTT"): their defaults, and the `file:line:column` errors a user sees for bad values.
 @Suite struct MQTTConfigTests {
-    static func load(_ yaml: String) throws -> AgentConfiguration {
-        try YAMLDecoder().decode(AgentConfiguration.self, from: Data(yaml.utf8), file: "c.yaml")
-    }
-
-    static func failure(_ yaml: String) -> String {
-        do {
-            _ = try load(yaml)
-            return "<loaded without error>"
-        } catch {
-            return "\(error)"
-        }
-    }
-
     static let device = "device: {peers: [{address: 1}]}\n"
 
     @Test func defaults() throws {
-        let configuration = try Self.load(Self.device)
+        let configuration = try ConfigText.load(Self.device)
         #expect(configuration.mqtt.broker.messageExpiry.seconds == 5)
         #expect(configuration.mqtt.broker.willDelay.seconds == 10)
         #expect(configuration.mqtt.responseTopicPrefixes.isEmpty)
         #expect(configuration.rulesTopic == nil)
-        let set = try Self.load(Self.device + "mqtt: {message_expiry: 0s, will_delay: 1m, response_topic_prefixes: [clients/, apps]}\n"
+        let set = try ConfigText.load(Self.device + "mqtt: {message_expiry: 0s, will_delay: 1m, response_topic_prefixes: [clients/, apps]}\n"
                                 + "rules_topic: uwb2mqtt-fleet/rules\n")
         #expect(set.mqtt.broker.messageExpiry.seconds == 0 && set.mqtt.broker.willDelay.seconds == 60)
         #expect(set.mqtt.responseTopicPrefixes == ["clients/", "apps"] && set.rulesTopic == "uwb2mqtt-fleet/rules")
@@ -42,7 +29,7 @@ import YAMLCoding
         ("gateway: {id: lobby}\nrules_topic: uwb2mqtt/lobby/rules", "c.yaml:3:14: rules_topic must lie outside the gateway's own tree uwb2mqtt/lobby/"),
     ])
     func badValuesSayWhere(_ yaml: String, _ message: String) {
-        let text = Self.failure(Self.device + yaml)
+        let text = ConfigText.failure(Self.device + yaml)
         #expect(text.hasPrefix(message), "\(text)")
     }
 }

@@ -8,22 +8,9 @@ import Vocabulary
 /// The `device:` section's profile and air keys and the `phones:` section (issue #18): what a
 /// config file puts on the air, and the `file:line:column` errors a user sees for bad values.
 @Suite struct RangingProfileConfigTests {
-    static func load(_ yaml: String) throws -> AgentConfiguration {
-        try YAMLDecoder().decode(AgentConfiguration.self, from: Data(yaml.utf8), file: "c.yaml")
-    }
-
-    static func failure(_ yaml: String) -> String {
-        do {
-            _ = try load(yaml)
-            return "<loaded without error>"
-        } catch {
-            return "\(error)"
-        }
-    }
-
     @Test func qorvoIsTheDefaultAndSendsTodaysParameters() throws {
         for yaml in ["device: {peers: [{address: 1}]}", "device: {profile: qorvo, peers: [{address: 1}]}"] {
-            let device = try Self.load(yaml).device
+            let device = try ConfigText.load(yaml).device
             #expect(device.profile == .qorvo)
             #expect(device.rangingInterval.milliseconds == 200)
             let parameters = device.session.appConfiguration
@@ -37,7 +24,7 @@ import Vocabulary
     }
 
     @Test func androidProfileIsJetpackConfigOne() throws {
-        let device = try Self.load("device: {profile: android, peers: [{address: 1}]}").device
+        let device = try ConfigText.load("device: {profile: android, peers: [{address: 1}]}").device
         #expect(device.rangingInterval.milliseconds == 240)
         let parameters = device.session.appConfiguration
         for expected: AppConfigParameter in [.preambleCodeIndex(9), .slotsPerRangingRound(6), .slotDuration(2400), .hopping(true),
@@ -49,7 +36,7 @@ import Vocabulary
     }
 
     @Test func explicitKeysOverrideTheProfile() throws {
-        let device = try Self.load("""
+        let device = try ConfigText.load("""
             device:
               profile: android
               preamble_index: 11
@@ -69,7 +56,7 @@ import Vocabulary
         }
         #expect(!parameters.contains(.hopping(true)))
         // The same key written with separators, and a qorvo session given a round control.
-        let qorvo = try Self.load("device: {session_key_info: \"5a:1c:93:e0:7b:2d:4f:68\", ranging_round_control: 3, peers: [{address: 1}]}").device
+        let qorvo = try ConfigText.load("device: {session_key_info: \"5a:1c:93:e0:7b:2d:4f:68\", ranging_round_control: 3, peers: [{address: 1}]}").device
         #expect(qorvo.air.sessionKeyInfo == SessionKeyInfo(hex: "5a1c93e07b2d4f68"))
         #expect(qorvo.session.appConfiguration.contains(.rangingRoundControl(3)))
         #expect(qorvo.session.appConfiguration.contains(.preambleCodeIndex(10)))
@@ -104,39 +91,39 @@ import Vocabulary
          "c.yaml:3:21: phones.session_key_info must be random or 16 hex digits (8 bytes: VENDOR_ID, then STATIC_STS_IV; openssl rand -hex 8 makes one), found a character that is not a hex digit"),
     ])
     func badValueIsLocated(yaml: String, message: String) {
-        #expect(Self.failure(yaml) == message)
+        #expect(ConfigText.failure(yaml) == message)
     }
 
     @Test func unknownPhonesKeyIsAnError() {
-        let message = Self.failure("device: {}\nphones:\n  maximum: 2\n")
+        let message = ConfigText.failure("device: {}\nphones:\n  maximum: 2\n")
         #expect(message.hasPrefix("c.yaml:3:3: "), "\(message)")
         #expect(message.contains("maximum"), "\(message)")
     }
 
     @Test func keyErrorsNeverRepeatTheKey() {
-        let message = Self.failure("device:\n  session_key_info: \"5a1c93e07b2d4f6\"\n")
+        let message = ConfigText.failure("device:\n  session_key_info: \"5a1c93e07b2d4f6\"\n")
         #expect(message.contains("found 15 digits"), "\(message)")
         #expect(!message.contains("5a1c93"))
     }
 
     @Test func aGatewayMayHaveNoPeersOfItsOwn() throws {
         for yaml in ["device: {}", "device: {peers: []}", "device: {profile: android}", "device: {role: controlee, peers: []}"] {
-            let configuration = try Self.load(yaml)
+            let configuration = try ConfigText.load(yaml)
             #expect(configuration.device.peers.isEmpty, "\(yaml)")
             #expect(configuration.device.session.peers.isEmpty, "\(yaml)")
         }
         // The other peer checks stay.
-        #expect(Self.failure("device:\n  peers: [{address: 1}, {address: 1}]\n") == "c.yaml:2:10: peer address 0x0001 is listed twice")
-        #expect(Self.failure("device:\n  role: controlee\n  peers: [{address: 1}, {address: 2}]\n")
+        #expect(ConfigText.failure("device:\n  peers: [{address: 1}, {address: 1}]\n") == "c.yaml:2:10: peer address 0x0001 is listed twice")
+        #expect(ConfigText.failure("device:\n  role: controlee\n  peers: [{address: 1}, {address: 2}]\n")
                 == "c.yaml:3:10: a controlee ranges with one peer (its controller), found 2")
     }
 
     @Test func phonesSection() throws {
-        let defaults = try Self.load("device: {}").phones
+        let defaults = try ConfigText.load("device: {}").phones
         #expect(defaults == PhoneSettings())
         #expect(defaults.enabled && defaults.sessionKeyInfo == nil && defaults.noRangingTimeout.seconds == 10 && defaults.maximum == 8)
-        #expect(try Self.load("device: {}\nphones: {session_key_info: random}").phones.sessionKeyInfo == nil)
-        let phones = try Self.load("device: {}\nphones: {enabled: false, session_key_info: \"5a1c93e07b2d4f68\", no_ranging_timeout: 30s, max: 2}").phones
+        #expect(try ConfigText.load("device: {}\nphones: {session_key_info: random}").phones.sessionKeyInfo == nil)
+        let phones = try ConfigText.load("device: {}\nphones: {enabled: false, session_key_info: \"5a1c93e07b2d4f68\", no_ranging_timeout: 30s, max: 2}").phones
         #expect(!phones.enabled)
         #expect(phones.sessionKeyInfo == SessionKeyInfo(hex: "5a1c93e07b2d4f68"))
         #expect(phones.noRangingTimeout.seconds == 30)
@@ -144,18 +131,18 @@ import Vocabulary
     }
 
     @Test func wellKnownKeysAreWarnedAboutAndRealKeysNeverShown() throws {
-        let demo = try Self.load("device: {peers: [{address: 1}]}").warnings
+        let demo = try ConfigText.load("device: {peers: [{address: 1}]}").warnings
         #expect(demo.map(\.message) == ["device.session_key_info is a well-known demo key (08 07 01 02 03 04 05 06, the profiles' default): "
                                         + "anyone can follow these sessions; set a random one (openssl rand -hex 8) on every gateway and tag"])
         #expect(demo.first?.keyPath == ["device", "session_key_info"])
-        #expect(try Self.load("device: {profile: android, peers: [{address: 1}]}").warnings.count == 1)
+        #expect(try ConfigText.load("device: {profile: android, peers: [{address: 1}]}").warnings.count == 1)
         // A real key: no warning, so its bytes appear nowhere.
-        #expect(try Self.load("device: {session_key_info: \"5a1c93e07b2d4f68\", peers: [{address: 1}]}").warnings.isEmpty)
+        #expect(try ConfigText.load("device: {session_key_info: \"5a1c93e07b2d4f68\", peers: [{address: 1}]}").warnings.isEmpty)
         // No session of its own, no device warning; phones with a fixed demo key are warned about.
-        #expect(try Self.load("device: {}").warnings.isEmpty)
-        let phones = try Self.load("device: {}\nphones: {session_key_info: \"0000000000000000\"}").warnings
+        #expect(try ConfigText.load("device: {}").warnings.isEmpty)
+        let phones = try ConfigText.load("device: {}\nphones: {session_key_info: \"0000000000000000\"}").warnings
         #expect(phones.map(\.message) == ["phones.session_key_info is a well-known demo key (00 00 00 00 00 00 00 00): "
                                           + "anyone can follow the phones' sessions; leave it at random"])
-        #expect(try Self.load("device: {}\nphones: {enabled: false, session_key_info: \"0000000000000000\"}").warnings.isEmpty)
+        #expect(try ConfigText.load("device: {}\nphones: {enabled: false, session_key_info: \"0000000000000000\"}").warnings.isEmpty)
     }
 }

@@ -3,6 +3,12 @@ import Vocabulary
 /// The site's view of every peer: ranges from many gateways in, positions, retained states and
 /// events out. The pure core of `uwb2mqtt fuse`.
 ///
+/// One fix per tag per ranging round: the ranges of a round are gathered, and the round closes —
+/// one solve, one position — once every gateway that ranges the tag has reported, when one of them
+/// reports again (its next round has begun), or `window` after the round's first range. So the
+/// work and the traffic follow the rounds, not the gateways: a tag ranged by 8 gateways costs one
+/// fix per round, not 8, and its position comes with the round's last range.
+///
 /// Deterministic: time arrives with each range and with ``tick(at:)``; the tracker never reads a
 /// clock. The service feeds it every gateway status and every successful range, dated by its own
 /// clock when it received them, calls `tick` at ``nextDeadline`` (so that losses and dwells end on
@@ -65,6 +71,15 @@ public struct FusionTracker: Sendable {
         /// in range dropping to 0, a dwell running out, forgetting — as queued in `deadlines`;
         /// infinity while it has no entry there.
         var due = Double.infinity
+        /// The round being gathered, nil between rounds.
+        var round: Round?
+    }
+
+    /// The gateways (usable ones) whose range of a peer arrived since its last fix attempt, and
+    /// when the first of them did.
+    private struct Round: Sendable {
+        var start: Double
+        var gateways: [String]
     }
 
     /// Records a gateway's retained status. Offline or unplaced gateways stop contributing at once.
@@ -100,12 +115,43 @@ public struct FusionTracker: Sendable {
     /// Feeds one successful range. A range that is not a finite, non-negative distance is ignored.
     public mutating func ingest(_ range: GatewayRange) -> [FusionOutput] {
         guard range.distanceM.isFinite, range.distanceM >= 0, range.time.isFinite else { return [] }
-        var track = peers[range.peer] ?? PeerTrack(presence: Array(repeating: ZonePresence(), count: zones.count), lastSeen: range.time)
+        let peer = range.peer
+        var track = peers[peer] ?? PeerTrack(presence: Array(repeating: ZonePresence(), count: zones.count), lastSeen: range.time)
         track.lastSeen = max(track.lastSeen, range.time)
+        var outputs: [FusionOutput] = []
+        let usable = gateways.usablePosition(of: range.gateway) != nil
+        // A round whose window ran out before this range (no tick came between) closes first, and
+        // so does one this gateway already reported in: its next round has begun. Either closes
+        // without the new range.
+        if let round = track.round, let latest = track.window.latestTime,
+           range.time >= round.start + window || (usable && round.gateways.contains(range.gateway)) {
+            outputs += close(peer, &track, at: latest)
+        }
         track.window.insert(range)
         let now = track.window.latestTime ?? range.time
-        var outputs = expire(range.peer, &track, at: now)
+        outputs += expire(peer, &track, at: now)
+        if usable {
+            if track.round == nil { track.round = Round(start: now, gateways: []) }
+            track.round?.gateways.append(range.gateway)
+            // Every gateway that ranged the tag within the window has reported: the round is whole.
+            // Fewer than a fix needs wait for the window (a new tag's first ranges, a gateway that
+            // joins): a fix is not to be had from them anyway.
+            let expected = track.window.combined(endingAt: now, window: window).count { gateways.usablePosition(of: $0.gateway) != nil }
+            if let round = track.round, round.gateways.count >= max(expected, solver.requiredGateways) {
+                outputs += close(peer, &track, at: now)
+            }
+        }
+        outputs += publishIfChanged(peer, &track, at: now)
+        store(peer, track)
+        settle()
+        return outputs
+    }
 
+    /// Closes the round gathered for `peer`: one fix from the window that ends at `now` (the
+    /// round's newest range), with its position, zone changes and regained position.
+    private func close(_ peer: String, _ track: inout PeerTrack, at now: Double) -> [FusionOutput] {
+        track.round = nil
+        var outputs: [FusionOutput] = []
         let combined = track.window.combined(endingAt: now, window: window)
         // An older range measured the tag where it was then: move its gateway by the tag's
         // displacement since, so that every range speaks of the tag's position now.
@@ -121,9 +167,9 @@ public struct FusionTracker: Sendable {
         track.gatewaysInRange = observations.count
         do throws(MultilaterationError) {
             let fix = try solver.solve(observations)
-            let position = SiteFix(ts: now, peer: range.peer, fix: fix)
+            let position = SiteFix(ts: now, peer: peer, fix: fix)
             if track.lost, let lastFix = track.lastFix {
-                outputs.append(.event(SiteEvent(ts: now, peer: range.peer, type: .positionRegained, from: "lost",
+                outputs.append(.event(SiteEvent(ts: now, peer: peer, type: .positionRegained, from: "lost",
                                                 to: "available", reason: SiteEventReason(lastSeen: lastFix))))
             }
             track.lost = false
@@ -132,7 +178,7 @@ public struct FusionTracker: Sendable {
             track.lastFix = now
             track.lastFailure = nil
             outputs.append(.position(position))
-            outputs += evaluateZones(range.peer, &track, at: now, point: PlanarPoint(x: fix.x, y: fix.y))
+            outputs += evaluateZones(peer, &track, at: now, point: PlanarPoint(x: fix.x, y: fix.y))
         } catch {
             track.lastFailure = switch error {
             case .tooFewGateways: .tooFewGateways
@@ -141,9 +187,6 @@ public struct FusionTracker: Sendable {
             case .noConvergence, .invalidObservation, .duplicateGateway: .noFix
             }
         }
-        outputs += publishIfChanged(range.peer, &track, at: now)
-        store(range.peer, track)
-        settle()
         return outputs
     }
 
@@ -160,6 +203,10 @@ public struct FusionTracker: Sendable {
             let peer = first.peer
             guard var track = peers[peer], track.due == first.time else { continue }
             track.due = .infinity
+            // A round whose window ran out without every gateway: the fix from those that came.
+            if let round = track.round, time >= round.start + window - ZonePresence.timeSlack, let latest = track.window.latestTime {
+                outputs += close(peer, &track, at: latest)
+            }
             outputs += expire(peer, &track, at: time)
             if track.position != nil {
                 for (i, zone) in zones.enumerated() {
@@ -241,6 +288,7 @@ public struct FusionTracker: Sendable {
         var due = track.lastSeen + settings.forgetAfter
         func consider(_ candidate: Double) { if candidate < due { due = candidate } }
         if track.gatewaysInRange > 0, let latest = track.window.latestTime { consider(latest + settings.positionLostAfter) }
+        if let round = track.round { consider(round.start + window) }
         if track.position != nil {
             if let lastFix = track.lastFix { consider(lastFix + settings.positionLostAfter) }
             for (i, zone) in zones.enumerated() {

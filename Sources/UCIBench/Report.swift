@@ -11,6 +11,8 @@ struct BenchReport: Sendable {
     /// AgentCore: one round of 8 measurements to payload bytes, in process.
     var core: DecodeFigure?
     var solver: [SolverFigure] = []
+    /// `uwb2mqtt fuse` at site scale, through the broker (FuseLoad.swift).
+    var fuse: [FuseLoadFigures] = []
     var decodeCPU: Int?
     var swift: GatewayResult?
     var python: GatewayResult?
@@ -165,6 +167,21 @@ struct BenchReport: Sendable {
         [pad("Fuse solver (2-D, one fix), one core", 46) + "µs/fix            fixes/s"] + solver.map { f in
             pad("  \(f.gateways) gateways", 46) + lpad(format(f.microsecondsPerFix, 1), 15) + lpad(grouped(1e6 / f.microsecondsPerFix), 18)
         }
+    }
+
+    func fuseTable() -> String { fuseRows().joined(separator: "\n") + "\n" }
+
+    /// The fuse fed by fake gateways through mosquitto: per load, what it sustains and at what cost.
+    private func fuseRows() -> [String] {
+        guard !fuse.isEmpty else { return ["Fuse at site scale: NOT MEASURED"] }
+        var out = [pad("Fuse at site scale (real broker)", 46) + "ranges/s  pos/tag/round  fixes/s   CPU %  µs/fix  p50 ms  p99 ms  VmHWM KiB"]
+        for f in fuse {
+            out.append(pad("  " + f.name, 46) + lpad(grouped(f.rangesPerSecond), 8) + lpad(format(f.positionsPerTagRound, 2), 15)
+                       + lpad(grouped(f.fixesPerSecond), 9) + lpad(format(f.cpuPercent, 0), 8) + lpad(format(f.cpuMicrosecondsPerFix, 0), 8)
+                       + lpad(format(f.latencyP50Milliseconds, 0), 8) + lpad(format(f.latencyP99Milliseconds, 0), 8)
+                       + lpad(grouped(Double(f.peakRSSKiB)), 11))
+        }
+        return out
     }
 
     func journalTable() -> String { journalRows().joined(separator: "\n") + "\n" }

@@ -59,6 +59,34 @@ if arguments.first == "core-only" {
     exit(0)
 }
 
+if arguments.first == "fuse-only" {
+    // `fuse-only [--agent PATH] [--seconds S] [--tags N]`: the fuse at site scale (FuseLoad.swift).
+    var options = Array(arguments.dropFirst())
+    var binary = executableDirectory() + "/uwb2mqtt"
+    var seconds = 10.0, tags = 250
+    while options.count >= 2 {
+        let (key, value) = (options.removeFirst(), options.removeFirst())
+        switch key {
+        case "--agent": binary = value
+        case "--seconds": seconds = Double(value) ?? seconds
+        case "--tags": tags = Int(value) ?? tags
+        default: break
+        }
+    }
+    var report = BenchReport()
+    for var load in fuseLoads(tags: tags) {
+        load.seconds = seconds
+        do {
+            report.fuse.append(try benchFuseLoad(load, fuse: binary))
+        } catch {
+            fputs("uwb2mqtt-bench: fuse: \(error)\n", stderr)
+            exit(1)
+        }
+    }
+    print(report.fuseTable(), terminator: "")
+    exit(0)
+}
+
 if arguments.first == "solver-only" {
     var report = BenchReport()
     report.solver = benchSolver()

@@ -21,6 +21,8 @@ public final class TCPOutageProxy: Sendable {
     private let up = Atomic<Bool>(true)
     private let stopping = Atomic<Bool>(false)
     private let generation = Atomic<Int>(0)
+    /// The connection generation whose acknowledgements (PUBACK) the proxy swallows, or -1.
+    private let withheldGeneration = Atomic<Int>(-1)
     private let done = DispatchSemaphore(value: 0)
 
     public init(to target: UInt16, refusingMQTT5: Bool = false) throws {
@@ -51,6 +53,13 @@ public final class TCPOutageProxy: Sendable {
     }
 
     public func restore() { up.store(true, ordering: .relaxed) }
+
+    /// From now on the connections open now get no PUBACK from the broker, as from a broker that
+    /// has stopped writing to them (mosquitto 2.0.11 does, once it drops messages for a client);
+    /// everything else still passes, and a new connection gets its acknowledgements again.
+    public func withholdAcknowledgements() {
+        withheldGeneration.store(generation.load(ordering: .relaxed), ordering: .relaxed)
+    }
 
     public func stop() {
         stopping.store(true, ordering: .relaxed)
@@ -92,11 +101,35 @@ public final class TCPOutageProxy: Sendable {
         return packet[index + 6] == 5
     }
 
+    /// The whole packets at the start of `pending` (taken out of it), less the PUBACKs when
+    /// `withholding`; a packet not yet whole stays in `pending`.
+    private static func withoutAcknowledgements(_ pending: inout [UInt8], withholding: Bool) -> [UInt8] {
+        var out: [UInt8] = []
+        var offset = 0
+        while offset + 2 <= pending.count {
+            var length = 0, multiplier = 1, index = offset + 1, whole = false
+            while index < pending.count {
+                let byte = pending[index]
+                length += Int(byte & 0x7F) * multiplier
+                multiplier *= 128
+                index += 1
+                if byte & 0x80 == 0 { whole = true; break }
+            }
+            guard whole, index + length <= pending.count else { break }
+            if !(withholding && pending[offset] & 0xF0 == 0x40) { out += pending[offset..<(index + length)] }
+            offset = index + length
+        }
+        pending.removeFirst(offset)
+        return out
+    }
+
     private func relay(_ a: Int32, _ b: Int32, _ myGeneration: Int) {
         defer { close(a); close(b) }
         var buffer = [UInt8](repeating: 0, count: 16384)
         var fds = [pollfd(fd: a, events: Int16(POLLIN), revents: 0), pollfd(fd: b, events: Int16(POLLIN), revents: 0)]
         var first = refusingMQTT5
+        // The broker's bytes, cut into whole packets while acknowledgements are withheld.
+        var fromBroker: [UInt8] = []
         while generation.load(ordering: .relaxed) == myGeneration {
             guard poll(&fds, 2, 20) >= 0 else { return }
             for (index, entry) in fds.enumerated() where entry.revents != 0 {
@@ -111,9 +144,14 @@ public final class TCPOutageProxy: Sendable {
                         return
                     }
                 }
+                var outgoing = Array(buffer.prefix(n))
+                if index == 1, withheldGeneration.load(ordering: .relaxed) == myGeneration || !fromBroker.isEmpty {
+                    fromBroker += outgoing
+                    outgoing = Self.withoutAcknowledgements(&fromBroker, withholding: withheldGeneration.load(ordering: .relaxed) == myGeneration)
+                }
                 var sent = 0
-                while sent < n {
-                    let m = buffer.withUnsafeBytes { send(to, $0.baseAddress! + sent, n - sent, Int32(MSG_NOSIGNAL)) }
+                while sent < outgoing.count {
+                    let m = outgoing.withUnsafeBytes { send(to, $0.baseAddress! + sent, outgoing.count - sent, Int32(MSG_NOSIGNAL)) }
                     if m <= 0 { return }
                     sent += m
                 }

@@ -74,6 +74,35 @@ import Glibc
               + "\(ids.count) messages received (\(ids.count - Set(ids).count) duplicates), violations \(deliveryViolations(ids).count)")
     }
 
+    /// A broker that goes on answering pings but stops acknowledging the agent's messages (as
+    /// mosquitto 2.0.11 can, once it drops messages for a client): within a keepalive interval and
+    /// a quarter the agent says so and connects again, the messages waiting go out once more, and
+    /// no event is lost.
+    @Test func aBrokerThatStopsAcknowledgingGetsANewConnection() async throws {
+        let (broker, dir, subscriber) = try await startBrokerAndSubscriber(prefix: "fault-noacks", topics: ["uwb2mqtt/gw/peer/+/event", "uwb2mqtt/gw/metrics"])
+        defer { subscriber.stop(); broker.stop() }
+        let proxy = try TCPOutageProxy(to: broker.port)
+        defer { proxy.stop() }
+        let agent = try AgentProcess(config: testConfig(url: proxy.url, spool: dir.file("spool"),
+                                                        extra: "rules: \(exampleRulesPath)\nlog_level: debug",
+                                                        mqttExtra: "  keepalive: 5s\n  state_interval: 100ms"),
+                                     scenario: AgentFixtures.walkBy, directory: dir)
+        defer { agent.stop() }
+        await eventually("the first event", timeout: 20) { !eventIDs(subscriber).isEmpty }
+        proxy.withholdAcknowledgements()
+        await eventually("the agent to give the silent connection up", timeout: 15) {
+            agent.logLines.contains { $0.contains("the broker acknowledged none of") && $0.contains("connecting again") }
+        }
+        try await subscriber.waitForMessage(topic: "uwb2mqtt/gw/metrics", where: { (json($0.payload)["broker_reconnects"] as? Int ?? 0) >= 1 },
+                                            timeout: .seconds(15))
+        // The walk goes on: every event it makes arrives, in order, none missing.
+        await eventually("the events after the new connection", timeout: 30) {
+            Self.producedEvents(agent).count >= 6 && eventIDs(subscriber).count >= Self.producedEvents(agent).count
+        }
+        let ids = eventIDs(subscriber)
+        #expect(deliveryViolations(ids).isEmpty, "\(deliveryViolations(ids)) in \(ids)")
+    }
+
     /// Agent cut off from the broker while events happen, SIGKILLed with them in its journal; a new
     /// agent on the same spool_dir delivers them, ids carrying the first run's boot id.
     @Test func eventsJournaledByASIGKILLedAgentAreDeliveredByTheNextRun() async throws {

@@ -51,6 +51,10 @@ struct BenchReport: Sendable {
             out.append("")
             out.append(contentsOf: solverRows())
         }
+        if !fuse.isEmpty {
+            out.append("")
+            out.append(contentsOf: fuseRows())
+        }
         if let pipelineError {
             out.append("")
             out.append("pipeline: NOT MEASURED: \(pipelineError)")
@@ -266,6 +270,12 @@ struct BenchReport: Sendable {
                                           ("stream_reassembly_one_measurement", decode(stream)), ("core_round_eight_measurements", decode(core))])))
         fields.append(("site_solver", .list(solver.map { f in
             obj([("gateways", num(Double(f.gateways))), ("us_per_fix", num(f.microsecondsPerFix))])
+        })))
+        fields.append(("fuse_site_scale", .list(fuse.map { f in
+            obj([("load", .string(f.name)), ("ranges_per_s", num(f.rangesPerSecond)), ("positions_per_tag_round", num(f.positionsPerTagRound)),
+                 ("fixes_per_s", num(f.fixesPerSecond)), ("cpu_percent", num(f.cpuPercent)), ("us_per_fix", num(f.cpuMicrosecondsPerFix)),
+                 ("latency_p50_ms", num(f.latencyP50Milliseconds)), ("latency_p99_ms", num(f.latencyP99Milliseconds)),
+                 ("vmhwm_kib", num(Double(f.peakRSSKiB)))])
         })))
         fields.append(("settings", obj([("window_s", num(settings.window)), ("latency_rate_per_s", num(Double(settings.latencyRate))),
                                         ("memory_measurements", num(Double(settings.memoryMeasurements))),

@@ -6,6 +6,8 @@
 //   uwb2mqtt-bench core-only       the in-process core figure only (for a profiler)
 //   uwb2mqtt-bench journal-only    the journal figures only (64 MiB, or --journal-mib N)
 //   uwb2mqtt-bench solver-only     the fuse's solver figures only (time per fix, 4/6/8 gateways)
+//   uwb2mqtt-bench fuse-only [--agent PATH] [--seconds S] [--tags N]
+//                                  the fuse at site scale through a real broker (FuseLoad.swift)
 //   uwb2mqtt-bench decode1 N       exactly N decodes of (a), no timing: for
 //                                  `valgrind --tool=callgrind` (instructions per decode =
 //                                  difference of two runs with different N, divided by ΔN)
@@ -205,6 +207,14 @@ if !decodeOnly {
             report.journal = try benchJournal(maximumBytes: journalMiB << 20, broker: broker)
         } catch {
             report.journalError = "\(error)"
+        }
+        log("the fuse at site scale: \(fuseLoads().map(\.name).joined(separator: "; "))")
+        for load in fuseLoads() {
+            do {
+                report.fuse.append(try benchFuseLoad(load, fuse: agentPath))
+            } catch {
+                log("fuse: \(load.name): \(error)")
+            }
         }
     } catch {
         report.pipelineError = "\(error)"

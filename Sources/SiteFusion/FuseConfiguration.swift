@@ -11,6 +11,8 @@ import Vocabulary
 /// position_lost_after: 2s
 /// # max_clock_skew: 2s       # a range whose ts is further off this machine's clock is dropped
 /// # forget_after: 60s        # a peer without a range for this long is forgotten
+/// # max_lag: 500ms           # ranges that reach a fuse this far behind are dropped, not fused
+/// # shard: {index: 0, count: 2}   # one of two processes that split the site's tags
 /// zones:
 ///   - {name: checkout, polygon: [[0, 0], [2, 0], [2, 1.5], [0, 1.5]], hysteresis: 0.2, dwell: 300ms}
 /// ```
@@ -42,12 +44,18 @@ public struct FuseConfiguration: Hashable, Sendable, Decodable {
     /// than `position_lost_after`, so that the loss is announced first.
     public var forgetAfter: TimeSpan
     public var zones: [FuseZone]
+    /// A range that reaches the fuse more than this behind the others of its gateway (`RangeLag`)
+    /// is dropped: a fuse that falls behind sheds the oldest ranges rather than publish
+    /// positions seconds late.
+    public var maxLag: TimeSpan
+    /// Which of the site's tags this process fuses (all of them by default).
+    public var shard: FuseShard
 
     enum CodingKeys: String, CodingKey {
-        case site, mqtt, window, zones
+        case site, mqtt, window, zones, shard
         case rangingInterval = "ranging_interval"
         case tagHeight = "tag_height", positionLostAfter = "position_lost_after"
-        case maxClockSkew = "max_clock_skew", forgetAfter = "forget_after"
+        case maxClockSkew = "max_clock_skew", forgetAfter = "forget_after", maxLag = "max_lag"
     }
 
     /// The agent's default `device.ranging_interval`.
@@ -64,10 +72,13 @@ public struct FuseConfiguration: Hashable, Sendable, Decodable {
     /// A minute: a tag out of range for longer comes back as a new peer (its state starts
     /// afresh), and a stream of made-up names holds memory for a minute at most.
     public static let defaultForgetAfter = TimeSpan(seconds: 60)
+    /// Half a second: several rounds behind is already a position that lags the person walking.
+    public static let defaultMaxLag = TimeSpan(seconds: 0.5)
 
     public init(site: String, mqtt: BrokerSettings = BrokerSettings(), rangingInterval: TimeSpan? = nil,
                 window: TimeSpan? = nil, tagHeight: Double? = nil, positionLostAfter: TimeSpan = defaultPositionLostAfter,
-                maxClockSkew: TimeSpan = defaultMaxClockSkew, forgetAfter: TimeSpan = defaultForgetAfter, zones: [FuseZone] = []) {
+                maxClockSkew: TimeSpan = defaultMaxClockSkew, forgetAfter: TimeSpan = defaultForgetAfter, zones: [FuseZone] = [],
+                maxLag: TimeSpan = defaultMaxLag, shard: FuseShard = .whole) {
         self.site = site
         self.mqtt = mqtt
         self.rangingInterval = rangingInterval
@@ -77,6 +88,8 @@ public struct FuseConfiguration: Hashable, Sendable, Decodable {
         self.maxClockSkew = maxClockSkew
         self.forgetAfter = forgetAfter
         self.zones = zones
+        self.maxLag = maxLag
+        self.shard = shard
     }
 
     public init(from decoder: any Decoder) throws {
@@ -90,6 +103,8 @@ public struct FuseConfiguration: Hashable, Sendable, Decodable {
         maxClockSkew = try c.decodeIfPresent(TimeSpan.self, forKey: .maxClockSkew) ?? Self.defaultMaxClockSkew
         forgetAfter = try c.decodeIfPresent(TimeSpan.self, forKey: .forgetAfter) ?? Self.defaultForgetAfter
         zones = try c.decodeIfPresent([FuseZone].self, forKey: .zones) ?? []
+        maxLag = try c.decodeIfPresent(TimeSpan.self, forKey: .maxLag) ?? Self.defaultMaxLag
+        shard = try c.decodeIfPresent(FuseShard.self, forKey: .shard) ?? .whole
     }
 
     /// Checks every value; throws one error listing all problems, each with its key path
@@ -124,6 +139,12 @@ public struct FuseConfiguration: Hashable, Sendable, Decodable {
             problem("forget_after", "must be a finite duration, found \(forgetAfter)")
         } else if !(forgetAfter.seconds > positionLostAfter.seconds) {
             problem("forget_after", "must be more than position_lost_after (\(positionLostAfter)), found \(forgetAfter)")
+        }
+        if !(maxLag.seconds > 0) || !maxLag.seconds.isFinite {
+            problem("max_lag", "must be more than 0 and finite, found \(maxLag)")
+        }
+        if !(1...64).contains(shard.count) || !(0..<max(shard.count, 1)).contains(shard.index) {
+            problem("shard", "needs 1 ≤ count ≤ 64 and 0 ≤ index < count, found index \(shard.index), count \(shard.count)")
         }
         var names: [String: Int] = [:]
         for (i, zone) in zones.enumerated() {

@@ -39,7 +39,7 @@ struct RulesComponent: AgentComponent {
             core.publishDurable(core.topics.rules, RulesLoading.payload(ts: moment.time, ok: true, source: path, active: rules,
                                                                         failure: nil, warnings: warnings), retain: true)
             if case let .request(request) = trigger {
-                core.respond(to: request, data: [JSONMember("sha256", .string(rules.sha256)), JSONMember("source", .string(path))])
+                core.respond(to: request, data: Self.reloadData.members((rules, path)))
             }
         case let .failure(failure):
             core.log(.error, "rules: \(failure)\(initial ? "; running without rules" : "; keeping the active rules")")
@@ -49,4 +49,10 @@ struct RulesComponent: AgentComponent {
             if case let .request(request) = trigger { core.respond(to: request, failure: failure.description) }
         }
     }
+
+    /// The answer to `reload_rules`: the rules now active (a failed reload is answered with the error).
+    static let reloadData = PayloadFields<(rules: Rules, path: String)>([
+        .init(.sha256, .string) { .string($0.rules.sha256) },
+        .init(.source, JSONSchema.string.described("the rules file's path")) { .string($0.path) },
+    ])
 }

@@ -27,6 +27,8 @@ public final class MQTTTestSubscriber: Sendable {
     }
 
     public let clientID: String
+    /// What every message received under the API's trees is held to.
+    private let contract: MQTTContract?
     private let process: ChildProcess
     private let outputPath: String
     /// The messages read so far and how many bytes of the output they took: each look at
@@ -37,12 +39,14 @@ public final class MQTTTestSubscriber: Sendable {
     private struct Received {
         var offset: Int64 = 0
         var messages: [Message] = []
+        var violations: [String] = []
     }
 
     private static let counter = Mutex(0)
 
-    private init(clientID: String, process: ChildProcess, outputPath: String) {
+    private init(clientID: String, contract: MQTTContract?, process: ChildProcess, outputPath: String) {
         self.clientID = clientID
+        self.contract = contract
         self.process = process
         self.outputPath = outputPath
     }
@@ -61,6 +65,7 @@ public final class MQTTTestSubscriber: Sendable {
             return value
         }
         let id = clientID ?? "test-sub-\(getpid())-\(number)"
+        let contract = try await MQTTContract.forSubscription(to: topics)
         let outputPath = broker.directory.file("\(id).out")
         var arguments = ["-h", "127.0.0.1", "-p", String(broker.port), "-i", id, "-q", String(qos),
                          "-F", "%r %t %p"]
@@ -68,7 +73,7 @@ public final class MQTTTestSubscriber: Sendable {
         arguments += extraArguments
         let process = try ChildProcess(executable: "/usr/bin/mosquitto_sub", arguments: arguments,
                                        stdoutPath: outputPath, stderrPath: broker.directory.file("\(id).err"))
-        let subscriber = MQTTTestSubscriber(clientID: id, process: process, outputPath: outputPath)
+        let subscriber = MQTTTestSubscriber(clientID: id, contract: contract, process: process, outputPath: outputPath)
         try await broker.waitForLog(containing: "Sending SUBACK to \(id)", timeout: timeout)
         return subscriber
     }
@@ -85,6 +90,7 @@ public final class MQTTTestSubscriber: Sendable {
                 guard parts.count >= 2 else { continue }
                 state.messages.append(Message(topic: String(parts[1]), payload: parts.count == 3 ? String(parts[2]) : "",
                                               retained: parts[0] == "1"))
+                if let problem = contract?.violation(of: state.messages[state.messages.count - 1]) { state.violations.append(problem) }
             }
             return state.messages
         }
@@ -121,10 +127,19 @@ public final class MQTTTestSubscriber: Sendable {
         process.terminate()
     }
 
+    /// The messages received so far that broke the API's document, each with what is wrong; every
+    /// wait throws the first of them.
+    public var contractViolations: [String] {
+        _ = messages
+        return received.withLock { $0.violations }
+    }
+
     private func waitFor<T>(_ what: String, timeout: Duration, _ check: () -> T?) async throws(TestSupportError) -> T {
         let deadline = ContinuousClock.now + timeout
         while true {
-            if let found = check() { return found }
+            let found = check()
+            if let problem = contractViolations.first { throw .contractViolation(problem) }
+            if let found { return found }
             if ContinuousClock.now >= deadline {
                 throw .timedOut(waitingFor: what, after: timeout,
                                 detail: "received: \(messages.map(\.description))")

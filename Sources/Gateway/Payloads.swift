@@ -151,8 +151,8 @@ public enum Payloads {
     static let responseFields = PayloadFields<ResponseSource>([
         .optional(.id, Request.idProperty.schema) { $0.id },
         .init(.ok, .boolean) { .bool($0.ok) },
-        .optional(.data, JSONSchema.freeObject.described("the answer, when ok")) { $0.ok ? $0.data ?? .object([]) : nil },
-        .optional(.error, JSONSchema.string.described("why not, when not ok")) { $0.ok ? nil : .string($0.error ?? "failed") },
+        .optional(.data, JSONSchema.freeObject.described("the answer, when ok")) { $0.ok ? $0.data ?? .object([]) : .none },
+        .optional(.error, JSONSchema.string.described("why not, when not ok")) { $0.ok ? .none : .string($0.error ?? "failed") },
     ])
 
     /// An answer as a subscriber sees it: `ok` with `data` as `data` declares, or not `ok` with

@@ -25,7 +25,8 @@ public struct PayloadFields<Source>: Sendable {
             self.value = value
         }
 
-        /// A member that is there only when `value` gives one.
+        /// A member that is there only when `value` gives one. `JSONValue` is a nil literal
+        /// itself (JSON's `null`): leave the member out with `.none`, not `nil`.
         public static func optional(_ key: PayloadKey, _ schema: JSONSchema,
                                     _ value: @escaping @Sendable (Source) -> JSONValue?) -> Field {
             Field(property: JSONSchema.Property(key, schema, required: false), value: value)

@@ -8,7 +8,7 @@ public struct SchemaCommand: Command {
                               help: "the configuration file, the rules file, or the MQTT API")
 
     static let declaration = CommandDeclaration(
-        name: "schema", abstract: "print the JSON Schema of the config or the rules file, or the MQTT API's AsyncAPI document",
+        name: "schema", abstract: "print the JSON Schema of the config or rules file, or the MQTT API",
         discussion: """
         config and rules print JSON Schema draft-07, to stdout. Editors with a YAML language server
         use it to complete keys, show their descriptions and defaults, and flag unknown keys and wrong

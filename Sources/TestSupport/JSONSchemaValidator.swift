@@ -10,8 +10,10 @@ public struct JSONSchemaValidator: Sendable {
 
     public init(root: JSONValue) { self.root = root }
 
-    static let annotations: Set<String> = ["$schema", "title", "description", "default", "examples", "contentEncoding", "definitions"]
-    static let supported: Set<String> = [
+    /// Keywords that say what a value means and check nothing.
+    public static let annotations: Set<String> = ["$schema", "title", "description", "default", "examples", "contentEncoding", "definitions"]
+    /// Keywords it checks; any other is a problem.
+    public static let supported: Set<String> = [
         "type", "properties", "required", "additionalProperties", "enum", "const", "pattern", "minimum", "maximum", "minLength",
         "maxLength", "items", "minItems", "maxItems", "anyOf", "oneOf", "allOf", "$ref", "format",
     ]

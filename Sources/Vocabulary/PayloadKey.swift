@@ -1,6 +1,8 @@
-/// A member name of the v1 payloads (mqtt-api.md, docs/mqtt-api.md) and of the fuse's site tree,
-/// declared once: the agent and the fuse write their payloads with these, and the fuse and `watch`
-/// read them with the same, so that a renamed member cannot leave a reader behind. A name is a
+/// A member name of the v1 payloads (mqtt-api.md, docs/mqtt-api.md) — requests' bodies and answers
+/// and phones' reports included — and of the fuse's site tree, declared once: the agent and the
+/// fuse write their payloads with these (their `PayloadFields`, which the AsyncAPI document's
+/// schemas come from), and the fuse and `watch` read them with the same, so that a renamed member
+/// cannot leave a reader behind. A name is a
 /// literal of the schema: the writer copies its bytes without escaping.
 public struct PayloadKey: Sendable, Hashable, ExpressibleByStringLiteral, CustomStringConvertible {
     /// The name as written, for the hot path's `JSONBytes.member`.

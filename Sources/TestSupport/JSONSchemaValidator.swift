@@ -2,8 +2,9 @@ import Foundation
 import Vocabulary
 
 /// A JSON Schema (draft-07) validator for the subset the AsyncAPI document (`uwb2mqtt schema api`)
-/// uses, so that the tests need nothing but the toolchain. A keyword outside the subset is a
-/// problem, never silently ignored: a payload must not pass because a check was skipped.
+/// and the editor schemas (`schema config|rules`) use, so that the tests need nothing but the
+/// toolchain (CI installs only Debian packages). A keyword outside the subset is a problem, never
+/// silently ignored: a payload or a file must not pass because a check was skipped.
 public struct JSONSchemaValidator: Sendable {
     /// The document `$ref`s resolve in (`#/components/schemas/…`).
     public let root: JSONValue
@@ -14,8 +15,9 @@ public struct JSONSchemaValidator: Sendable {
     public static let annotations: Set<String> = ["$schema", "title", "description", "default", "examples", "contentEncoding", "definitions"]
     /// Keywords it checks; any other is a problem.
     public static let supported: Set<String> = [
-        "type", "properties", "required", "additionalProperties", "enum", "const", "pattern", "minimum", "maximum", "minLength",
-        "maxLength", "items", "minItems", "maxItems", "anyOf", "oneOf", "allOf", "$ref", "format",
+        "type", "properties", "required", "additionalProperties", "enum", "const", "pattern", "minimum", "maximum", "exclusiveMinimum",
+        "minLength", "maxLength", "items", "minItems", "maxItems", "anyOf", "oneOf", "allOf", "$ref", "format", "if", "then", "else",
+        "dependencies",
     ]
 
     /// Problems found, as `path: message`; empty when `instance` is valid against `schema`.
@@ -62,6 +64,7 @@ public struct JSONSchemaValidator: Sendable {
         if let n = value.number {
             if let m = schema["minimum"]?.number, n < m { problems.append("\(path): \(value.json) is below \(m)") }
             if let m = schema["maximum"]?.number, n > m { problems.append("\(path): \(value.json) is above \(m)") }
+            if let m = schema["exclusiveMinimum"]?.number, n <= m { problems.append("\(path): \(value.json) must be above \(m)") }
         }
         if case let .string(text) = value {
             if case let .string(pattern)? = schema["pattern"], text.range(of: pattern, options: .regularExpression) == nil {
@@ -94,6 +97,14 @@ public struct JSONSchemaValidator: Sendable {
                     else { check(member.value, against: extra, at: "\(path).\(member.key)", into: &problems) }
                 }
             }
+            if case let .object(dependencies)? = schema["dependencies"] {
+                for dependency in dependencies where members.contains(where: { $0.key == dependency.key }) {
+                    guard case let .list(needed) = dependency.value else { continue }
+                    for case let .string(name) in needed where !members.contains(where: { $0.key == name }) {
+                        problems.append("\(path): \(dependency.key) needs \(name)")
+                    }
+                }
+            }
         }
         if case let .list(all)? = schema["allOf"] {
             for sub in all { check(value, against: sub, at: path, into: &problems) }
@@ -113,6 +124,13 @@ public struct JSONSchemaValidator: Sendable {
                 problems.append("\(path): matches \(passing) of oneOf, not exactly 1")
             }
         }
+        conditional(value, schema, at: path, into: &problems)
+    }
+
+    private func conditional(_ value: JSONValue, _ schema: JSONValue, at path: String, into problems: inout [String]) {
+        guard let condition = schema["if"] else { return }
+        let holds = findings(value, against: condition, at: path).isEmpty
+        if let branch = holds ? schema["then"] : schema["else"] { check(value, against: branch, at: path, into: &problems) }
     }
 
     private func findings(_ value: JSONValue, against schema: JSONValue, at path: String) -> [String] {

@@ -68,6 +68,9 @@ extension TopicParameter {
     public static let request = TopicParameter("name", "the request's name", examples: ["ping"])
 }
 
+/// Whether a channel is retained and at which QoS is said here and again where the core
+/// publishes (`publishDurable`, `publishLive`, `respond`); `PublishedChannelsTests` holds every
+/// message of the core to its channel's declaration.
 extension ChannelDeclaration {
     /// Every channel of a gateway's tree, in the order of mqtt-api.md; then each request and its
     /// answer on a channel of its own (``requestChannels``).

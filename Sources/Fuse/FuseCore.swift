@@ -112,7 +112,7 @@ public struct FuseCore: Sendable {
 
     /// Shutting down: the site status to leave, if this instance holds the site.
     public func stopping(at time: Double) -> [FuseAction] {
-        active ? [.publish(topic: statusTopic, payload: status(online: false, at: time), qos: 1, retain: true)] : []
+        active ? [publishStatus(online: false, at: time)] : []
     }
 
     // MARK: messages
@@ -208,7 +208,7 @@ public struct FuseCore: Sendable {
             actions += becomeActive(at: time)
         } else if active {
             // A stand-by instance's will overwrote the retained status: say again who holds the site.
-            actions.append(.publish(topic: statusTopic, payload: status(online: true, at: time), qos: 1, retain: true))
+            actions.append(publishStatus(online: true, at: time))
         }
         return actions
     }
@@ -218,7 +218,7 @@ public struct FuseCore: Sendable {
         active = true
         activeInstance = instanceID
         return [.log(.info, "active for site \(site)"),
-                .publish(topic: statusTopic, payload: status(online: true, at: time), qos: 1, retain: true)]
+                publishStatus(online: true, at: time)]
     }
 
     /// Counts `rejection` and says so, at most once per cause per 10 s (with the count of the
@@ -329,19 +329,17 @@ public struct FuseCore: Sendable {
             guard active else { continue }
             switch output {
             case let .position(p):
-                actions.append(.publish(topic: peerTopic(p.peer, .sitePosition), payload: JSONBytes.object(Self.positionFields.members(p)),
-                                        qos: 0, retain: false))
+                actions.append(publish(.sitePosition, of: p.peer, JSONBytes.object(Self.positionFields.members(p))))
             case let .state(s):
-                actions.append(.publish(topic: peerTopic(s.peer, .siteState), payload: JSONBytes.object(Self.stateFields.members(s)),
-                                        qos: 1, retain: true))
+                actions.append(publish(.siteState, of: s.peer, JSONBytes.object(Self.stateFields.members(s))))
             case let .event(e):
                 eventCounter += 1
                 let fields = Self.eventFields.members(EventSource(event: e, id: "site-\(site):\(instanceID):\(eventCounter)"))
                 actions.append(.log(.info, "site event \(e.type.rawValue) \(Self.printable(e.peer))\(e.zone.map { " " + $0 } ?? "")"))
-                actions.append(.publish(topic: peerTopic(e.peer, .siteEvent), payload: JSONBytes.object(fields), qos: 1, retain: false))
+                actions.append(publish(.siteEvent, of: e.peer, JSONBytes.object(fields)))
             case let .forgotten(peer):
                 // An empty retained message clears the state topic on the broker.
-                actions.append(.publish(topic: peerTopic(peer, .siteState), payload: [], qos: 1, retain: true))
+                actions.append(publish(.siteState, of: peer, []))
             }
         }
         if forgotten > 0 {
@@ -355,8 +353,14 @@ public struct FuseCore: Sendable {
         return actions
     }
 
-    private func peerTopic(_ peer: String, _ channel: ChannelDeclaration) -> String {
-        channel.topic(base, site, TopicSegment.sanitize(peer))
+    /// `payload` on one of `peer`'s channels, retained and at the QoS the channel declares.
+    private func publish(_ channel: ChannelDeclaration, of peer: String, _ payload: [UInt8]) -> FuseAction {
+        .publish(topic: channel.topic(base, site, TopicSegment.sanitize(peer)), payload: payload, qos: channel.qos, retain: channel.retained)
+    }
+
+    private func publishStatus(online: Bool, at time: Double) -> FuseAction {
+        let channel = ChannelDeclaration.siteStatus
+        return .publish(topic: statusTopic, payload: status(online: online, at: time), qos: channel.qos, retain: channel.retained)
     }
 
     private static func millimetres(_ value: Double) -> JSONValue { .double((value * 1000).rounded() / 1000) }

@@ -23,12 +23,13 @@ public enum AsyncAPIDocument {
         let agent = ChannelDeclaration.agentChannels
         let fuse = ChannelDeclaration.fuseChannels
         let all = agent + fuse
+        let answers = Set(all.compactMap(\.answer))
         var operations: [JSONMember] = []
         for channel in all {
             switch channel.publisher {
             case .service:
                 // An answer is the reply of its request's operation, not an operation of its own.
-                guard !all.contains(where: { $0.answer == channel.id }) else { continue }
+                guard !answers.contains(channel.id) else { continue }
                 operations.append(JSONMember("send" + capitalized(channel.id), operation(.send, channel, in: all)))
             case .clients:
                 operations.append(JSONMember("receive" + capitalized(channel.id), operation(.receive, channel, in: all)))
@@ -50,7 +51,7 @@ public enum AsyncAPIDocument {
             JSONMember("channels", .object(all.map { JSONMember($0.id, channel($0)) })),
             JSONMember("operations", .object(operations)),
             JSONMember("components", .object([
-                JSONMember("messages", .object(all.map { JSONMember($0.id, message($0)) })),
+                JSONMember("messages", .object(all.map { JSONMember($0.id, message($0, correlated: $0.answer != nil || answers.contains($0.id))) })),
                 JSONMember("schemas", .object(all.map { JSONMember($0.id, $0.payload.value) })),
             ])),
         ])
@@ -83,21 +84,17 @@ public enum AsyncAPIDocument {
         return .object(members)
     }
 
-    private static func message(_ c: ChannelDeclaration) -> JSONValue {
+    /// `correlated`: a request or an answer, which echoes the request's `id`.
+    private static func message(_ c: ChannelDeclaration, correlated: Bool) -> JSONValue {
         var members = [JSONMember("name", .string(c.id)), JSONMember("summary", .string(c.summary)),
                        JSONMember("contentType", "application/json"),
                        JSONMember("payload", reference("#/components/schemas/\(c.id)"))]
-        if c.answer != nil || isAnswer(c) {
-            // The answer echoes the request's id.
+        if correlated {
             members.append(JSONMember("correlationId", .object([
                 JSONMember("description", "the request's id, echoed in its answer"), JSONMember("location", "$message.payload#/id"),
             ])))
         }
         return .object(members)
-    }
-
-    private static func isAnswer(_ c: ChannelDeclaration) -> Bool {
-        (ChannelDeclaration.agentChannels + ChannelDeclaration.fuseChannels).contains { $0.answer == c.id }
     }
 
     private static func operation(_ action: Action, _ c: ChannelDeclaration, in all: [ChannelDeclaration], service: String? = nil) -> JSONValue {

@@ -21,10 +21,32 @@ public struct JSONSchemaValidator: Sendable {
     ]
 
     /// Problems found, as `path: message`; empty when `instance` is valid against `schema`.
+    ///
+    /// Judged first without writing anything out, and again in words only when something is
+    /// wrong: the end-to-end tests validate every message, tens of thousands in a flood, in a
+    /// debug build, and the words of the choices `oneOf` rejects would cost more than the rest.
     public func problems(_ instance: JSONValue, against schema: JSONValue) -> [String] {
-        var problems: [String] = []
-        check(instance, against: schema, at: "$", into: &problems)
-        return problems
+        var quick = Findings(detailed: false)
+        check(instance, against: schema, at: "", into: &quick)
+        guard quick.count > 0 else { return [] }
+        var findings = Findings(detailed: true)
+        check(instance, against: schema, at: "$", into: &findings)
+        return findings.messages
+    }
+
+    /// What a check found: the problems in words, or only how many.
+    private struct Findings {
+        let detailed: Bool
+        var messages: [String] = []
+        var count = 0
+
+        mutating func add(_ path: String, _ text: @autoclosure () -> String) {
+            count += 1
+            if detailed { messages.append(path + ": " + text()) }
+        }
+
+        /// The path of a member or an item, written out only when problems are.
+        func path(_ path: String, _ step: @autoclosure () -> String) -> String { detailed ? path + step() : path }
     }
 
     /// The value at a `#/a/b` reference of ``root``.
@@ -35,106 +57,149 @@ public struct JSONSchemaValidator: Sendable {
         return node
     }
 
-    private func check(_ value: JSONValue, against schema: JSONValue, at path: String, into problems: inout [String]) {
-        guard case let .object(keywords) = schema else {
-            if schema == .bool(false) { problems.append("\(path): not allowed") }
+    /// A schema object's keywords, read in one pass (a payload's every member is checked against
+    /// one; looking each keyword up by name would scan the object twenty times).
+    private struct Keywords {
+        var reference: String?
+        var type: JSONValue?
+        var enumeration: [JSONValue]?
+        var constant: JSONValue?
+        var minimum: Double?, maximum: Double?, exclusiveMinimum: Double?
+        var pattern: String?
+        var minLength: Double?, maxLength: Double?
+        var format: String?
+        var minItems: Double?, maxItems: Double?
+        var items: JSONValue?
+        var required: [JSONValue]?
+        var properties: [JSONMember]?
+        var additionalProperties: JSONValue?
+        var dependencies: [JSONMember]?
+        var allOf: [JSONValue]?, anyOf: [JSONValue]?, oneOf: [JSONValue]?
+        var condition: JSONValue?, then: JSONValue?, otherwise: JSONValue?
+        var unsupported: [String] = []
+
+        init(_ members: [JSONMember]) {
+            for member in members {
+                let value = member.value
+                switch member.key {
+                case "$ref": if case let .string(text) = value { reference = text }
+                case "type": type = value
+                case "enum": if case let .list(items) = value { enumeration = items }
+                case "const": constant = value
+                case "minimum": minimum = value.number
+                case "maximum": maximum = value.number
+                case "exclusiveMinimum": exclusiveMinimum = value.number
+                case "pattern": if case let .string(text) = value { pattern = text }
+                case "minLength": minLength = value.number
+                case "maxLength": maxLength = value.number
+                case "format": if case let .string(text) = value { format = text }
+                case "minItems": minItems = value.number
+                case "maxItems": maxItems = value.number
+                case "items": items = value
+                case "required": if case let .list(names) = value { required = names }
+                case "properties": if case let .object(list) = value { properties = list }
+                case "additionalProperties": additionalProperties = value
+                case "dependencies": if case let .object(list) = value { dependencies = list }
+                case "allOf": if case let .list(list) = value { allOf = list }
+                case "anyOf": if case let .list(list) = value { anyOf = list }
+                case "oneOf": if case let .list(list) = value { oneOf = list }
+                case "if": condition = value
+                case "then": then = value
+                case "else": otherwise = value
+                default: if !JSONSchemaValidator.annotations.contains(member.key) { unsupported.append(member.key) }
+                }
+            }
+        }
+    }
+
+    private func check(_ value: JSONValue, against schema: JSONValue, at path: String, into problems: inout Findings) {
+        guard case let .object(members) = schema else {
+            if schema == .bool(false) { problems.add(path, "not allowed") }
             return
         }
-        for keyword in keywords where !Self.supported.contains(keyword.key) && !Self.annotations.contains(keyword.key) {
-            problems.append("\(path): the test validator does not support the keyword \(keyword.key)")
-        }
-        if case let .string(reference)? = schema["$ref"] {
+        let s = Keywords(members)
+        for keyword in s.unsupported { problems.add(path, "the test validator does not support the keyword \(keyword)") }
+        if let reference = s.reference {
             if let target = resolve(reference) { check(value, against: target, at: path, into: &problems) }
-            else { problems.append("\(path): unresolvable $ref \(reference)") }
+            else { problems.add(path, "unresolvable $ref \(reference)") }
         }
-        if let type = schema["type"] {
+        if let type = s.type {
             let names: [String] = switch type {
             case let .list(items): items.compactMap { if case let .string(name) = $0 { name } else { nil } }
             case let .string(name): [name]
             default: []
             }
             guard names.contains(where: { Self.matches(value, type: $0) }) else {
-                return problems.append("\(path): expected \(names.joined(separator: " or ")), found \(value.json)")
+                return problems.add(path, "expected \(names.joined(separator: " or ")), found \(value.json)")
             }
         }
-        if case let .list(options)? = schema["enum"], !options.contains(where: { Self.equal($0, value) }) {
-            problems.append("\(path): \(value.json) is not one of \(JSONValue.list(options).json)")
+        if let options = s.enumeration, !options.contains(where: { Self.equal($0, value) }) {
+            problems.add(path, "\(value.json) is not one of \(JSONValue.list(options).json)")
         }
-        if let constant = schema["const"], !Self.equal(constant, value) { problems.append("\(path): expected \(constant.json), found \(value.json)") }
+        if let constant = s.constant, !Self.equal(constant, value) { problems.add(path, "expected \(constant.json), found \(value.json)") }
         if let n = value.number {
-            if let m = schema["minimum"]?.number, n < m { problems.append("\(path): \(value.json) is below \(m)") }
-            if let m = schema["maximum"]?.number, n > m { problems.append("\(path): \(value.json) is above \(m)") }
-            if let m = schema["exclusiveMinimum"]?.number, n <= m { problems.append("\(path): \(value.json) must be above \(m)") }
+            if let m = s.minimum, n < m { problems.add(path, "\(value.json) is below \(m)") }
+            if let m = s.maximum, n > m { problems.add(path, "\(value.json) is above \(m)") }
+            if let m = s.exclusiveMinimum, n <= m { problems.add(path, "\(value.json) must be above \(m)") }
         }
         if case let .string(text) = value {
-            if case let .string(pattern)? = schema["pattern"], text.range(of: pattern, options: .regularExpression) == nil {
-                problems.append("\(path): \(value.json) does not match \(pattern)")
+            if let pattern = s.pattern, text.range(of: pattern, options: .regularExpression) == nil {
+                problems.add(path, "\(value.json) does not match \(pattern)")
             }
-            if let m = schema["minLength"]?.number, Double(text.count) < m { problems.append("\(path): shorter than \(Int(m))") }
-            if let m = schema["maxLength"]?.number, Double(text.count) > m { problems.append("\(path): longer than \(Int(m))") }
-            if schema["format"] == .string("date-time"), Timestamp.parse(text) == nil {
-                problems.append("\(path): \(value.json) is not an RFC 3339 UTC time")
-            }
+            if let m = s.minLength, Double(text.count) < m { problems.add(path, "shorter than \(Int(m))") }
+            if let m = s.maxLength, Double(text.count) > m { problems.add(path, "longer than \(Int(m))") }
+            if s.format == "date-time", Timestamp.parse(text) == nil { problems.add(path, "\(value.json) is not an RFC 3339 UTC time") }
         }
         if case let .list(items) = value {
-            if let m = schema["minItems"]?.number, Double(items.count) < m { problems.append("\(path): fewer than \(Int(m)) items") }
-            if let m = schema["maxItems"]?.number, Double(items.count) > m { problems.append("\(path): more than \(Int(m)) items") }
-            if let itemSchema = schema["items"] {
-                for (i, item) in items.enumerated() { check(item, against: itemSchema, at: "\(path)[\(i)]", into: &problems) }
+            if let m = s.minItems, Double(items.count) < m { problems.add(path, "fewer than \(Int(m)) items") }
+            if let m = s.maxItems, Double(items.count) > m { problems.add(path, "more than \(Int(m)) items") }
+            if let itemSchema = s.items {
+                for (i, item) in items.enumerated() { check(item, against: itemSchema, at: problems.path(path, "[\(i)]"), into: &problems) }
             }
         }
-        if case let .object(members) = value {
-            if case let .list(required)? = schema["required"] {
-                for case let .string(key) in required where !members.contains(where: { $0.key == key }) {
-                    problems.append("\(path): missing \(key)")
+        if case let .object(object) = value {
+            for case let .string(key) in s.required ?? [] where !object.contains(where: { $0.key == key }) {
+                problems.add(path, "missing \(key)")
+            }
+            for member in object {
+                if let propertySchema = s.properties?.first(where: { $0.key == member.key })?.value {
+                    check(member.value, against: propertySchema, at: problems.path(path, ".\(member.key)"), into: &problems)
+                } else if let extra = s.additionalProperties {
+                    if extra == .bool(false) { problems.add(path, "undeclared key \(member.key)") }
+                    else { check(member.value, against: extra, at: problems.path(path, ".\(member.key)"), into: &problems) }
                 }
             }
-            for member in members {
-                if let propertySchema = schema["properties"]?[member.key] {
-                    check(member.value, against: propertySchema, at: "\(path).\(member.key)", into: &problems)
-                } else if let extra = schema["additionalProperties"] {
-                    if extra == .bool(false) { problems.append("\(path): undeclared key \(member.key)") }
-                    else { check(member.value, against: extra, at: "\(path).\(member.key)", into: &problems) }
-                }
-            }
-            if case let .object(dependencies)? = schema["dependencies"] {
-                for dependency in dependencies where members.contains(where: { $0.key == dependency.key }) {
-                    guard case let .list(needed) = dependency.value else { continue }
-                    for case let .string(name) in needed where !members.contains(where: { $0.key == name }) {
-                        problems.append("\(path): \(dependency.key) needs \(name)")
-                    }
+            for dependency in s.dependencies ?? [] where object.contains(where: { $0.key == dependency.key }) {
+                guard case let .list(needed) = dependency.value else { continue }
+                for case let .string(name) in needed where !object.contains(where: { $0.key == name }) {
+                    problems.add(path, "\(dependency.key) needs \(name)")
                 }
             }
         }
-        if case let .list(all)? = schema["allOf"] {
-            for sub in all { check(value, against: sub, at: path, into: &problems) }
-        }
-        if case let .list(any)? = schema["anyOf"] {
-            let results = any.map { findings(value, against: $0, at: path) }
-            if !results.contains(where: \.isEmpty) {
-                problems.append("\(path): matches none of anyOf (\(results.flatMap { $0 }.joined(separator: "; ")))")
+        for sub in s.allOf ?? [] { check(value, against: sub, at: path, into: &problems) }
+        if let any = s.anyOf {
+            let results = any.map { findings(value, against: $0, at: path, detailed: problems.detailed) }
+            if !results.contains(where: { $0.count == 0 }) {
+                problems.add(path, "matches none of anyOf (\(results.flatMap(\.messages).joined(separator: "; ")))")
             }
         }
-        if case let .list(one)? = schema["oneOf"] {
-            let results = one.map { findings(value, against: $0, at: path) }
-            let passing = results.filter(\.isEmpty).count
+        if let one = s.oneOf {
+            let results = one.map { findings(value, against: $0, at: path, detailed: problems.detailed) }
+            let passing = results.filter { $0.count == 0 }.count
             if passing == 0 {
-                problems.append("\(path): matches none of oneOf (\(results.map { $0.joined(separator: "; ") }.joined(separator: " | ")))")
+                problems.add(path, "matches none of oneOf (\(results.map { $0.messages.joined(separator: "; ") }.joined(separator: " | ")))")
             } else if passing > 1 {
-                problems.append("\(path): matches \(passing) of oneOf, not exactly 1")
+                problems.add(path, "matches \(passing) of oneOf, not exactly 1")
             }
         }
-        conditional(value, schema, at: path, into: &problems)
+        if let condition = s.condition {
+            let holds = findings(value, against: condition, at: path, detailed: false).count == 0
+            if let branch = holds ? s.then : s.otherwise { check(value, against: branch, at: path, into: &problems) }
+        }
     }
 
-    private func conditional(_ value: JSONValue, _ schema: JSONValue, at path: String, into problems: inout [String]) {
-        guard let condition = schema["if"] else { return }
-        let holds = findings(value, against: condition, at: path).isEmpty
-        if let branch = holds ? schema["then"] : schema["else"] { check(value, against: branch, at: path, into: &problems) }
-    }
-
-    private func findings(_ value: JSONValue, against schema: JSONValue, at path: String) -> [String] {
-        var found: [String] = []
+    private func findings(_ value: JSONValue, against schema: JSONValue, at path: String, detailed: Bool) -> Findings {
+        var found = Findings(detailed: detailed)
         check(value, against: schema, at: path, into: &found)
         return found
     }

@@ -85,6 +85,9 @@ public struct MQTTContract: Sendable {
         if payload.isEmpty {
             return channel.retained ? nil : "\(topic): an empty payload on channel \(channel.id), which is not retained"
         }
+        // A flood repeats one payload thousands of times: judged once.
+        let memo = channel.id + "\u{0}" + payload
+        if Self.valid.withLock({ $0.contains(memo) }) { return nil }
         let value: JSONValue
         do throws(JSONReader.Failure) {
             value = try JSONReader.value(Array(payload.utf8))
@@ -92,19 +95,44 @@ public struct MQTTContract: Sendable {
             return "\(topic): the payload is not JSON (\(error)): \(payload)"
         }
         let problems = validator.problems(value, against: channel.schema)
-        return problems.isEmpty ? nil : "\(topic): the payload does not validate against channel \(channel.id): "
-            + problems.joined(separator: "; ") + " — payload: \(payload)"
+        guard problems.isEmpty else {
+            return "\(topic): the payload does not validate against channel \(channel.id): " + problems.joined(separator: "; ") + " — payload: \(payload)"
+        }
+        Self.valid.withLock { valid in
+            if valid.count >= 10_000 { valid.removeAll(keepingCapacity: true) }
+            valid.insert(memo)
+        }
+        return nil
     }
+
+    /// Payloads found valid, by channel, in this process.
+    private static let valid = Mutex<Set<String>>([])
 
     // MARK: the document, once per test process
 
-    private static let loaded = Mutex<MQTTContract?>(nil)
+    /// The one reading of the document, which every subscriber of the process awaits.
+    private static let loading = Mutex<Task<MQTTContract, any Error>?>(nil)
 
     /// The contract of the built `uwb2mqtt`, for a subscriber to `topics`: nil when none of them
-    /// can match a topic under ``base``. Read once per process.
+    /// can match a topic under ``base``. Read once per process, however many tests start at once.
     static func forSubscription(to topics: [String]) async throws(TestSupportError) -> MQTTContract? {
         guard topics.contains(where: { $0 == "#" || $0.hasPrefix(base + "/") }) else { return nil }
-        if let contract = loaded.withLock({ $0 }) { return contract }
+        let task = loading.withLock { task in
+            if let task { return task }
+            let started = Task { () async throws -> MQTTContract in try await load() }
+            task = started
+            return started
+        }
+        do {
+            return try await task.value
+        } catch let error as TestSupportError {
+            throw error
+        } catch {
+            throw .contractViolation("cannot read the document: \(error)")
+        }
+    }
+
+    private static func load() async throws(TestSupportError) -> MQTTContract {
         let directory = try TemporaryDirectory(prefix: "uwb2mqtt-asyncapi")
         let child = try ChildProcess(executable: AgentProcess.executable, arguments: ["schema", "api"],
                                      stdoutPath: directory.file("api.json"), stderrPath: directory.file("api.err"))
@@ -118,9 +146,7 @@ public struct MQTTContract: Sendable {
         } catch {
             throw .contractViolation("uwb2mqtt schema api printed no JSON: \(error)")
         }
-        let contract = try MQTTContract(document: document)
-        loaded.withLock { $0 = contract }
-        return contract
+        return try MQTTContract(document: document)
     }
 }
 

@@ -71,8 +71,9 @@ let package = Package(
         // `uwb2mqtt fuse`: the site-position service on the same event loop.
         .target(name: "Fuse", dependencies: ["Vocabulary", "Service", "SiteFusion", "MQTTClient", "EventLoop", "YAMLCoding"]),
 
-        // The offline tools: replay (through the agent's core), its SVG plots, the JSON Schemas.
-        .target(name: "OfflineTools", dependencies: ["Vocabulary", "Gateway", "DeviceLink", "Proximity", "Recording", "UCI"]),
+        // The offline tools: replay (through the agent's core), its SVG plots, the JSON Schemas and
+        // the AsyncAPI document of the agent's and the fuse's topic trees.
+        .target(name: "OfflineTools", dependencies: ["Vocabulary", "Gateway", "Fuse", "Service", "DeviceLink", "Proximity", "Recording", "UCI"]),
 
         // Pure core of `uwb2mqtt watch`: what the v1 tree says about each gateway and peer, and
         // its plain-text lines. Vocabulary only.
@@ -131,7 +132,8 @@ let package = Package(
         .testTarget(name: "AgentTests", dependencies: ["TestSupport", "MQTTClient", "EventLoop"]),
         .testTarget(name: "RecordingTests", dependencies: ["Vocabulary", "Recording", "Gateway", "OfflineTools", "DeviceLink", "UCI", "TestSupport"]),
         .testTarget(name: "SiteFusionTests", dependencies: ["Vocabulary", "SiteFusion", "TestSupport"]),
-        .testTarget(name: "OperationsTests", dependencies: ["SimulatorHosting", "Service", "Gateway", "Commands", "TestSupport", "DeviceLink", "MQTTClient", "Simulator", "RulesReading"]),
+        .testTarget(name: "OperationsTests", dependencies: ["SimulatorHosting", "Service", "Gateway", "Commands", "TestSupport", "DeviceLink", "MQTTClient", "Simulator", "RulesReading",
+                                                        "Fuse", "OfflineTools", "Vocabulary"]),
         .testTarget(name: "VocabularyTests", dependencies: ["Vocabulary"]),
         .testTarget(name: "WatchTests", dependencies: ["Watch"]),
         .testTarget(name: "ProximityTests", dependencies: ["Proximity", "RulesReading", "UCI", "YAMLCoding", "Vocabulary", "TestSupport"]),

@@ -51,12 +51,18 @@ public struct FuseCore: Sendable {
     }
 
     public var siteRoot: String { "\(base)/site/\(site)" }
-    public var statusTopic: String { siteRoot + "/status" }
+    public var statusTopic: String { ChannelDeclaration.siteStatus.topic(base, site) }
     /// The subscriptions: every gateway's status, every peer's ranges.
     public var gatewayStatusFilter: String { "\(base)/+/status" }
     public var rangeFilter: String { "\(base)/+/peer/+/range" }
     /// The site status this instance's last will leaves.
-    public var lastWill: [UInt8] { Array(#"{"state":"offline","instance":"\#(instanceID)"}"#.utf8) }
+    public var lastWill: [UInt8] { JSONBytes.object(Self.lastWillFields.members(instanceID)) }
+
+    /// The last will: offline, and which instance left.
+    static let lastWillFields = PayloadFields<String>([
+        .init(.state, .constant("offline")) { _ in .string("offline") },
+        .init(.instance, .string) { .string($0) },
+    ])
 
     /// The next moment ``tick(at:)`` has something to do; nil when nothing can become due
     /// without a message.
@@ -106,7 +112,7 @@ public struct FuseCore: Sendable {
 
     /// Shutting down: the site status to leave, if this instance holds the site.
     public func stopping(at time: Double) -> [FuseAction] {
-        active ? [.publish(topic: statusTopic, payload: status(online: false, at: time), qos: 1, retain: true)] : []
+        active ? [publishStatus(online: false, at: time)] : []
     }
 
     // MARK: messages
@@ -202,7 +208,7 @@ public struct FuseCore: Sendable {
             actions += becomeActive(at: time)
         } else if active {
             // A stand-by instance's will overwrote the retained status: say again who holds the site.
-            actions.append(.publish(topic: statusTopic, payload: status(online: true, at: time), qos: 1, retain: true))
+            actions.append(publishStatus(online: true, at: time))
         }
         return actions
     }
@@ -212,7 +218,7 @@ public struct FuseCore: Sendable {
         active = true
         activeInstance = instanceID
         return [.log(.info, "active for site \(site)"),
-                .publish(topic: statusTopic, payload: status(online: true, at: time), qos: 1, retain: true)]
+                publishStatus(online: true, at: time)]
     }
 
     /// Counts `rejection` and says so, at most once per cause per 10 s (with the count of the
@@ -232,14 +238,88 @@ public struct FuseCore: Sendable {
     /// The retained site status. `zones` (beyond mqtt-api.md) gives each zone's outline, so that
     /// a viewer (`watch --site`) draws the site as the fuse decides on it.
     public func status(online: Bool, at time: Double) -> [UInt8] {
-        let zones: [JSONValue] = configuration.zones.map { zone in
-            .object([JSONMember(.name, .string(zone.name)),
-                     JSONMember(.polygon, .list(zone.polygon.map { .list([Self.millimetres($0.x), Self.millimetres($0.y)]) }))])
-        }
-        return JSONBytes.object([JSONMember(.state, .string(online ? "online" : "offline")), JSONMember(.ts, .string(Timestamp.rfc3339(time))),
-                                JSONMember(.version, .string(AgentVersion.agent)), JSONMember(.instance, .string(instanceID)),
-                                JSONMember(.zones, .list(zones))])
+        JSONBytes.object(Self.statusFields.members(StatusSource(core: self, online: online, time: time)))
     }
+
+    struct StatusSource {
+        let core: FuseCore
+        let online: Bool
+        let time: Double
+    }
+
+    static let statusFields = PayloadFields<StatusSource>([
+        .init(.state, .enumeration(["online", "offline"])) { .string($0.online ? "online" : "offline") },
+        .init(.ts, .timestamp) { .string(Timestamp.rfc3339($0.time)) },
+        .init(.version, JSONSchema.string.described("the fuse's version")) { _ in .string(AgentVersion.agent) },
+        .init(.instance, JSONSchema.string.described("the instance that holds the site")) { .string($0.core.instanceID) },
+        .init(.zones, JSONSchema.list(of: zoneFields.schema).described("the site's zones, as the fuse's config outlines them")) {
+            .list($0.core.configuration.zones.map { .object(zoneFields.members($0)) })
+        },
+    ])
+
+    static let zoneFields = PayloadFields<FuseZone>([
+        .init(.name, .string) { .string($0.name) },
+        .init(.polygon, JSONSchema.list(of: JSONSchema.list(of: .number).with("minItems", 2).with("maxItems", 2))
+                .described("the outline's corners, [x, y] in metres of the site frame")) {
+            .list($0.polygon.map { .list([millimetres($0.x), millimetres($0.y)]) })
+        },
+    ])
+
+    /// `status` as a subscriber sees it: the holder's, or an instance's last will.
+    public static var statusSchema: JSONSchema { .oneOf([statusFields.schema, lastWillFields.schema]) }
+
+    static let positionFields = PayloadFields<SiteFix>([
+        .init(.ts, .timestamp) { .string(Timestamp.rfc3339($0.ts)) },
+        .init(.peer, .string) { .string($0.peer) },
+        .init(.frame, .constant("site")) { _ in .string("site") },
+        .init(.x, JSONSchema.number.described("metres")) { millimetres($0.x) },
+        .init(.y, JSONSchema.number.described("metres")) { millimetres($0.y) },
+        .init(.z, JSONSchema.number.described("metres")) { millimetres($0.z) },
+        .init(.accuracyM, JSONSchema.number.minimum(0).described("metres, from the fit's residuals and geometry")) { millimetres($0.accuracyM) },
+        .init(.gateways, JSONSchema.list(of: .string).described("the gateways whose ranges made the fix")) { .list($0.gateways.map(JSONValue.string)) },
+        .init(.method, .constant(.string(SiteFix.method))) { _ in .string(SiteFix.method) },
+    ])
+
+    static let statePositionFields = PayloadFields<SiteFix>([
+        .init(.x, .number) { millimetres($0.x) }, .init(.y, .number) { millimetres($0.y) }, .init(.z, .number) { millimetres($0.z) },
+        .init(.accuracyM, JSONSchema.number.minimum(0)) { millimetres($0.accuracyM) },
+    ])
+
+    static let stateFields = PayloadFields<SitePeerState>([
+        .init(.ts, .timestamp) { .string(Timestamp.rfc3339($0.ts)) },
+        .init(.peer, .string) { .string($0.peer) },
+        .init(.position, statePositionFields.schema.orNull().described("the last fix, metres; null without one")) {
+            $0.position.map { .object(statePositionFields.members($0)) } ?? .null
+        },
+        .init(.zones, JSONSchema.list(of: .string).described("the site zones the peer is in")) { .list($0.zones.map(JSONValue.string)) },
+        .init(.gatewaysInRange, .count) { .int(Int64($0.gatewaysInRange)) },
+    ])
+
+    struct EventSource {
+        let event: SiteEvent
+        let id: String
+    }
+
+    static let eventFields = PayloadFields<EventSource>([
+        .init(.id, JSONSchema.string.described("site-<site>:<instance>:<counter>")) { .string($0.id) },
+        .init(.ts, .timestamp) { .string(Timestamp.rfc3339($0.event.ts)) },
+        .init(.peer, .string) { .string($0.event.peer) },
+        .init(.type, .enumeration(SiteEvent.Kind.allCases.map(\.rawValue))) { .string($0.event.type.rawValue) },
+        .init(.rule, JSONSchema.string.orNull().described("the site zone")) { $0.event.zone.map(JSONValue.string) ?? .null },
+        .init(.from, .string) { .string($0.event.from) },
+        .init(.to, .string) { .string($0.event.to) },
+        .init(.distanceM, JSONSchema.constant(.null).described("always null: a site event is about a position")) { _ in .null },
+        .init(.reason, reasonFields.schema) { .object(reasonFields.members($0.event.reason)) },
+        .init(.cue, JSONSchema.constant(.null)) { _ in .null },
+    ])
+
+    static let reasonFields = PayloadFields<SiteEventReason>([
+        .optional(.thresholdM, JSONSchema.number.described("the zone's hysteresis, metres")) { $0.thresholdM.map(JSONValue.double) },
+        .optional(.dwellMs, .count) { $0.dwellMs.map { .int(Int64($0)) } },
+        .optional(.crossedAt, .timestamp) { $0.crossedAt.map { .string(Timestamp.rfc3339($0)) } },
+        .optional(.cause, JSONSchema.string.described("why the position was lost (timeout, too_few_gateways, …)")) { $0.cause.map(JSONValue.string) },
+        .optional(.lastSeen, .timestamp) { $0.lastSeen.map { .string(Timestamp.rfc3339($0)) } },
+    ])
 
     private mutating func publish(_ outputs: [FusionOutput], at time: Double) -> [FuseAction] {
         var actions: [FuseAction] = []
@@ -249,36 +329,17 @@ public struct FuseCore: Sendable {
             guard active else { continue }
             switch output {
             case let .position(p):
-                let fields: [JSONMember] = [JSONMember(.ts, .string(Timestamp.rfc3339(p.ts))), JSONMember(.peer, .string(p.peer)), JSONMember(.frame, .string("site")),
-                                            JSONMember(.x, Self.millimetres(p.x)), JSONMember(.y, Self.millimetres(p.y)), JSONMember(.z, Self.millimetres(p.z)),
-                                            JSONMember(.accuracyM, Self.millimetres(p.accuracyM)), JSONMember(.gateways, .list(p.gateways.map(JSONValue.string))),
-                                            JSONMember(.method, .string(SiteFix.method))]
-                actions.append(.publish(topic: peerTopic(p.peer, "position"), payload: JSONBytes.object(fields), qos: 0, retain: false))
+                actions.append(publish(.sitePosition, of: p.peer, JSONBytes.object(Self.positionFields.members(p))))
             case let .state(s):
-                let position: JSONValue = s.position.map {
-                    .object([JSONMember(.x, Self.millimetres($0.x)), JSONMember(.y, Self.millimetres($0.y)), JSONMember(.z, Self.millimetres($0.z)),
-                             JSONMember(.accuracyM, Self.millimetres($0.accuracyM))])
-                } ?? .null
-                let fields: [JSONMember] = [JSONMember(.ts, .string(Timestamp.rfc3339(s.ts))), JSONMember(.peer, .string(s.peer)), JSONMember(.position, position),
-                                            JSONMember(.zones, .list(s.zones.map(JSONValue.string))), JSONMember(.gatewaysInRange, .int(Int64(s.gatewaysInRange)))]
-                actions.append(.publish(topic: peerTopic(s.peer, "state"), payload: JSONBytes.object(fields), qos: 1, retain: true))
+                actions.append(publish(.siteState, of: s.peer, JSONBytes.object(Self.stateFields.members(s))))
             case let .event(e):
                 eventCounter += 1
-                var reason: [JSONMember] = []
-                if let t = e.reason.thresholdM { reason.append(JSONMember(.thresholdM, .double(t))) }
-                if let d = e.reason.dwellMs { reason.append(JSONMember(.dwellMs, .int(Int64(d)))) }
-                if let c = e.reason.crossedAt { reason.append(JSONMember(.crossedAt, .string(Timestamp.rfc3339(c)))) }
-                if let c = e.reason.cause { reason.append(JSONMember(.cause, .string(c))) }
-                if let l = e.reason.lastSeen { reason.append(JSONMember(.lastSeen, .string(Timestamp.rfc3339(l)))) }
-                let fields: [JSONMember] = [JSONMember(.id, .string("site-\(site):\(instanceID):\(eventCounter)")), JSONMember(.ts, .string(Timestamp.rfc3339(e.ts))),
-                                            JSONMember(.peer, .string(e.peer)), JSONMember(.type, .string(e.type.rawValue)),
-                                            JSONMember(.rule, e.zone.map(JSONValue.string) ?? .null), JSONMember(.from, .string(e.from)), JSONMember(.to, .string(e.to)),
-                                            JSONMember(.distanceM, .null), JSONMember(.reason, .object(reason)), JSONMember(.cue, .null)]
+                let fields = Self.eventFields.members(EventSource(event: e, id: "site-\(site):\(instanceID):\(eventCounter)"))
                 actions.append(.log(.info, "site event \(e.type.rawValue) \(Self.printable(e.peer))\(e.zone.map { " " + $0 } ?? "")"))
-                actions.append(.publish(topic: peerTopic(e.peer, "event"), payload: JSONBytes.object(fields), qos: 1, retain: false))
+                actions.append(publish(.siteEvent, of: e.peer, JSONBytes.object(fields)))
             case let .forgotten(peer):
                 // An empty retained message clears the state topic on the broker.
-                actions.append(.publish(topic: peerTopic(peer, "state"), payload: [], qos: 1, retain: true))
+                actions.append(publish(.siteState, of: peer, []))
             }
         }
         if forgotten > 0 {
@@ -292,8 +353,14 @@ public struct FuseCore: Sendable {
         return actions
     }
 
-    private func peerTopic(_ peer: String, _ leaf: String) -> String {
-        "\(siteRoot)/peer/\(TopicSegment.sanitize(peer))/\(leaf)"
+    /// `payload` on one of `peer`'s channels, retained and at the QoS the channel declares.
+    private func publish(_ channel: ChannelDeclaration, of peer: String, _ payload: [UInt8]) -> FuseAction {
+        .publish(topic: channel.topic(base, site, TopicSegment.sanitize(peer)), payload: payload, qos: channel.qos, retain: channel.retained)
+    }
+
+    private func publishStatus(online: Bool, at time: Double) -> FuseAction {
+        let channel = ChannelDeclaration.siteStatus
+        return .publish(topic: statusTopic, payload: status(online: online, at: time), qos: channel.qos, retain: channel.retained)
     }
 
     private static func millimetres(_ value: Double) -> JSONValue { .double((value * 1000).rounded() / 1000) }

@@ -24,6 +24,9 @@ public struct AppleAccessorySettings: Sendable, Hashable {
     public static let accessoryDataTimeouts: ClosedRange<Double> = 5...600
     public static let clockDrifts: ClosedRange<Int> = 0...100
 
+    /// The names ``updateRate(named:)`` takes.
+    static let updateRateNames = [AccessoryConfigurationData.PreferredUpdateRate.automatic, .infrequent, .userInteractive].map(name(of:))
+
     static func updateRate(named name: String) -> AccessoryConfigurationData.PreferredUpdateRate? {
         switch name {
         case "automatic": .automatic

@@ -45,7 +45,7 @@ struct HomeAssistantDiscovery {
             let segment = TopicSegment.sanitize(peer.segment)
             result.append((distanceTopic(peerSegment: segment), [
                 JSONMember("name", .string("\(peer.name) distance")), JSONMember("unique_id", .string("\(nodeID)_\(segment)_distance")),
-                JSONMember("state_topic", .string(topics.peer(segment, "range"))),
+                JSONMember("state_topic", .string(topics.peer(segment, .peerRange))),
                 JSONMember("value_template", .string("{{ value_json.distance_m }}")),
                 JSONMember("unit_of_measurement", .string("m")), JSONMember("device_class", .string("distance")),
                 JSONMember("state_class", .string("measurement")), JSONMember("device", device),
@@ -55,7 +55,7 @@ struct HomeAssistantDiscovery {
                 // The zone name goes into a Jinja string literal: only sanitized characters reach it.
                 result.append(("homeassistant/binary_sensor/\(nodeID)/\(segment)_\(zoneSegment)/config", [
                     JSONMember("name", .string("\(peer.name) in \(zone)")), JSONMember("unique_id", .string("\(nodeID)_\(segment)_zone_\(zoneSegment)")),
-                    JSONMember("state_topic", .string(topics.peer(segment, "state"))),
+                    JSONMember("state_topic", .string(topics.peer(segment, .peerState))),
                     JSONMember("value_template", .string("{{ 'ON' if value_json.zones | map('lower') | map('regex_replace', '[^a-z0-9_-]', '_') | select('equalto', '\(zoneSegment)') | list | count > 0 else 'OFF' }}")),
                     JSONMember("payload_on", .string("ON")), JSONMember("payload_off", .string("OFF")),
                     JSONMember("device_class", .string("occupancy")), JSONMember("device", device),

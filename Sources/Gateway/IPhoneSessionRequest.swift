@@ -12,10 +12,18 @@ enum IPhoneSessionRequest {
         /// nil: `phones.apple.preferred_update_rate`.
         var updateRate: AccessoryConfigurationData.PreferredUpdateRate?
 
+        /// The body the parser below reads.
+        static let bodySchema = JSONSchema.object([
+            Request.idProperty, PhoneSessionRequest.nameProperty,
+            .init(.platform, JSONSchema.constant(.string(PhoneSessionRequest.Platform.ios.rawValue))),
+            .init(.updateRate, JSONSchema.enumeration(AppleAccessorySettings.updateRateNames)
+                    .described("NI's preferred update rate; default phones.apple.preferred_update_rate"), required: false),
+        ]).described("an iPhone asking for the gateway's accessory configuration data (apple-interop.md)")
+
         static func parse(_ body: [String: JSONValue]) -> Result<Accessory, PhoneRequestError> {
             do throws(PhoneRequestError) {
                 // Jetpack's keys mean nothing to iOS: an app that sends them has mixed up the platforms.
-                try PhoneSessionRequest.rejectUnknownKeys(of: body, known: ["id", "name", "platform", "update_rate"])
+                try PhoneSessionRequest.rejectUnknownKeys(of: body, declaredBy: bodySchema)
                 let name = try PhoneSessionRequest.name(in: body)
                 switch body["update_rate"] {
                 case nil: return .success(Accessory(name: name, updateRate: nil))
@@ -36,9 +44,16 @@ enum IPhoneSessionRequest {
 
         static let requestName = "phone_session_start"
 
+        /// The body the parser below reads.
+        static let bodySchema = JSONSchema.object([
+            Request.idProperty, PhoneSessionRequest.nameProperty,
+            .init(.shareableConfigurationData, JSONSchema.string.with("contentEncoding", "base64")
+                    .described("what iOS gave the app in session(_:didGenerateShareableConfigurationData:for:)")),
+        ])
+
         static func parse(_ body: [String: JSONValue]) -> Result<Start, PhoneRequestError> {
             do throws(PhoneRequestError) {
-                try PhoneSessionRequest.rejectUnknownKeys(of: body, known: ["id", "name", "shareable_configuration_data"])
+                try PhoneSessionRequest.rejectUnknownKeys(of: body, declaredBy: bodySchema)
                 let name = try PhoneSessionRequest.name(in: body)
                 guard case let .string(text)? = body["shareable_configuration_data"] else {
                     throw PhoneRequestError("shareable_configuration_data is required: what iOS gave the app in "

@@ -20,11 +20,11 @@ final class PeerRoute: Sendable {
         self.name = name
         identity = directory.identity(of: address)
         mac = address.description
-        range = topics.peer(segment, "range")
-        state = topics.peer(segment, "state")
-        feedback = topics.peer(segment, "feedback")
-        position = topics.peer(segment, "position")
-        event = topics.peer(segment, "event")
+        range = topics.peer(segment, .peerRange)
+        state = topics.peer(segment, .peerState)
+        feedback = topics.peer(segment, .peerFeedback)
+        position = topics.peer(segment, .peerPosition)
+        event = topics.peer(segment, .peerEvent)
     }
 }
 

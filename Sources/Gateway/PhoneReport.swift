@@ -47,18 +47,30 @@ struct PhoneReport: Equatable, Sendable {
     static let azimuthBounds = PayloadBounds(-180...180, unit: "°")
     static let elevationBounds = PayloadBounds(-90...90, unit: "°")
 
+    /// What an app publishes, as ``parse(_:)`` reads it.
+    static let schema = JSONSchema.object([
+        .init(.token, ReportToken.schema),
+        .init(.ts, JSONSchema.timestamp.described("when the phone measured")),
+        .init(.distanceM, JSONSchema.number.within(.distanceMetres)
+                .orNull().described("metres, as the phone measured them (the gateway keeps its own)"), required: false),
+        .init(.azimuthDeg, JSONSchema.number.within(azimuthBounds).orNull()
+                .described("0 when the gateway is straight ahead of the phone, positive to the right; null without an angle"), required: false),
+        .init(.elevationDeg, JSONSchema.number.within(elevationBounds).orNull()
+                .described("positive above; null without an angle"), required: false),
+    ]).described("at most \(maximumBytes) bytes")
+
     /// Reads a report's payload. `ts` must be RFC 3339 text (as every payload's), the token a
     /// string; the numbers may be null but never out of their bounds.
     static func parse(_ payload: [UInt8]) -> Result<PhoneReport, Refusal> {
         guard payload.count <= maximumBytes else { return .failure(.tooLarge) }
         do throws(PayloadRejection) {
             let reader = try PayloadReader(bytes: payload)
-            guard let token = try reader.string("token"), let text = try reader.string("ts"), let ts = Timestamp.parse(text) else {
+            guard let token = try reader.string(.token), let text = try reader.string(.ts), let ts = Timestamp.parse(text) else {
                 return .failure(.malformed)
             }
-            return .success(PhoneReport(token: token, ts: ts, distanceM: try reader.number("distance_m", in: .distanceMetres),
-                                        azimuthDeg: try reader.number("azimuth_deg", in: azimuthBounds),
-                                        elevationDeg: try reader.number("elevation_deg", in: elevationBounds)))
+            return .success(PhoneReport(token: token, ts: ts, distanceM: try reader.number(.distanceM, in: .distanceMetres),
+                                        azimuthDeg: try reader.number(.azimuthDeg, in: azimuthBounds),
+                                        elevationDeg: try reader.number(.elevationDeg, in: elevationBounds)))
         } catch {
             switch error.problem {
             case .notFinite, .outOfRange: return .failure(.outOfRange)

@@ -10,7 +10,7 @@ struct PhoneSessionRequest: Equatable, Sendable {
     }
 
     /// Jetpack's `RANGING_UPDATE_RATE_*`: the interval comes from it and the config id.
-    enum UpdateRate: String, Sendable {
+    enum UpdateRate: String, Sendable, CaseIterable {
         case automatic, frequent, infrequent
 
         /// android-interop.md §3: config 1 (and 4) 240/120/600 ms, the others 200/120/600 ms.
@@ -51,9 +51,28 @@ struct PhoneSessionRequest: Equatable, Sendable {
         do { return .success(try PhoneSessionRequest(body)) } catch { return .failure(error) }
     }
 
+    /// The body the parser below reads, for the AsyncAPI document; a member it does not declare is
+    /// refused (the parser's list of known keys is this one's).
+    static let bodySchema = JSONSchema.object([
+        Request.idProperty, nameProperty,
+        .init(.platform, JSONSchema.constant(.string(Platform.android.rawValue)), required: false),
+        .init(.phoneRole, .enumeration(["controlee", "controller"]).described("the phone's Jetpack scope")),
+        .init(.configID, JSONSchema.integer.with("enum", .list(configIDs.map { .int(Int64($0)) }))
+                .described("Jetpack's numbering: 1 CONFIG_UNICAST_DS_TWR, 2 CONFIG_MULTICAST_DS_TWR")),
+        .init(.phoneAddress, PhoneSessions.wireOrderAddress.described("the scope's localAddress (UwbAddress.toString())")),
+        .init(.updateRate, JSONSchema.enumeration(UpdateRate.allCases.map(\.rawValue)), required: false),
+        .init(.slotDurationMs, JSONSchema.integer.with("enum", .list([1, 2])), required: false),
+        .init(.complexChannel, PhoneSessions.complexChannel.schema.described("required when the phone is the controller"), required: false),
+        .init(.sessionID, JSONSchema.integer.minimum(Double(sessionIDs.lowerBound)).maximum(Double(sessionIDs.upperBound)), required: false),
+        .init(.sessionKeyInfo, JSONSchema.string.with("pattern", "^[0-9a-fA-F]{16}$"), required: false),
+        .init(.replace, JSONSchema.boolean.described("let a phone holding the name go first"), required: false),
+    ]).described("an Android phone's Jetpack session (android-interop.md)")
+
+    /// `name` in a phone's requests.
+    static let nameProperty = JSONSchema.Property(.name, JSONSchema.string.with("minLength", 1).described("the peer's name in payloads and topics"))
+
     private init(_ body: [String: JSONValue]) throws(PhoneRequestError) {
-        try Self.rejectUnknownKeys(of: body, known: ["id", "name", "platform", "phone_role", "config_id", "phone_address", "update_rate",
-                                                     "slot_duration_ms", "complex_channel", "session_id", "session_key_info", "replace"])
+        try Self.rejectUnknownKeys(of: body, declaredBy: Self.bodySchema)
         name = try Self.name(in: body)
         guard case let .string(role)? = body["phone_role"], let phoneRole = Role(rawValue: role) else {
             throw PhoneRequestError("phone_role must be \"controlee\" or \"controller\" (the phone's Jetpack scope)")
@@ -126,7 +145,9 @@ extension PhoneSessionRequest {
         }
     }
 
-    static func rejectUnknownKeys(of body: [String: JSONValue], known: Set<String>) throws(PhoneRequestError) {
+    /// Refuses a member `schema` does not declare.
+    static func rejectUnknownKeys(of body: [String: JSONValue], declaredBy schema: JSONSchema) throws(PhoneRequestError) {
+        let known = Set(schema.properties)
         if let unknown = body.keys.sorted().first(where: { !known.contains($0) }) {
             throw PhoneRequestError("unknown key \"\(unknown.prefix(32))\" (known: \(known.subtracting(["id"]).sorted().joined(separator: ", ")))")
         }

@@ -49,16 +49,29 @@ extension PhoneSessions {
                             + "valid \(Int(timeout.rounded())) s)")
         }
         let accessory = accessories[name]!
-        out.answers.append(Answer(request: Self.requestName, reply: reply, result: .success([
-            JSONMember("name", .string(name)),
-            JSONMember("accessory_configuration_data", .string(Base64.encode(accessory.data.bytes))),
-            JSONMember("gateway_address", .string(WireOrderAddress.text(of: accessory.address))),
-            JSONMember("gateway_role", .string(accessory.data.role == .responder ? "controlee" : "controller")),
-            JSONMember("uwb_config_version", .string(accessory.data.version.rawValue)),
-            JSONMember("valid_for_ms", .int(Int64((timeout * 1000).rounded()))),
-        ])))
+        out.answers.append(Answer(request: Self.requestName, reply: reply,
+                                  result: .success(Self.accessoryAnswerFields.members(AccessoryAnswer(name: name, accessory: accessory, validFor: timeout)))))
         return out
     }
+
+    struct AccessoryAnswer {
+        var name: String
+        var accessory: Accessory
+        var validFor: Double
+    }
+
+    /// The answer to an iPhone's `phone_session`: what the app hands iOS.
+    static let accessoryAnswerFields = PayloadFields<AccessoryAnswer>([
+        .init(.name, .string) { .string($0.name) },
+        .init(.accessoryConfigurationData, JSONSchema.string.with("contentEncoding", "base64")
+                .described("for NINearbyAccessoryConfiguration(accessoryData:bluetoothPeerIdentifier:)")) {
+            .string(Base64.encode($0.accessory.data.bytes))
+        },
+        .init(.gatewayAddress, wireOrderAddress) { .string(WireOrderAddress.text(of: $0.accessory.address)) },
+        .init(.gatewayRole, .enumeration(["controller", "controlee"])) { .string($0.accessory.data.role == .responder ? "controlee" : "controller") },
+        .init(.uwbConfigVersion, .string) { .string($0.accessory.data.version.rawValue) },
+        .init(.validForMs, JSONSchema.count.described("phone_session_start must come within this long")) { .int(Int64(($0.validFor * 1000).rounded())) },
+        ])
 
     /// `phone_session_start`: the session iOS chose, opened on the device; answered once it ranges.
     mutating func startIPhone(_ request: IPhoneSessionRequest.Start, reply: Reply, now: Double, reportToken: String) -> Output {
@@ -129,21 +142,34 @@ extension PhoneSessions {
     /// What the app learns once the device ranges: the session as the gateway runs it (no IV:
     /// key material is never published).
     private func startAnswer(_ name: String, _ blob: ShareableConfigurationData, phone: UInt16, reportToken: String) -> [JSONMember] {
-        let letters = blob.countryCode.allSatisfy { (0x41...0x5A).contains($0) || (0x61...0x7A).contains($0) }
-        return [JSONMember("name", .string(name)),
-                JSONMember("session_id", .int(Int64(blob.sessionID))),
-                JSONMember("phone_address", .string(WireOrderAddress.text(of: phone))),
-                JSONMember("complex_channel", .object([JSONMember("channel", .int(Int64(blob.channel))),
-                                                       JSONMember("preamble_index", .int(Int64(blob.preambleCodeIndex)))])),
-                JSONMember("slots_per_round", .int(Int64(blob.slotsPerRound))),
-                JSONMember("slot_duration_rstu", .int(Int64(blob.slotDurationRSTU))),
-                JSONMember("ranging_interval_ms", .int(Int64(blob.rangingIntervalMilliseconds))),
-                JSONMember("hopping", .bool(blob.hopping)),
-                JSONMember("ranging_round_control", .int(Int64(blob.rangingRoundControl))),
-                JSONMember("country_code", letters ? .string(String(decoding: blob.countryCode, as: UTF8.self)) : .null),
-                JSONMember("version", .string(blob.version.rawValue)),
-                JSONMember("report_token", .string(reportToken))]
+        Self.startAnswerFields.members(StartAnswer(name: name, blob: blob, phone: phone, reportToken: reportToken))
     }
+
+    struct StartAnswer {
+        var name: String
+        var blob: ShareableConfigurationData
+        var phone: UInt16
+        var reportToken: String
+    }
+
+    static let startAnswerFields = PayloadFields<StartAnswer>([
+        .init(.name, .string) { .string($0.name) },
+        .init(.sessionID, .count) { .int(Int64($0.blob.sessionID)) },
+        .init(.phoneAddress, wireOrderAddress) { .string(WireOrderAddress.text(of: $0.phone)) },
+        .init(.complexChannel, complexChannel.schema) { .object(complexChannel.members(($0.blob.channel, $0.blob.preambleCodeIndex))) },
+        .init(.slotsPerRound, .count) { .int(Int64($0.blob.slotsPerRound)) },
+        .init(.slotDurationRstu, .count) { .int(Int64($0.blob.slotDurationRSTU)) },
+        .init(.rangingIntervalMs, .count) { .int(Int64($0.blob.rangingIntervalMilliseconds)) },
+        .init(.hopping, .boolean) { .bool($0.blob.hopping) },
+        .init(.rangingRoundControl, JSONSchema.count.maximum(255)) { .int(Int64($0.blob.rangingRoundControl)) },
+        .init(.countryCode, JSONSchema.string.orNull().described("two letters, as iOS sent them; null when they were not letters")) {
+            let code = $0.blob.countryCode
+            let letters = code.allSatisfy { (0x41...0x5A).contains($0) || (0x61...0x7A).contains($0) }
+            return letters ? .string(String(decoding: code, as: UTF8.self)) : .null
+        },
+        .init(.version, .string) { .string($0.blob.version.rawValue) },
+        .init(.reportToken, ReportToken.schema) { .string($0.reportToken) },
+    ])
 
     /// Why `name` cannot be an iPhone's, or nil.
     private func nameProblem(_ name: String) -> String? {

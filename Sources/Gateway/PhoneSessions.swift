@@ -220,21 +220,49 @@ struct PhoneSessions {
     /// The response's `data`: everything the app needs to build Jetpack's RangingParameters.
     private func answer(_ request: PhoneSessionRequest, session: RangingSessionConfiguration, sessionID: UInt32,
                         reportToken: String) -> [JSONMember] {
-        [JSONMember("name", .string(request.name)),
-         JSONMember("config_id", .int(Int64(request.configID))),
-         JSONMember("session_id", .int(Int64(sessionID))),
-         JSONMember("session_key_info", .string(session.air.sessionKeyInfo.description)),
-         JSONMember("gateway_address", .string(WireOrderAddress.text(of: gateway.address))),
-         JSONMember("gateway_role", .string(session.role == .controller ? "controller" : "controlee")),
-         JSONMember("phone_address", .string(WireOrderAddress.text(of: request.phoneAddress))),
-         JSONMember("complex_channel", .object([JSONMember("channel", .int(Int64(session.channel))),
-                                                JSONMember("preamble_index", .int(Int64(session.air.preambleCodeIndex)))])),
-         JSONMember("update_rate", .string(request.updateRate.rawValue)),
-         JSONMember("slot_duration_ms", .int(Int64(session.air.slotDurationRSTU / 1200))),
-         JSONMember("ranging_interval_ms", .int(Int64(session.rangingIntervalMilliseconds))),
-         JSONMember("start_within_ms", .int(Int64((settings.noRangingTimeout.seconds * 1000).rounded()))),
-         JSONMember("report_token", .string(reportToken))]
+        Self.androidAnswerFields.members(AndroidAnswer(request: request, session: session, sessionID: sessionID, gatewayAddress: gateway.address,
+                                                 startWithin: settings.noRangingTimeout, reportToken: reportToken))
     }
+
+    struct AndroidAnswer {
+        var request: PhoneSessionRequest
+        var session: RangingSessionConfiguration
+        var sessionID: UInt32
+        var gatewayAddress: UInt16
+        var startWithin: TimeSpan
+        var reportToken: String
+    }
+
+    /// An address as Jetpack's `UwbAddress` takes it: bytes in wire order, `AB:CD`.
+    static let wireOrderAddress = JSONSchema.string.with("pattern", "^[0-9A-F]{2}:[0-9A-F]{2}$")
+
+    /// A session's `complex_channel` (channel and preamble), as both platforms' answers give it.
+    static let complexChannel = PayloadFields<(channel: UInt8, preambleIndex: UInt8)>([
+        .init(.channel, JSONSchema.integer.with("enum", .list([5, 9]))) { .int(Int64($0.channel)) },
+        .init(.preambleIndex, JSONSchema.integer.minimum(9).maximum(12)) { .int(Int64($0.preambleIndex)) },
+    ])
+
+    static let androidAnswerFields = PayloadFields<AndroidAnswer>([
+        .init(.name, JSONSchema.string.described("the peer's name in payloads and topics")) { .string($0.request.name) },
+        .init(.configID, JSONSchema.integer.with("enum", .list(PhoneSessionRequest.configIDs.map { .int(Int64($0)) })).described("Jetpack's config id: 1 unicast, 2 one-to-many")) {
+            .int(Int64($0.request.configID))
+        },
+        .init(.sessionID, .count) { .int(Int64($0.sessionID)) },
+        .init(.sessionKeyInfo, JSONSchema.string.described("the static STS key, 16 hex digits")) { .string($0.session.air.sessionKeyInfo.description) },
+        .init(.gatewayAddress, wireOrderAddress) { .string(WireOrderAddress.text(of: $0.gatewayAddress)) },
+        .init(.gatewayRole, .enumeration(["controller", "controlee"])) { .string($0.session.role == .controller ? "controller" : "controlee") },
+        .init(.phoneAddress, wireOrderAddress) { .string(WireOrderAddress.text(of: $0.request.phoneAddress)) },
+        .init(.complexChannel, complexChannel.schema) {
+            .object(complexChannel.members(($0.session.channel, $0.session.air.preambleCodeIndex)))
+        },
+        .init(.updateRate, .enumeration(PhoneSessionRequest.UpdateRate.allCases.map(\.rawValue))) { .string($0.request.updateRate.rawValue) },
+        .init(.slotDurationMs, JSONSchema.integer.with("enum", .list([1, 2]))) { .int(Int64($0.session.air.slotDurationRSTU / 1200)) },
+        .init(.rangingIntervalMs, JSONSchema.integer.minimum(1)) { .int(Int64($0.session.rangingIntervalMilliseconds)) },
+        .init(.startWithinMs, JSONSchema.count.described("the phone must range within this long, or the session is let go")) {
+            .int(Int64(($0.startWithin.seconds * 1000).rounded()))
+        },
+        .init(.reportToken, ReportToken.schema) { .string($0.reportToken) },
+    ])
 
     /// The address the core knows the phone by whose reports arrive under the topic segment
     /// `segment` with `token`, or why such a report counts for nothing: only the phone that holds a
@@ -246,20 +274,23 @@ struct PhoneSessions {
         return .success(phone.routedAddress)
     }
 
+    /// The answer to `phone_session_stop`: the name let go.
+    static let stopAnswerFields = PayloadFields<String>([.init(.name, .string) { .string($0) }])
+
     /// A `phone_session_stop` request.
     mutating func stop(name: String, reply: Reply, now: Double) -> Output {
         guard phones[name] != nil else {
             var out = Output()
             if accessories.removeValue(forKey: name) != nil {
                 out.logs.append("phone \(name): its accessory configuration is dropped on request")
-                out.answers.append(Answer(request: Self.stopRequestName, reply: reply, result: .success([JSONMember("name", .string(name))])))
+                out.answers.append(Answer(request: Self.stopRequestName, reply: reply, result: .success(Self.stopAnswerFields.members(name))))
                 return out
             }
             out.answers.append(Answer(request: Self.stopRequestName, reply: reply, result: .failure(PhoneRequestError("no phone named \"\(name.prefix(64))\" ranges here"))))
             return out
         }
         var out = release(name, reason: "stopped on request", now: now)
-        out.answers.append(Answer(request: Self.stopRequestName, reply: reply, result: .success([JSONMember("name", .string(name))])))
+        out.answers.append(Answer(request: Self.stopRequestName, reply: reply, result: .success(Self.stopAnswerFields.members(name))))
         return out
     }
 

@@ -51,14 +51,17 @@ struct PhonesComponent: AgentComponent {
                                               reportToken: ReportToken.random(using: &random)), &core, at: moment)
             }
         default:
-            // `phone_session_stop`: `{"name": …}`.
-            guard case let .string(name)? = request.body["name"] else {
+            // `phone_session_stop`: `{"name": …}` (``stopBody``).
+            guard case let .string(name)? = request.body[PayloadKey.name.text] else {
                 return refuse(request, PhoneRequestError("name is required: the phone's name from its phone_session request"), &core)
             }
             guard core.paced(request, at: moment) else { return }
             carryOut(sessions.stop(name: name, reply: request.reply, now: moment.monotonic), &core, at: moment)
         }
     }
+
+    /// The body of `phone_session_stop`; other members are ignored.
+    static let stopBody = JSONSchema.object([Request.idProperty, PhoneSessionRequest.nameProperty]).with("additionalProperties", true)
 
     /// Answered once the device ranges (or failed to), not before: the app starts its side
     /// with what the answer says, and the phone gives up 10 s after that.

@@ -12,17 +12,35 @@ enum ProximityPayloads {
     static func ts(_ seconds: Double) -> JSONValue { .string(Timestamp.rfc3339(seconds)) }
 
     static func state(_ s: PeerState) -> [JSONMember] {
-        [JSONMember(.ts, ts(s.ts)), JSONMember(.peer, .string(s.peer.displayName)), JSONMember(.link, .string(s.link.rawValue)),
-         JSONMember(.distanceM, number(s.distanceM)),
-         JSONMember(.direction, .string(s.directionAvailable ? "available" : "unavailable")),
-         JSONMember(.directionSource, s.directionSource.map { .string($0.rawValue) } ?? .null),
-         JSONMember(.azimuthDeg, s.directionAvailable ? number(s.azimuthDeg) : .null),
-         JSONMember(.elevationDeg, s.directionAvailable ? number(s.elevationDeg) : .null)]
-            + s.rules  // each rule kind's members (zones, stage, approaches, facing), as the kind wrote them
+        stateFields.members(s) + s.rules  // each rule kind's members (zones, stage, approaches, facing), as the kind wrote them
     }
 
+    /// The members of `state` the engine writes of itself; each rule kind adds its own
+    /// (``RuleKind/stateProperties``).
+    static let stateFields = PayloadFields<PeerState>([
+        .init(.ts, .timestamp) { ts($0.ts) },
+        .init(.peer, JSONSchema.string.described("the peer's name as configured, or its address")) { .string($0.peer.displayName) },
+        .init(.link, .enumeration(LinkState.allCases.map(\.rawValue))) { .string($0.link.rawValue) },
+        .init(.distanceM, JSONSchema.number.orNull().described("metres, filtered; null unless the link is ranging")) { number($0.distanceM) },
+        .init(.direction, .enumeration(["available", "unavailable"])) { .string($0.directionAvailable ? "available" : "unavailable") },
+        .init(.directionSource, directionSource) { s in s.directionSource.map { .string($0.rawValue) } ?? .null },
+        .init(.azimuthDeg, JSONSchema.number.orNull().described("degrees; null while the direction is unavailable")) {
+            $0.directionAvailable ? number($0.azimuthDeg) : .null
+        },
+        .init(.elevationDeg, JSONSchema.number.orNull().described("degrees; null while the direction is unavailable")) {
+            $0.directionAvailable ? number($0.elevationDeg) : .null
+        },
+    ])
+
+    /// `state` as published: the engine's members, then each rule kind's in table order.
+    package static var stateSchema: JSONSchema { .object(stateFields.fields.map(\.property) + RuleKinds.stateProperties) }
+
+    /// Who measured the direction, or null while it is unavailable.
+    static let directionSource = JSONSchema.enumeration(DirectionSource.allCases.map(\.rawValue)).orNull()
+
     /// `feedback`, with every measurement in a stage: written member by member into `json`.
-    /// `ts` is the text of `f.ts` (the time of the `range` before it).
+    /// `ts` is the text of `f.ts` (the time of the `range` before it). ``feedbackSchema`` declares
+    /// what it writes.
     static func feedback(_ f: Feedback, ts: String, into json: inout JSONBytes) {
         json.beginObject()
         json.member(.ts); json.appendString(ts)
@@ -36,8 +54,18 @@ enum ProximityPayloads {
         json.endObject()
     }
 
+    package static let feedbackSchema = JSONSchema.object([
+        .init(.ts, .timestamp), .init(.peer, .string),
+        .init(.stage, JSONSchema.string.orNull().described("the stage the peer is in")),
+        .init(.attributes, JSONSchema.freeObject.described("the stage's attributes, as the rules file writes them")),
+        .init(.progress, JSONSchema.number.minimum(0).maximum(1).described("closeness within the current stage or approach")),
+        .init(.facing, JSONSchema.boolean.orNull()),
+        .init(.directionSource, directionSource),
+        .init(.cue, JSONSchema.freeObject.orNull().described("the facing rule's holding cue while the peer faces")),
+    ])
+
     /// `position`, with every measurement that has an angle on a gateway with a position: written
-    /// member by member; `ts` is the text of `p.ts`.
+    /// member by member; `ts` is the text of `p.ts`. ``positionSchema`` declares what it writes.
     static func position(_ p: Position, ts: String, into json: inout JSONBytes) {
         json.beginObject()
         json.member(.ts); json.appendString(ts)
@@ -50,16 +78,40 @@ enum ProximityPayloads {
         json.endObject()
     }
 
-    static func event(_ e: ProximityEvent, id: String) -> [JSONMember] {
-        [JSONMember(.id, .string(id)), JSONMember(.ts, ts(e.ts)), JSONMember(.peer, .string(e.peer.displayName)),
-         JSONMember(.type, .string(e.type.rawValue)), JSONMember(.rule, e.rule.map(JSONValue.string) ?? .null),
-         JSONMember(.from, e.from), JSONMember(.to, e.to), JSONMember(.distanceM, number(e.distanceM)),
-         JSONMember(.reason, e.reason.value(timestamp: { .string(Timestamp.rfc3339($0)) })),
-         JSONMember(.cue, e.cue ?? .null)]
+    package static let positionSchema = JSONSchema.object([
+        .init(.ts, .timestamp), .init(.peer, .string),
+        .init(.frame, JSONSchema.enumeration(Position.Frame.allCases.map(\.rawValue))
+                .described("gateway: metres from the antenna; site: the site frame of gateway.position")),
+        .init(.x, JSONSchema.number.described("metres")), .init(.y, JSONSchema.number.described("metres")),
+        .init(.z, JSONSchema.number.described("metres")), .init(.accuracyM, JSONSchema.number.minimum(0).described("metres")),
+    ])
+
+    static func event(_ e: ProximityEvent, id: String) -> [JSONMember] { eventFields.members(EventSource(event: e, id: id)) }
+
+    struct EventSource {
+        var event: ProximityEvent
+        var id: String
     }
 
+    static let eventFields = PayloadFields<EventSource>([
+        .init(.id, JSONSchema.string.described("<gw>:<boot id>:<counter>: unique, and the same when the event is delivered again")) {
+            .string($0.id)
+        },
+        .init(.ts, .timestamp) { ts($0.event.ts) },
+        .init(.peer, .string) { .string($0.event.peer.displayName) },
+        .init(.type, .enumeration(RuleKinds.events.map(\.type.rawValue))) { .string($0.event.type.rawValue) },
+        .init(.rule, JSONSchema.string.orNull().described("the zone, approach or ranking; the stage's name is in to")) {
+            $0.event.rule.map(JSONValue.string) ?? .null
+        },
+        .init(.from, JSONSchema([JSONMember("type", .list(["string", "boolean", "null"]))]).described("what changed, before")) { $0.event.from },
+        .init(.to, JSONSchema([JSONMember("type", .list(["string", "boolean", "null"]))]).described("what changed, after")) { $0.event.to },
+        .init(.distanceM, JSONSchema.number.orNull().described("metres, filtered")) { number($0.event.distanceM) },
+        .init(.reason, EventReason.fields.schema) { $0.event.reason.value(timestamp: { .string(Timestamp.rfc3339($0)) }) },
+        .init(.cue, JSONSchema.freeObject.orNull().described("the facing rule's cue of facing_gained and facing_lost")) { $0.event.cue ?? .null },
+    ])
+
     /// `ranking/<rule>`: after every round that changes an order, so written member by member;
-    /// `ts` is the text of `r.ts`.
+    /// `ts` is the text of `r.ts`. ``rankingSchema`` declares what it writes.
     static func ranking(_ r: Ranking, ts: String, into json: inout JSONBytes) {
         json.beginObject()
         json.member(.ts); json.appendString(ts)
@@ -77,4 +129,12 @@ enum ProximityPayloads {
         json.endList()
         json.endObject()
     }
+
+    package static let rankingSchema = JSONSchema.object([
+        .init(.ts, .timestamp), .init(.rule, .string),
+        .init(.peers, JSONSchema.list(of: .object([
+            .init(.peer, .string), .init(.score, .number), .init(.distanceM, JSONSchema.number.described("metres, filtered")),
+            .init(.facing, JSONSchema.boolean.orNull()),
+        ])).described("best first")),
+    ])
 }

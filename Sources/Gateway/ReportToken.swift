@@ -1,7 +1,13 @@
+import Vocabulary
+
 /// The secret a phone's reports carry (`report_token`): 32 random hex digits per session, handed
 /// only to the app whose request started the session, so that no other client on the broker can
 /// give a peer a direction. Never logged.
 enum ReportToken {
+    /// How a token is written, in answers and in reports.
+    static let schema = JSONSchema.string.with("pattern", "^[0-9a-f]{32}$")
+        .described("the session's report_token: 32 hex digits, new for every session; a secret of the app that asked")
+
     static func random(using random: inout some RandomNumberGenerator) -> String {
         let digits = Array("0123456789abcdef".utf8)
         var text: [UInt8] = []

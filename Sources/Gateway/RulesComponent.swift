@@ -85,7 +85,7 @@ struct RulesComponent: AgentComponent {
         let path = core.configuration.rules
         if lastLoadSucceeded, SHA256.hex(of: bytes) == active.sha256 {
             if case let .request(request) = trigger {
-                core.respond(to: request, data: outcome(active, path: path, changed: false))
+                core.respond(to: request, data: Self.setData.members((active, path, false)))
             }
             return
         }
@@ -98,20 +98,13 @@ struct RulesComponent: AgentComponent {
         guard !active.sha256.isEmpty else {
             return core.respond(to: request, failure: "no rules are active (\(path) did not load; see the rules topic)")
         }
-        let data = outcome(active, path: path, changed: nil)
-            + [JSONMember(RulesOverMQTT.rulesMember, .string(String(decoding: active.bytes, as: UTF8.self)))]
+        let data = Self.getData.members((active, path))
         let size = RenderedJSON(.object(data)).bytes.count
         guard size <= RulesOverMQTT.maximumBytes else {
             return core.respond(to: request, failure: "the active rules take \(size) bytes as JSON; rules_get answers up to "
                                 + "\(RulesOverMQTT.maximumBytes) bytes: read \(path) on the gateway")
         }
         core.respond(to: request, data: data)
-    }
-
-    private func outcome(_ rules: Rules, path: String, changed: Bool?) -> [JSONMember] {
-        var data = [JSONMember("sha256", .string(rules.sha256)), JSONMember("source", .string(path))]
-        if let changed { data.append(JSONMember("changed", .bool(changed))) }
-        return data
     }
 
     mutating func rulesLoaded(_ result: Result<Rules, RulesLoading.Failure>, path: String, trigger: RulesTrigger,
@@ -128,7 +121,8 @@ struct RulesComponent: AgentComponent {
             core.publishDurable(core.topics.rules, RulesLoading.payload(ts: moment.time, ok: true, source: path, active: rules,
                                                                         failure: nil, warnings: warnings), retain: true)
             if case let .request(request) = trigger {
-                core.respond(to: request, data: outcome(rules, path: path, changed: request.name == .rulesSet ? true : nil))
+                core.respond(to: request, data: request.name == .rulesSet ? Self.setData.members((rules, path, true))
+                                                                          : Self.reloadData.members((rules, path)))
             }
         case let .failure(failure):
             lastLoadSucceeded = false
@@ -139,4 +133,24 @@ struct RulesComponent: AgentComponent {
             if case let .request(request) = trigger { core.respond(to: request, failure: failure.description) }
         }
     }
+
+    /// The answer to `reload_rules`: the rules now active (a failed reload is answered with the error).
+    static let reloadData = PayloadFields<(rules: Rules, path: String)>([
+        .init(.sha256, .string) { .string($0.rules.sha256) },
+        .init(.source, JSONSchema.string.described("the rules file's path")) { .string($0.path) },
+    ])
+
+    /// `rules_set`'s answer: the active rules and whether they are new.
+    static let setData = PayloadFields<(rules: Rules, path: String, changed: Bool)>([
+        .init(.sha256, JSONSchema.string.described("of the rules now active")) { .string($0.rules.sha256) },
+        .init(.source, JSONSchema.string.described("the rules file's path")) { .string($0.path) },
+        .init(.changed, JSONSchema.boolean.described("false when these rules were already active")) { .bool($0.changed) },
+    ])
+
+    /// `rules_get`'s answer: the active rules as written.
+    static let getData = PayloadFields<(rules: Rules, path: String)>([
+        .init(.sha256, .string) { .string($0.rules.sha256) },
+        .init(.source, JSONSchema.string.described("the rules file's path")) { .string($0.path) },
+        .init(.rules, JSONSchema.string.described("the active rules file's text")) { .string(String(decoding: $0.rules.bytes, as: UTF8.self)) },
+    ])
 }

@@ -72,16 +72,41 @@ public enum RulesLoading {
     /// `maximumWarnings` lines, `thresholds` cut at `thresholdBytes`. At every bound of
     /// ``RulesBounds``, with names and patterns of 64 characters, it is under 32 KiB.
     static func payload(ts: Double, ok: Bool, source: String, active: Rules, failure: Failure?, warnings: [String]) -> [JSONMember] {
-        let error: JSONValue = failure.map {
-            .object([JSONMember(.line, $0.line.map { .int(Int64($0)) } ?? .null), JSONMember(.column, $0.column.map { .int(Int64($0)) } ?? .null),
-                     JSONMember(.message, .string($0.message))])
-        } ?? .null
-        let (thresholds, omitted) = thresholds(active)
-        return [JSONMember(.ts, .string(Timestamp.rfc3339(ts))), JSONMember(.ok, .bool(ok)), JSONMember(.source, .string(source)),
-                JSONMember(.sha256, .string(active.sha256)), JSONMember(.error, error),
-                JSONMember(.warnings, .list(summarised(warnings).map(JSONValue.string))), JSONMember(.thresholds, .list(thresholds)),
-                JSONMember(.thresholdsOmitted, .int(Int64(omitted)))]
+        payloadFields.members(PayloadSource(ts: ts, ok: ok, source: source, active: active, failure: failure, warnings: warnings,
+                                            thresholds: thresholds(active)))
     }
+
+    struct PayloadSource {
+        var ts: Double
+        var ok: Bool
+        var source: String
+        var active: Rules
+        var failure: Failure?
+        var warnings: [String]
+        var thresholds: (listed: [JSONValue], omitted: Int)
+    }
+
+    static let payloadFields = PayloadFields<PayloadSource>([
+        .init(.ts, .timestamp) { .string(Timestamp.rfc3339($0.ts)) },
+        .init(.ok, JSONSchema.boolean.described("whether the last load or reload succeeded")) { .bool($0.ok) },
+        .init(.source, JSONSchema.string.described("the rules file's path")) { .string($0.source) },
+        .init(.sha256, JSONSchema.string.described("of the active rules, which a failed reload keeps")) { .string($0.active.sha256) },
+        .init(.error, errorFields.schema.orNull().described("why the last load failed")) { $0.failure.map { .object(errorFields.members($0)) } ?? .null },
+        .init(.warnings, JSONSchema.list(of: .string).maxItems(maximumWarnings)
+                .described("what the rules select that no peer matches, and such; the last line counts the rest")) {
+            .list(summarised($0.warnings).map(JSONValue.string))
+        },
+        .init(.thresholds, JSONSchema.list(of: thresholdFields.schema).described("the active rules' distances, as many as fit in 16 KiB")) {
+            .list($0.thresholds.listed)
+        },
+        .init(.thresholdsOmitted, JSONSchema.count.described("distances that did not fit")) { .int(Int64($0.thresholds.omitted)) },
+    ])
+
+    static let errorFields = PayloadFields<Failure>([
+        .init(.line, JSONSchema.integer.minimum(1).orNull()) { $0.line.map { .int(Int64($0)) } ?? .null },
+        .init(.column, JSONSchema.integer.minimum(1).orNull()) { $0.column.map { .int(Int64($0)) } ?? .null },
+        .init(.message, .string) { .string($0.message) },
+    ])
 
     /// Warning lines published and logged per load; `check` prints them all.
     static let maximumWarnings = 16
@@ -115,12 +140,19 @@ public enum RulesLoading {
     }
 
     private static func allThresholds(_ rules: Rules) -> [JSONValue] {
-        RuleKinds.thresholds(in: rules).map { threshold in
-            .object([JSONMember(.rule, .string(threshold.rule)), JSONMember(.kind, .string(threshold.kind)),
-                     JSONMember(.distanceM, .double(threshold.metres)),
-                     JSONMember(.peers, .list(threshold.peers.map { .string($0.description) }))])
-        }
+        RuleKinds.thresholds(in: rules).map { .object(thresholdFields.members($0)) }
     }
+
+    static let thresholdFields = PayloadFields<RuleDistance>([
+        .init(.rule, .string) { .string($0.rule) },
+        .init(.kind, JSONSchema.string.described("what is decided there: enter, exit (zones), stage (a band's lower bound), start, confirm, cancel (approaches)")) {
+            .string($0.kind)
+        },
+        .init(.distanceM, JSONSchema.number.described("metres")) { .double($0.metres) },
+        .init(.peers, JSONSchema.list(of: .string).described("the rule's peer patterns as the rules file writes them")) {
+            .list($0.peers.map { .string($0.description) })
+        },
+    ])
 }
 
 /// Whether a file changed on disk since the last look (modification time, size or inode): the

@@ -213,6 +213,11 @@ public struct ApproachTracking: RuleTracking {
         return next
     }
 
+    public static let stateProperties = [JSONSchema.Property(.approaches, JSONSchema.map(of: .object([
+        .init(.phase, .enumeration(ApproachPhase.allCases.map(\.rawValue))),
+        .init(.progress, JSONSchema.number.minimum(0).maximum(1)),
+    ])).described("every approach rule that selects the peer, by name"))]
+
     /// `approaches`: every approach rule that selects the peer, with its phase and progress.
     public func describe<Writer: PeerStateWriter>(_ peer: PeerTracker, into writer: inout Writer) {
         writer.member(.approaches)

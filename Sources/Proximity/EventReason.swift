@@ -9,7 +9,7 @@ import Vocabulary
 /// azimuth that decided them. Absent fields are left out of the rendered object.
 public struct EventReason: Hashable, Sendable {
     /// Causes that are not link losses.
-    public enum Cause: String, Hashable, Sendable {
+    public enum Cause: String, Hashable, Sendable, CaseIterable {
         /// Direction became unavailable (facing_lost).
         case directionUnavailable = "direction_unavailable"
         /// The last angle is older than `max_age`.
@@ -60,16 +60,33 @@ public struct EventReason: Hashable, Sendable {
     /// `cause`, `last_seen`, `tolerance_deg`, `azimuth_deg`, `fom`, `direction_source`). `timestamp` renders the two time
     /// fields (the API wants RFC 3339 text; the core has no clock or calendar).
     public func value(timestamp: (Double) -> JSONValue) -> JSONValue {
-        var fields: [JSONMember] = []
-        if let thresholdM { fields.append(.init(.thresholdM, .double(thresholdM))) }
-        if let dwellMs { fields.append(.init(.dwellMs, .int(Int64(dwellMs)))) }
-        if let crossedAt { fields.append(.init(.crossedAt, timestamp(crossedAt))) }
-        if let cause { fields.append(.init(.cause, .string(cause))) }
-        if let lastSeen { fields.append(.init(.lastSeen, timestamp(lastSeen))) }
-        if let toleranceDeg { fields.append(.init(.toleranceDeg, .double(toleranceDeg))) }
-        if let azimuthDeg { fields.append(.init(.azimuthDeg, .double(azimuthDeg))) }
-        if let fom { fields.append(.init(.fom, .int(Int64(fom)))) }
-        if let directionSource { fields.append(.init(.directionSource, .string(directionSource.rawValue))) }
-        return .object(fields)
+        withoutActuallyEscaping(timestamp) { timestamp in .object(Self.fields.members(Rendering(reason: self, timestamp: timestamp))) }
     }
+
+    /// What ``fields`` renders: a reason, and how the payload writes a time.
+    public struct Rendering {
+        let reason: EventReason
+        let timestamp: (Double) -> JSONValue
+    }
+
+    /// The members of `reason`, each there only when the event has it.
+    public static let fields = PayloadFields<Rendering>([
+        .optional(.thresholdM, JSONSchema.number.described("the distance crossed, metres")) { $0.reason.thresholdM.map(JSONValue.double) },
+        .optional(.dwellMs, JSONSchema.count.described("how long the crossing had to hold, milliseconds")) {
+            $0.reason.dwellMs.map { .int(Int64($0)) }
+        },
+        .optional(.crossedAt, JSONSchema.timestamp.described("when the distance first crossed")) { r in r.reason.crossedAt.map(r.timestamp) },
+        .optional(.cause, JSONSchema.enumeration(LossCause.allCases.map(\.rawValue) + Cause.allCases.map(\.rawValue))
+                    .described("why, when no threshold decided")) { $0.reason.cause.map(JSONValue.string) },
+        .optional(.lastSeen, JSONSchema.timestamp.described("the last valid measurement before a loss")) { r in r.reason.lastSeen.map(r.timestamp) },
+        .optional(.toleranceDeg, JSONSchema.number.described("the facing tolerance that decided, degrees")) {
+            $0.reason.toleranceDeg.map(JSONValue.double)
+        },
+        .optional(.azimuthDeg, JSONSchema.number.described("the azimuth that decided, degrees")) { $0.reason.azimuthDeg.map(JSONValue.double) },
+        .optional(.fom, JSONSchema.integer.minimum(0).maximum(100).described("the angle's figure of merit")) {
+            $0.reason.fom.map { .int(Int64($0)) }
+        },
+        .optional(.directionSource, JSONSchema.enumeration(DirectionSource.allCases.map(\.rawValue))
+                    .described("who measured the direction a direction event is about")) { $0.reason.directionSource.map { .string($0.rawValue) } },
+    ])
 }

@@ -226,6 +226,9 @@ public struct FacingTracking: RuleTracking {
         FacingTracking(rule: rules.facing, stages: rules.stages)
     }
 
+    public static let stateProperties = [JSONSchema.Property(.facing, JSONSchema.boolean.orNull()
+        .described("whether the peer faces the gateway; null when it cannot be judged (no facing rule, no direction)"))]
+
     /// `facing`.
     public func describe<Writer: PeerStateWriter>(_ peer: PeerTracker, into writer: inout Writer) {
         writer.member(.facing)

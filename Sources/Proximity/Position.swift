@@ -11,7 +11,7 @@ import FoundationEssentials
 /// to the gateway's position. Only computed from a fresh azimuth *and* elevation with FOM ≥ `min_fom`:
 /// distance alone gives no position, and a missing elevation is not assumed to be 0.
 public struct Position: Hashable, Sendable {
-    public enum Frame: String, Hashable, Sendable {
+    public enum Frame: String, Hashable, Sendable, CaseIterable {
         case gateway
         case site
     }

@@ -176,6 +176,9 @@ extension Rules {
 /// (the peer's ``PeerTracker/rankings``). The ranking itself is across peers: the engine's,
 /// after every round.
 public struct RankingTracking: RuleTracking {
+    /// Nothing in `state`: a ranking is published on its own topic.
+    public static let stateProperties: [JSONSchema.Property] = []
+
     public func carriedOver(to rules: Rules, _ peer: inout PeerTracker, at time: Double,
                             into events: inout [ProximityEvent]) -> any RuleTracking {
         Self.place(&peer, under: rules)

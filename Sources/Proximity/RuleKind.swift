@@ -1,3 +1,5 @@
+import Vocabulary
+
 /// One kind of rule in a rules file — zones, stages, approaches, facing, rankings — whole: how its
 /// section of the file is read, how one peer lives its rules (``Tracking``: evaluation, loss,
 /// carry-over on reload, its part of `state`), and what describes it to readers of the rules (the
@@ -37,6 +39,9 @@ public protocol RuleKind: Sendable {
 }
 
 extension RuleKind {
+    /// The members its tracking adds to a peer's `state`.
+    public static var stateProperties: [JSONSchema.Property] { Tracking.stateProperties }
+
     public static func thresholds(in rules: Rules) -> [RuleDistance] { [] }
     public static func bands(in rules: Rules) -> [RuleBand] { [] }
     public static func complete(_ section: inout Section, in rules: Rules) throws {}

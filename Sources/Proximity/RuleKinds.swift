@@ -1,3 +1,5 @@
+import Vocabulary
+
 /// The table of rule kinds, in the order of a rules file and of every list derived from it (the
 /// `thresholds` of the rules payload, the schema's properties, the plot's legend). A new kind is
 /// a type that conforms to ``RuleKind`` and one line here.
@@ -18,6 +20,9 @@ public enum RuleKinds {
 
     /// Every event type of mqtt-api.md: the kinds' in table order, then the engine's.
     public static var events: [EventDeclaration] { all.flatMap { $0.events } + engineEvents }
+
+    /// The members the kinds add to a peer's `state`, kind by kind in table order.
+    public static var stateProperties: [JSONSchema.Property] { all.flatMap { $0.stateProperties } }
 
     /// Every rule's decision distances under `rules`, kind by kind in table order.
     public static func thresholds(in rules: Rules) -> [RuleDistance] { all.flatMap { $0.thresholds(in: rules) } }

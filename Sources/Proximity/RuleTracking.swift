@@ -1,3 +1,5 @@
+import Vocabulary
+
 /// One kind's rules as one peer lives them: which of them select the peer, where the peer stands
 /// with each, and how that changes. The peer's tracker holds one per kind, in table order
 /// (``RuleKinds/all``), and hands each the peer (``PeerTracker``: its link, filtered distance,
@@ -23,6 +25,9 @@ public protocol RuleTracking: Sendable {
     var deadline: Double? { get }
     /// Its part of the peer's `state`: the members it adds, in its order.
     func describe<Writer: PeerStateWriter>(_ peer: PeerTracker, into writer: inout Writer)
+    /// The schema of what ``describe(_:into:)`` writes, member by member in the same order: the
+    /// AsyncAPI document's `state` has it (no default, so that a kind that writes says what).
+    static var stateProperties: [JSONSchema.Property] { get }
 }
 
 extension RuleTracking {

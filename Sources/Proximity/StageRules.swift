@@ -190,6 +190,8 @@ public struct StageTracking: RuleTracking {
         return next
     }
 
+    public static let stateProperties = [JSONSchema.Property(.stage, JSONSchema.string.orNull().described("the stage band the peer is in"))]
+
     /// `stage`: the current band's name.
     public func describe<Writer: PeerStateWriter>(_ peer: PeerTracker, into writer: inout Writer) {
         writer.member(.stage)

@@ -197,6 +197,8 @@ public struct ZoneTracking: RuleTracking {
         return earliest
     }
 
+    public static let stateProperties = [JSONSchema.Property(.zones, JSONSchema.list(of: .string).described("the zones the peer is in, in rule order"))]
+
     /// `zones`: the names of the zones the peer is in, in rule order.
     public func describe<Writer: PeerStateWriter>(_ peer: PeerTracker, into writer: inout Writer) {
         writer.member(.zones)

@@ -53,7 +53,7 @@ final class SimulatedPhoneApps {
         self.client = client
         try client.subscribe(topic: topics.root + "/response/" + SimulatedPhoneApp.sessionRequest, qos: .atLeastOnce)
         try client.subscribe(topic: topics.root + "/response/" + SimulatedPhoneApp.startRequest, qos: .atLeastOnce)
-        for app in apps { try client.subscribe(topic: topics.peer(TopicSegment.sanitize(app.name), "event"), qos: .atLeastOnce) }
+        for app in apps { try client.subscribe(topic: topics.peer(TopicSegment.sanitize(app.name), .peerEvent), qos: .atLeastOnce) }
         try client.start()
         reschedule()
     }
@@ -73,7 +73,7 @@ final class SimulatedPhoneApps {
             if message.topic.hasPrefix(responses) {
                 carryOut(apps[index].answered(String(message.topic.dropFirst(responses.count)), payload: message.payload, at: now),
                          of: apps[index].name)
-            } else if message.topic == topics.peer(TopicSegment.sanitize(apps[index].name), "event") {
+            } else if message.topic == topics.peer(TopicSegment.sanitize(apps[index].name), .peerEvent) {
                 carryOut(apps[index].event(payload: message.payload, at: now), of: apps[index].name)
             }
         }

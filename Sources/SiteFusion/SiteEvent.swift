@@ -1,7 +1,7 @@
 /// A discrete transition of one peer's site state: the `event` payload of
 /// `<base>/site/<site>/peer/<peer>/event` without its `id` (the service adds it).
 public struct SiteEvent: Hashable, Sendable {
-    public enum Kind: String, Hashable, Sendable {
+    public enum Kind: String, Hashable, Sendable, CaseIterable {
         case zoneEnter = "zone_enter"
         case zoneExit = "zone_exit"
         case positionLost = "position_lost"

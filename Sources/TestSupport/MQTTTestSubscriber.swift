@@ -41,6 +41,8 @@ public final class MQTTTestSubscriber: Sendable {
     }
 
     public let clientID: String
+    /// What every message received under the API's trees is held to.
+    private let contract: MQTTContract?
     private let process: ChildProcess
     private let outputPath: String
     /// Whether lines carry the MQTT 5 properties, tab-separated before the payload.
@@ -53,12 +55,14 @@ public final class MQTTTestSubscriber: Sendable {
     private struct Received {
         var offset: Int64 = 0
         var messages: [Message] = []
+        var violations: [String] = []
     }
 
     private static let counter = Mutex(0)
 
-    private init(clientID: String, process: ChildProcess, outputPath: String, withProperties: Bool) {
+    private init(clientID: String, contract: MQTTContract?, process: ChildProcess, outputPath: String, withProperties: Bool) {
         self.clientID = clientID
+        self.contract = contract
         self.process = process
         self.outputPath = outputPath
         self.withProperties = withProperties
@@ -69,16 +73,20 @@ public final class MQTTTestSubscriber: Sendable {
     }
 
     /// Subscribes to `topics` on the broker's plain port at `qos`. `extraArguments` go to
-    /// mosquitto_sub as they are (e.g. `--will-topic`). `mqtt5Properties`: subscribe with MQTT 5
-    /// and keep each message's properties (`Message.properties`).
+    /// mosquitto_sub as they are (e.g. `--will-topic`). What arrives under `uwb2mqtt/` is held to
+    /// the API's AsyncAPI document (`MQTTContract`) unless `checksContract` is false: for a test
+    /// that itself publishes what is not the agent's on the agent's topics. `mqtt5Properties`:
+    /// subscribe with MQTT 5 and keep each message's properties (`Message.properties`).
     public static func start(broker: MosquittoBroker, topics: [String], qos: Int = 1,
-                             clientID: String? = nil, extraArguments: [String] = [], mqtt5Properties: Bool = false,
+                             clientID: String? = nil, extraArguments: [String] = [], checksContract: Bool = true,
+                             mqtt5Properties: Bool = false,
                              timeout: Duration = .seconds(10)) async throws(TestSupportError) -> MQTTTestSubscriber {
         let number = counter.withLock { value in
             value += 1
             return value
         }
         let id = clientID ?? "test-sub-\(getpid())-\(number)"
+        let contract = checksContract ? try await MQTTContract.forSubscription(to: topics) : nil
         let outputPath = broker.directory.file("\(id).out")
         var arguments = ["-h", "127.0.0.1", "-p", String(broker.port), "-i", id, "-q", String(qos),
                          "-F", mqtt5Properties ? "%r %t \\t%C\\t%E\\t%D\\t%P\\t%p" : "%r %t %p"]
@@ -87,7 +95,8 @@ public final class MQTTTestSubscriber: Sendable {
         arguments += extraArguments
         let process = try ChildProcess(executable: "/usr/bin/mosquitto_sub", arguments: arguments,
                                        stdoutPath: outputPath, stderrPath: broker.directory.file("\(id).err"))
-        let subscriber = MQTTTestSubscriber(clientID: id, process: process, outputPath: outputPath, withProperties: mqtt5Properties)
+        let subscriber = MQTTTestSubscriber(clientID: id, contract: contract, process: process, outputPath: outputPath,
+                                            withProperties: mqtt5Properties)
         try await broker.waitForLog(containing: "Sending SUBACK to \(id)", timeout: timeout)
         return subscriber
     }
@@ -113,6 +122,7 @@ public final class MQTTTestSubscriber: Sendable {
                 }
                 state.messages.append(Message(topic: String(parts[1]), payload: payload, retained: parts[0] == "1",
                                               properties: properties))
+                if let problem = contract?.violation(of: state.messages[state.messages.count - 1]) { state.violations.append(problem) }
             }
             return state.messages
         }
@@ -149,10 +159,19 @@ public final class MQTTTestSubscriber: Sendable {
         process.terminate()
     }
 
+    /// The messages received so far that broke the API's document, each with what is wrong; every
+    /// wait throws the first of them.
+    public var contractViolations: [String] {
+        _ = messages
+        return received.withLock { $0.violations }
+    }
+
     private func waitFor<T>(_ what: String, timeout: Duration, _ check: () -> T?) async throws(TestSupportError) -> T {
         let deadline = ContinuousClock.now + timeout
         while true {
-            if let found = check() { return found }
+            let found = check()
+            if let problem = contractViolations.first { throw .contractViolation(problem) }
+            if let found { return found }
             if ContinuousClock.now >= deadline {
                 throw .timedOut(waitingFor: what, after: timeout,
                                 detail: "received: \(messages.map(\.description))")

@@ -8,6 +8,8 @@ public enum TestSupportError: Error, CustomStringConvertible, Sendable {
     case system(call: String, errno: Int32)
     case timedOut(waitingFor: String, after: Duration, detail: String)
     case brokerDidNotStart(port: UInt16, log: String)
+    /// A message broke the MQTT API's AsyncAPI document (`MQTTContract`).
+    case contractViolation(String)
 
     public var description: String {
         switch self {
@@ -21,6 +23,8 @@ public enum TestSupportError: Error, CustomStringConvertible, Sendable {
             return "timed out after \(after) waiting for \(what)" + (detail.isEmpty ? "" : "; \(detail)")
         case let .brokerDidNotStart(port, log):
             return "mosquitto did not listen on 127.0.0.1:\(port); its log:\n\(log)"
+        case let .contractViolation(problem):
+            return "not as `uwb2mqtt schema api` says: \(problem)"
         }
     }
 }

@@ -27,9 +27,10 @@ import TestSupport
         #expect(example == ["max_packet_size 65536"])
         let broker = try await MosquittoBroker.start(.init(passwordFile: passwords, extraConfig: example + ["acl_file \(aclPath)"]))
         defer { broker.stop() }
-        // An observer with every read right of the example: Home Assistant's.
+        // An observer with every read right of the example: Home Assistant's. The users below
+        // publish markers, not payloads, on the agent's topics: not held to the API's document.
         let observer = try await MQTTTestSubscriber.start(broker: broker, topics: ["uwb2mqtt/#", "homeassistant/#"],
-                                                          extraArguments: ["-u", "homeassistant", "-P", "homeassistant-pw"])
+                                                          extraArguments: ["-u", "homeassistant", "-P", "homeassistant-pw"], checksContract: false)
         defer { observer.stop() }
 
         let allowed = [("gateway", "uwb2mqtt/gw/status"), ("gateway", "homeassistant/sensor/uwb2mqtt_gw/anna_distance/config"),
@@ -62,7 +63,7 @@ import TestSupport
         // The answer to phone_session carries a session key: phone apps read it, Home Assistant
         // and integrators do not.
         let phone = try await MQTTTestSubscriber.start(broker: broker, topics: ["uwb2mqtt/+/response/#"],
-                                                       extraArguments: ["-u", "phone-app", "-P", "phone-app-pw"])
+                                                       extraArguments: ["-u", "phone-app", "-P", "phone-app-pw"], checksContract: false)
         defer { phone.stop() }
         await attempt(broker, as: "gateway", topic: "uwb2mqtt/gw/response/phone_session", message: "key")
         await attempt(broker, as: "gateway", topic: "uwb2mqtt/gw/response/phone_session_start", message: "key")

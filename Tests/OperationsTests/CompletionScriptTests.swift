@@ -70,7 +70,7 @@ import TestSupport
         let (probed, output) = try await run("/bin/bash", ["--norc", "-c", probe], in: directory)
         #expect(probed == 0, "\(output)")
         #expect(output.split(separator: "\n").map(String.init) == [
-            "schema", "config rules", "--config --rules --help", "with-angles with-faults with-iphone", "replay", "bash zsh fish",
+            "schema", "config rules api", "--config --rules --help", "with-angles with-faults with-iphone", "replay", "bash zsh fish",
         ])
     }
 }

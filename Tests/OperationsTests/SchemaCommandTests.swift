@@ -3,7 +3,7 @@ import Foundation
 import Testing
 import TestSupport
 
-/// `uwb2mqtt schema config|rules` prints the schema asked for.
+/// `uwb2mqtt schema config|rules|api` prints the schema asked for.
 @Suite struct SchemaCommandTests {
     func schema(_ arguments: [String]) -> (Int32, String, [String]) {
         let output = Lines()
@@ -30,7 +30,7 @@ import TestSupport
         let (status, output, errors) = schema(["cfg"])
         #expect(status == ExitStatus.usage)
         #expect(output.isEmpty)
-        #expect(errors == ["uwb2mqtt: schema: expected config or rules, found 'cfg' (run 'uwb2mqtt help schema')"])
-        #expect(schema(["--help"]).1.hasPrefix("Usage: uwb2mqtt schema config|rules"))
+        #expect(errors == ["uwb2mqtt: schema: expected config, rules or api, found 'cfg' (run 'uwb2mqtt help schema')"])
+        #expect(schema(["--help"]).1.hasPrefix("Usage: uwb2mqtt schema config|rules|api"))
     }
 }

@@ -3,18 +3,16 @@ import Testing
 import TestSupport
 @testable import Gateway
 @testable import OfflineTools
+import Vocabulary
 
 /// The editor schemas accept the example files and reject known-bad ones, and for the config they
 /// agree with the agent's own loader on every case.
 @Suite struct SchemaTests {
     static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
 
-    static func validator(_ schema: String) throws -> SchemaValidator {
-        SchemaValidator(root: try JSONValue.parse(json: schema))
-    }
-
     static func problems(_ yaml: String, _ schema: String) throws -> [String] {
-        try validator(schema).validate(try JSONValue.parse(yaml: yaml))
+        let root = try JSONReader.value(Array(schema.utf8))
+        return JSONSchemaValidator(root: root).problems(try YAMLInstance.parse(yaml), against: root)
     }
 
     /// Whether `AgentConfiguration.load` accepts the text (written to a temporary file).
@@ -27,11 +25,11 @@ import TestSupport
 
     @Test func schemasAreJSONOfTheSupportedSubset() throws {
         for schema in [Schemas.config, Schemas.rules] {
-            let value = try JSONValue.parse(json: schema)
+            let value = try JSONReader.value(Array(schema.utf8))
             #expect(value["$schema"] == .string("http://json-schema.org/draft-07/schema#"))
             // An empty object exercises nothing; walking every keyword is done by the cases below,
             // and the validator fails on any keyword it does not implement.
-            _ = try Self.validator(schema).validate(.object([:]))
+            _ = JSONSchemaValidator(root: value).problems(.object([]), against: value)
         }
     }
 

@@ -94,6 +94,31 @@ public enum AsyncAPIDocument {
                 JSONMember("description", "the request's id, echoed in its answer"), JSONMember("location", "$message.payload#/id"),
             ])))
         }
+        // MQTT 5 (docs/mqtt-api.md, "MQTT 5"): what every message carries beside its payload.
+        members.append(JSONMember("headers", .object([
+            JSONMember("type", "object"),
+            JSONMember("description", "MQTT 5 user properties (none on MQTT 3.1.1)"),
+            JSONMember("properties", .object([JSONMember(ContractProperties.schemaVersion.name, .object([
+                JSONMember("const", .string(ContractProperties.schemaVersion.value)),
+                JSONMember("description", "the version of these payload schemas"),
+            ]))])),
+        ])))
+        var mqtt = [JSONMember("contentType", .string(ContractProperties.contentType))]
+        if correlated {
+            mqtt.append(JSONMember("correlationData", .object([
+                JSONMember("type", "string"),
+                JSONMember("description", "MQTT 5: the request's Correlation Data, echoed by its answer"),
+            ])))
+        }
+        if c.answer != nil {
+            mqtt.append(JSONMember("responseTopic", .object([
+                JSONMember("type", "string"),
+                JSONMember("description", .string("MQTT 5: where the answer is to go instead of response/<name>: under <base>/<gw>/response/ "
+                           + "or a prefix of mqtt.response_topic_prefixes; any other is refused on response/<name>")),
+            ])))
+        }
+        mqtt.append(JSONMember("bindingVersion", .string(bindingVersion)))
+        members.append(JSONMember("bindings", .object([JSONMember("mqtt", .object(mqtt))])))
         return .object(members)
     }
 
@@ -115,8 +140,17 @@ public enum AsyncAPIDocument {
     }
 
     private static func binding(_ c: ChannelDeclaration) -> JSONValue {
-        .object([JSONMember("qos", .int(Int64(c.qos))), JSONMember("retain", .bool(c.retained)),
-                 JSONMember("bindingVersion", .string(bindingVersion))])
+        var members = [JSONMember("qos", .int(Int64(c.qos))), JSONMember("retain", .bool(c.retained))]
+        // MQTT 5: live data expires (mqtt.message_expiry); events and retained state never do.
+        if c.live && c.publisher == .service {
+            members.append(JSONMember("messageExpiryInterval", .object([
+                JSONMember("type", "integer"), JSONMember("minimum", 0), JSONMember("maximum", 86_400),
+                JSONMember("default", .int(Int64(BrokerSettings().messageExpiry.seconds))),
+                JSONMember("description", "seconds: mqtt.message_expiry (MQTT 5)"),
+            ])))
+        }
+        members.append(JSONMember("bindingVersion", .string(bindingVersion)))
+        return .object(members)
     }
 
     private static func reference(_ path: String) -> JSONValue { .object([JSONMember("$ref", .string(path))]) }

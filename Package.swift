@@ -131,7 +131,7 @@ let package = Package(
         .testTarget(name: "EventLoopTests", dependencies: ["EventLoop"]),
         .testTarget(name: "AgentTests", dependencies: ["TestSupport", "MQTTClient", "EventLoop"]),
         .testTarget(name: "RecordingTests", dependencies: ["Vocabulary", "Recording", "Gateway", "OfflineTools", "DeviceLink", "UCI", "TestSupport"]),
-        .testTarget(name: "SiteFusionTests", dependencies: ["Vocabulary", "SiteFusion", "TestSupport"]),
+        .testTarget(name: "SiteFusionTests", dependencies: ["Vocabulary", "SiteFusion", "Fuse", "TestSupport"]),
         .testTarget(name: "OperationsTests", dependencies: ["SimulatorHosting", "Service", "Gateway", "Commands", "TestSupport", "DeviceLink", "MQTTClient", "Simulator", "RulesReading",
                                                         "Fuse", "OfflineTools", "Vocabulary"]),
         .testTarget(name: "VocabularyTests", dependencies: ["Vocabulary"]),

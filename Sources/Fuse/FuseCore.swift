@@ -34,6 +34,16 @@ public struct FuseCore: Sendable {
     /// Lines that a flood can cause once per message (made-up names, a status that flips the window).
     private var forgettingLog = LogThrottle()
     private var windowLog = LogThrottle()
+    /// How far behind the fuse reads each gateway's ranges, and what it dropped for it.
+    private var rangeLag = RangeLag()
+    /// The lag of the last range read, seconds.
+    public private(set) var lag = 0.0
+    /// Ranges dropped because they came more than `max_lag` behind (`ranges_dropped`).
+    public private(set) var rangesDropped = 0
+    /// Whether the fuse is dropping ranges now; when the site status last said how far behind it is.
+    private var shedding = false
+    private var lagReportedAt = -Double.infinity
+    private var sheddingLog = LogThrottle()
     private let base: String
     private let baseLevels: Int
 
@@ -51,7 +61,11 @@ public struct FuseCore: Sendable {
     }
 
     public var siteRoot: String { "\(base)/site/\(site)" }
-    public var statusTopic: String { ChannelDeclaration.siteStatus.topic(base, site) }
+    /// The site status, or this shard's when the site is split (`shard`).
+    public var statusTopic: String {
+        configuration.shard.count > 1 ? ChannelDeclaration.siteShardStatus.topic(base, site, String(configuration.shard.index))
+                                      : ChannelDeclaration.siteStatus.topic(base, site)
+    }
     /// The subscriptions: every gateway's status, every peer's ranges.
     public var gatewayStatusFilter: String { "\(base)/+/status" }
     public var rangeFilter: String { "\(base)/+/peer/+/range" }
@@ -105,6 +119,8 @@ public struct FuseCore: Sendable {
             return gatewayStatus(gateway, payload, at: time)
         }
         if levels.count == baseLevels + 4, levels[baseLevels + 1] == "peer", levels[baseLevels + 3] == "range" {
+            // Another shard's tag: told by the topic, before its payload is read.
+            guard configuration.shard.owns(peer: levels[baseLevels + 2].utf8) else { return [] }
             return range(from: gateway, payload, at: time)
         }
         return []
@@ -179,7 +195,37 @@ public struct FuseCore: Sendable {
         guard abs(skew) <= configuration.maxClockSkew.seconds else {
             return refuse(.clockSkew(seconds: skew, limit: configuration.maxClockSkew), about, at: time)
         }
-        return publish(tracker.ingest(GatewayRange(peer: peer, gateway: gateway, distanceM: distance, nlos: nlos ?? false, time: time)), at: time)
+        lag = rangeLag.lag(of: gateway, age: -skew, at: time)
+        var actions = followLag(at: time)
+        if shedding && lag > configuration.maxLag.seconds {
+            rangesDropped += 1
+            return actions
+        }
+        actions += publish(tracker.ingest(GatewayRange(peer: peer, gateway: gateway, distanceM: distance, nlos: nlos ?? false, time: time)), at: time)
+        return actions
+    }
+
+    /// A fuse that reads ranges more than `max_lag` behind cannot keep up: it drops those until it
+    /// has caught up (half of `max_lag`), so that the positions it publishes are of now. It says so
+    /// in its log and in the site status (`ranges_dropped`, `lag_ms`), when it starts, every 10 s
+    /// while it goes on, and when it ends.
+    private mutating func followLag(at time: Double) -> [FuseAction] {
+        let limit = configuration.maxLag.seconds
+        var actions: [FuseAction] = []
+        if !shedding, lag > limit {
+            shedding = true
+            let line = "falling behind: ranges arrive \(Int(lag * 1000)) ms late (max_lag \(configuration.maxLag)); "
+                + "dropping the late ones until caught up (ranges_dropped in the site status)"
+            actions += sheddingLog.lines(for: line, at: time).map { .log(.warning, $0) }
+        } else if shedding, lag < limit / 2 {
+            shedding = false
+            actions.append(.log(.info, "caught up: \(rangesDropped) ranges dropped so far"))
+        } else if !(shedding && time - lagReportedAt >= 10) {
+            return actions
+        }
+        lagReportedAt = time
+        if active { actions.append(publishStatus(online: true, at: time)) }
+        return actions
     }
 
     /// Another instance's status: stand by while it holds the site; take over when it is gone.
@@ -252,6 +298,15 @@ public struct FuseCore: Sendable {
         .init(.ts, .timestamp) { .string(Timestamp.rfc3339($0.time)) },
         .init(.version, JSONSchema.string.described("the fuse's version")) { _ in .string(AgentVersion.agent) },
         .init(.instance, JSONSchema.string.described("the instance that holds the site")) { .string($0.core.instanceID) },
+        .optional(.shard, JSONSchema.string.described("which of the processes that split the site's tags this is: index/count")) {
+            $0.core.configuration.shard.count > 1 ? .string("\($0.core.configuration.shard.index)/\($0.core.configuration.shard.count)") : .none
+        },
+        .init(.rangesDropped, JSONSchema.count.described("ranges dropped because they arrived more than max_lag behind")) {
+            .int(Int64($0.core.rangesDropped))
+        },
+        .init(.lagMs, JSONSchema.count.described("how far behind the ranges read last arrived, milliseconds")) {
+            .int(Int64(($0.core.lag * 1000).rounded()))
+        },
         .init(.zones, JSONSchema.list(of: zoneFields.schema).described("the site's zones, as the fuse's config outlines them")) {
             .list($0.core.configuration.zones.map { .object(zoneFields.members($0)) })
         },
@@ -359,7 +414,7 @@ public struct FuseCore: Sendable {
     }
 
     private func publishStatus(online: Bool, at time: Double) -> FuseAction {
-        let channel = ChannelDeclaration.siteStatus
+        let channel = configuration.shard.count > 1 ? ChannelDeclaration.siteShardStatus : ChannelDeclaration.siteStatus
         return .publish(topic: statusTopic, payload: status(online: online, at: time), qos: channel.qos, retain: channel.retained)
     }
 

@@ -2,6 +2,7 @@ import Vocabulary
 
 extension TopicParameter {
     public static let site = TopicParameter("site", "the fuse's site (its config's site), lower-cased and sanitized", examples: ["lobby"])
+    public static let shard = TopicParameter("shard", "the shard's index, when the site is split between fuse processes", examples: ["0"])
     public static let sitePeer = TopicParameter("peer", "the peer's name as the gateways' range payloads carry it, lower-cased and sanitized",
                                                 examples: ["phone-anna"])
 }
@@ -9,7 +10,7 @@ extension TopicParameter {
 /// The fuse's tree, `<base>/site/<site>/…`: the topics `FuseCore` publishes to are rendered from
 /// these, and the AsyncAPI document (`uwb2mqtt schema api`) lists them.
 extension ChannelDeclaration {
-    package static var fuseChannels: [ChannelDeclaration] { [siteStatus, sitePosition, siteState, siteEvent] }
+    package static var fuseChannels: [ChannelDeclaration] { [siteStatus, siteShardStatus, sitePosition, siteState, siteEvent] }
 
     /// What the fuse reads of every gateway's tree: the agent's channels by id (`status`,
     /// `peerRange`), with `<gw>` a wildcard.
@@ -24,6 +25,11 @@ extension ChannelDeclaration {
     public static let siteStatus = site(
         "siteStatus", [.literal("status")],
         summary: "The fuse instance that holds the site, and the site's zones; the last will of an instance says it left.",
+        retained: true, qos: 1, payload: FuseCore.statusSchema)
+    public static let siteShardStatus = site(
+        "siteShardStatus", [.literal("shard"), .parameter(.shard), .literal("status")],
+        summary: "As status, for one of the fuse processes that split the site's tags (shard: {index, count}); each shard's "
+            + "stand-by instance takes over through it.",
         retained: true, qos: 1, payload: FuseCore.statusSchema)
     public static let sitePosition = site(
         "sitePosition", [.literal("peer"), .parameter(.sitePeer), .literal("position")],

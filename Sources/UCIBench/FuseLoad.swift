@@ -51,9 +51,9 @@ struct FuseLoadCase: Sendable {
 }
 
 /// The loads `make bench` runs: the dense site and the stress case, then the stress case with
-/// fewer tags and with shards, for how the cost grows.
+/// fewer tags (how the cost grows) and split between 2 and 4 fuse processes (`shard`).
 func fuseLoads(tags: Int = 250) -> [FuseLoadCase] {
-    [.dense(tags: tags), .stress(tags: tags), .stress(tags: tags / 5)]
+    [.dense(tags: tags), .stress(tags: tags), .stress(tags: tags / 5), .stress(tags: tags, shards: 2), .stress(tags: tags, shards: 4)]
 }
 
 struct FuseLoadFigures: Sendable {

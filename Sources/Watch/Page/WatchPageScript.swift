@@ -231,7 +231,7 @@ function drawEvents(events) {
   list.replaceChildren(...events.items.slice().reverse().map(event => {
     const item = el("li");
     item.dataset.type = event.type;
-    item.append(el("span", "when", event.clock), event.gateway + " · " + event.peer + " · " + event.words);
+    item.append(el("span", "when", event.clock), " ", event.gateway + " · " + event.peer + " · " + event.words);
     return item;
   }));
 }

@@ -23,8 +23,8 @@ header { position: sticky; top: 0; background: Canvas; padding-bottom: 0.3rem; b
 .peer { border-top: 1px solid var(--line); padding: 0.3rem 0; }
 .peer .top { display: flex; gap: 0.5rem; align-items: baseline; }
 .peer .name { font-weight: 600; flex: 1 1 auto; min-width: 0; }
-.peer .distance { font-variant-numeric: tabular-nums; font-weight: 600; }
-.peer .link { font-size: 0.85rem; }
+.peer .distance { font-variant-numeric: tabular-nums; font-weight: 600; white-space: nowrap; flex: none; }
+.peer .link { font-size: 0.85rem; white-space: nowrap; flex: none; }
 .peer.lost .name, .peer.lost .distance { color: var(--dim); }
 .bar { position: relative; height: 0.9rem; background: color-mix(in srgb, var(--line) 50%, transparent); border-radius: 3px; margin: 0.2rem 0; overflow: hidden; }
 .bar .fill { position: absolute; left: 0; top: 0; bottom: 0; background: var(--bar); }

@@ -126,6 +126,56 @@ struct WatchWebTests {
         #expect(agent.process.isRunning)
     }
 
+    /// With a site: four gateways on the simulator where their status puts them, the real fuse
+    /// placing the tag, and the page's map drawing the tag inside the zone it is in, in words too.
+    @Test func theMapShowsTheTagInsideItsZone() async throws {
+        let broker = try await MosquittoBroker.start()
+        defer { broker.stop() }
+        let dir = try TemporaryDirectory(prefix: "watch-web-site")
+        let fusePath = try dir.write("fuse.yaml", fuseConfig(url: broker.url, checkoutPolygon: "[[0, 0], [2.5, 0], [2.5, 2], [0, 2]]"))
+        let (watch, url) = try await startWatch(["--fuse-config", fusePath, "--http", "127.0.0.1:0"], in: dir)
+        defer { _ = watch.terminate() }
+        var agents: [AgentProcess] = []
+        defer { for agent in agents { agent.stop() } }
+        for (id, x, y) in SiteEndToEndTests.gateways {
+            agents.append(try AgentProcess(config: """
+                gateway: {id: \(id), position: {x: \(x), y: \(y), z: 2.5}, heading_deg: 0}
+                device:
+                  ranging_interval: 100ms
+                  peers: [{address: 0x0001, name: cart}]
+                mqtt: {url: "\(broker.url)", spool_dir: "\(dir.file("spool-" + id))", metrics_interval: 60s}
+                """, scenario: SiteEndToEndTests.scenario, directory: dir, name: id))
+        }
+        let fuse = try ChildProcess(executable: AgentProcess.executable, arguments: ["fuse", "--config", fusePath],
+                                    stdoutPath: dir.file("fuse.out"), stderrPath: dir.file("fuse.err"))
+        defer { fuse.terminate() }
+        let chromium = try HeadlessChromium()
+        defer { chromium.stop() }
+        let phone = try chromium.open(url)
+        // The tag's dot (its centre, in the map's coordinates) inside the zone's outline as drawn,
+        // and the legend saying so.
+        await page(phone, shows: "cart inside checkout on the map", timeout: 60, """
+            (() => {
+              const tag = document.querySelector('#map g.tag[data-tag="cart"] .tag-dot');
+              const zone = [...document.querySelectorAll('#map polygon.zone')].find(z => z.dataset.zone === 'checkout');
+              const legend = [...document.querySelectorAll('#tags li')].find(li => li.dataset.tag === 'cart');
+              if (!tag || !zone || !legend || !legend.textContent.includes('in checkout')) return false;
+              const x = +tag.getAttribute('cx'), y = +tag.getAttribute('cy');
+              const points = zone.getAttribute('points').split(' ').map(p => p.split(',').map(Number));
+              let inside = false;
+              for (let i = 0, j = points.length - 1; i < points.length; j = i++) {
+                const [xi, yi] = points[i], [xj, yj] = points[j];
+                if ((yi > y) !== (yj > y) && x < (xj - xi) * (y - yi) / (yj - yi) + xi) inside = !inside;
+              }
+              return inside && document.querySelectorAll('#map polygon.gateway-mark').length === 4;
+            })()
+            """)
+        try FileManager.default.createDirectory(atPath: Self.screenshots, withIntermediateDirectories: true)
+        try phone.screenshot(to: Self.screenshots + "/watch-web-site.png")
+        #expect(phone.text().contains("fuse online"), "\(phone.text())")
+        #expect(watch.isRunning)
+    }
+
     /// A peer named as markup, and a gateway whose id is markup: shown as the characters they are,
     /// no element made of them, no script run (an alert would also stop the page updating).
     @Test func hostileNamesStayText() async throws {

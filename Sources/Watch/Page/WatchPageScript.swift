@@ -266,7 +266,7 @@ function drawSite(site) {
       const polygon = svg("polygon", { class: "zone", points: zone.polygon.map(p => X(p.x) + "," + Y(p.y)).join(" "), "stroke-width": unit / 4 });
       polygon.dataset.zone = zone.name;
       const top = zone.polygon.reduce((a, b) => (b.y > a.y || (b.y === a.y && b.x < a.x) ? b : a));
-      const label = svg("text", { class: "zone-name", x: X(top.x) * 1 + unit / 2, y: Y(top.y) * 1 + unit * 1.6, "font-size": unit * 1.3 });
+      const label = svg("text", { class: "zone-name", x: X(top.x) * 1 + unit / 2, y: Y(top.y) * 1 + unit * 1.6, "font-size": unit * 1.3, "stroke-width": unit / 5 });
       label.textContent = zone.name;
       drawn.push(polygon, label);
     }
@@ -274,8 +274,11 @@ function drawSite(site) {
       const x = X(gateway.position.x) * 1, y = Y(gateway.position.y) * 1, r = unit * 0.9;
       const mark = svg("polygon", { class: "gateway-mark", points: [[x, y - r], [x + r, y], [x, y + r], [x - r, y]].map(p => p.join(",")).join(" ") });
       mark.dataset.gateway = gateway.id;
-      const label = svg("text", { x: x + r * 1.3, y: y + r * 0.5, "font-size": unit * 1.2, "stroke-width": unit / 5 });
-      label.textContent = "◆ " + gateway.id;
+      // Labels towards the middle, so that those at the edges stay on the map.
+      const right = x < width / 2;
+      const label = svg("text", { x: right ? x + r * 1.3 : x - r * 1.3, y: y + r * 0.5, "font-size": unit * 1.2, "stroke-width": unit / 5,
+                                  "text-anchor": right ? "start" : "end" });
+      label.textContent = gateway.id;
       drawn.push(mark, label);
     }
     for (const tag of tags) {
@@ -284,7 +287,9 @@ function drawSite(site) {
       const x = X(tag.position.x), y = Y(tag.position.y);
       if (tag.accuracy !== null) group.append(svg("circle", { class: "accuracy", cx: x, cy: y, r: tag.accuracy.toFixed(3), "stroke-width": unit / 6 }));
       group.append(svg("circle", { class: "tag-dot", cx: x, cy: y, r: unit * 0.7 }));
-      const label = svg("text", { x: x * 1 + unit, y: y * 1 - unit, "font-size": unit * 1.3, "stroke-width": unit / 5 });
+      const right = x * 1 < width / 2;
+      const label = svg("text", { x: right ? x * 1 + unit : x * 1 - unit, y: y * 1 - unit, "font-size": unit * 1.3, "stroke-width": unit / 5,
+                                  "text-anchor": right ? "start" : "end" });
       label.textContent = tag.name + (tag.accuracy_text ? " ±" + tag.accuracy_text : "");
       group.append(label);
       drawn.push(group);

@@ -139,6 +139,7 @@ let package = Package(
         .testTarget(name: "OperationsTests", dependencies: ["SimulatorHosting", "Service", "Gateway", "Commands", "TestSupport", "DeviceLink", "MQTTClient", "Simulator", "RulesReading"]),
         .testTarget(name: "VocabularyTests", dependencies: ["Vocabulary"]),
         .testTarget(name: "WatchTests", dependencies: ["Watch"]),
+        .testTarget(name: "WebServerTests", dependencies: ["WebServer"]),
         .testTarget(name: "ProximityTests", dependencies: ["Proximity", "RulesReading", "UCI", "YAMLCoding", "Vocabulary", "TestSupport"]),
         .testTarget(name: "BenchTests", dependencies: ["UCIBench", "DeviceLink", "EventLoop", "TestSupport", "UCI"]),
         .testTarget(name: "FaultTests", dependencies: ["SimulatorHosting", "TestSupport", "EventLoop", "MQTTClient", "DeviceLink", "Gateway", "Simulator", "UCI", "Vocabulary", "Proximity", "RulesReading"]),

@@ -28,6 +28,7 @@ final class WatchWebPage {
     private let state: () -> (model: WatchModel, title: String)
     private var server: WebServer!
     private var frames = WatchPageFrames()
+    private var parts = WatchPageParts()
     private var frameTimer: EventLoop.Timer?
     private var keepAliveTimer: EventLoop.Timer?
     private var lastFrame = -Double.infinity
@@ -73,7 +74,7 @@ final class WatchWebPage {
     private func publish(skipping: EventStream? = nil) {
         lastFrame = Clocks.monotonic()
         let (model, title) = state()
-        guard let frame = frames.next(WatchPageParts.parts(model, title: title, now: Clocks.wall())) else { return }
+        guard let frame = frames.next(parts.render(model, title: title, now: Clocks.wall())) else { return }
         var snapshot: [UInt8]?
         for stream in server.streams where stream !== skipping {
             // A browser that stopped reading (a phone put away, a bad link): its backlog is

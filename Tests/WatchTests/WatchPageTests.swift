@@ -19,12 +19,12 @@ import Watch
 
     @Test func aModelIsThePagePartsInOrder() {
         let parts = WatchPageParts.parts(model(), title: "broker: connected", now: 1_796_400_000)
-        #expect(parts.map(\.key) == ["page", "g\u{1F}lobby", "p\u{1F}lobby\u{1F}anna", "events"])
-        let peer = object(parts[2].value)
+        #expect(parts.map(\.key) == ["page", "g\u{1F}lobby", "p\u{1F}lobby\u{1F}anna", "d\u{1F}lobby\u{1F}anna", "events"])
+        let peer = object(parts[2].value), measurement = object(parts[3].value)
         #expect(peer["name"] as? String == "phone-anna")
-        #expect(peer["distance_text"] as? String == "0.91 m")
         #expect(peer["zones"] as? [String] == ["counter"])
-        #expect(peer["measured"] as? Double == 1_795_953_784)
+        #expect(measurement["distance_text"] as? String == "0.91 m")
+        #expect(measurement["measured"] as? Double == 1_795_953_784)
     }
 
     /// A name written as markup is a JSON string like any other: the page sets it as text.
@@ -39,11 +39,11 @@ import Watch
         let firstFrame = frames.next(WatchPageParts.parts(model(), title: "t", now: 1))
         let first = try #require(firstFrame)
         #expect(object(first)["reset"] as? Bool == false)
-        #expect((object(first)["set"] as? [String: Any])?.count == 4)
-        // Only the clock and the peer moved.
+        #expect((object(first)["set"] as? [String: Any])?.count == 5)
+        // Only the clock and the peer's distance moved: its row is not sent again.
         let movedFrame = frames.next(WatchPageParts.parts(model(distance: 0.85), title: "t", now: 2))
         let moved = try #require(movedFrame)
-        #expect(Set((object(moved)["set"] as? [String: Any] ?? [:]).keys) == ["page", "p\u{1F}lobby\u{1F}anna"])
+        #expect(Set((object(moved)["set"] as? [String: Any] ?? [:]).keys) == ["page", "d\u{1F}lobby\u{1F}anna"])
         // Nothing at all: no frame.
         #expect(frames.next(WatchPageParts.parts(model(distance: 0.85), title: "t", now: 2)) == nil)
         // The peer's state cleared: its key goes.
@@ -51,7 +51,7 @@ import Watch
         _ = cleared.receive(topic: "uwb2mqtt/lobby/peer/anna/state", payload: [], retained: true, receivedAt: 0)
         let goneFrame = frames.next(WatchPageParts.parts(cleared, title: "t", now: 2))
         let gone = try #require(goneFrame)
-        #expect(object(gone)["del"] as? [String] == ["p\u{1F}lobby\u{1F}anna"])
+        #expect(object(gone)["del"] as? [String] == ["p\u{1F}lobby\u{1F}anna", "d\u{1F}lobby\u{1F}anna"])
         // A new browser gets everything there is, and is told to forget what it had.
         let snapshot = object(frames.snapshot)
         #expect(snapshot["reset"] as? Bool == true)

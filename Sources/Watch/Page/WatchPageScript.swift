@@ -64,7 +64,7 @@ function apply(frame) {
     parts.set(key, part);
     draw(key, part);
   }
-  rescale(Object.values(set).some(part => part.kind === "peer"));
+  rescale();
 }
 
 function remove(key) {
@@ -72,9 +72,9 @@ function remove(key) {
   parts.delete(key);
   if (!part) return;
   if (part.kind === "peer") {
-    const row = peerRows.get(key);
+    const row = peerRows.get(key.slice(2));
     if (row) row.root.remove();
-    peerRows.delete(key);
+    peerRows.delete(key.slice(2));
   } else if (part.kind === "gateway") {
     const card = gatewayCards.get(part.id);
     if (card) card.root.remove();
@@ -90,6 +90,7 @@ function draw(key, part) {
     case "page": return drawPage(part);
     case "gateway": return drawGateway(part);
     case "peer": return drawPeer(key, part);
+    case "distance": return drawDistance(key, part);
     case "events": return drawEvents(part);
     case "site": return drawSite(part);
   }
@@ -118,6 +119,7 @@ function card(id) {
   const peers = el("ol", "peers plain");
   const rankings = el("div");
   root.append(title, facts, errors, scaleLine, peers, rankings);
+  scaleLine.append(el("span", null, "0"), el("span", null, scale.toFixed(2) + " m"));
   card = { root, status, facts, errors, scaleLine, peers, rankings };
   gatewayCards.set(id, card);
   // Gateways in the order of their ids, as the terminal view has them.
@@ -156,71 +158,124 @@ function drawGateway(gateway) {
       + (ranking.peers.length ? ranking.peers.map((peer, i) => (i + 1) + " " + peer).join("  ") : "nobody"))));
 }
 
+// A peer's row, made when the first of its two parts arrives; keyed by what follows `p` or `d`
+// in the parts' keys (the gateway and the peer's topic segment).
+function peerRow(rowKey, gatewayId, id) {
+  let row = peerRows.get(rowKey);
+  if (row) return row;
+  const c = card(gatewayId);
+  const root = el("li", "peer");
+  root.dataset.gateway = gatewayId;
+  const top = el("div", "top");
+  const name = el("span", "name");
+  const distance = el("span", "distance", "–");
+  const link = el("span", "link state");
+  top.append(name, distance, link);
+  const bar = el("div", "bar");
+  bar.setAttribute("role", "img");
+  const fill = el("div", "fill");
+  const marks = el("div", "marks");
+  bar.append(fill, marks);
+  const details = el("div", "details");
+  const words = document.createTextNode("");
+  const ageNode = el("span", "age dim");
+  details.append(words, ageNode);
+  root.append(top, bar, details);
+  row = { root, name, distance, link, bar, fill, marks, words, age: ageNode, id, shown: {} };
+  peerRows.set(rowKey, row);
+  const after = [...peerRows.values()].filter(other => other.root.dataset.gateway === gatewayId && other.id > id)
+    .sort((a, b) => (a.id < b.id ? -1 : 1))[0];
+  c.peers.insertBefore(root, after === undefined ? null : after.root);
+  return row;
+}
+
+// Sets a node's text only when it changed: a frame with 400 rows touches only what moved.
+function setText(row, field, node, text) {
+  if (row.shown[field] === text) return;
+  row.shown[field] = text;
+  if (node.nodeType === Node.TEXT_NODE) node.data = text; else node.textContent = text;
+}
+
 function drawPeer(key, peer) {
-  let row = peerRows.get(key);
-  if (!row) {
-    const c = card(peer.gateway);
-    const root = el("li", "peer");
-    root.dataset.gateway = peer.gateway;
-    root.dataset.peer = peer.name;
-    const top = el("div", "top");
-    const name = el("span", "name");
-    const distance = el("span", "distance");
-    const link = el("span", "link state");
-    top.append(name, distance, link);
-    const bar = el("div", "bar");
-    bar.setAttribute("role", "img");
-    const fill = el("div", "fill");
-    const marks = el("div", "marks");
-    bar.append(fill, marks);
-    const details = el("div", "details");
-    const ageNode = el("span", "age dim");
-    root.append(top, bar, details);
-    row = { root, name, distance, link, bar, fill, marks, details, age: ageNode, id: peer.id };
-    peerRows.set(key, row);
-    const after = [...peerRows.entries()].filter(([, other]) => other.root.dataset.gateway === peer.gateway && other.id > peer.id)
-      .sort((a, b) => (a[1].id < b[1].id ? -1 : 1))[0];
-    c.peers.insertBefore(root, after === undefined ? null : after[1].root);
-  }
-  row.name.textContent = peer.name;
-  row.distance.textContent = peer.distance_text || "–";
+  const rowKey = key.slice(2);
+  const row = peerRow(rowKey, peer.gateway, peer.id);
+  row.root.dataset.peer = peer.name;
+  setText(row, "name", row.name, peer.name);
   const lost = peer.link === "lost";
-  setState(row.link, lost ? ["✗ lost", "bad"] : tone(peer.link, ["ranging"], []));
-  row.root.classList.toggle("lost", lost);
+  const [linkText, linkClass] = lost ? ["✗ lost", "bad"] : tone(peer.link, ["ranging"], []);
+  if (row.shown.link !== linkText) {
+    row.shown.link = linkText;
+    setState(row.link, [linkText, linkClass]);
+    row.root.classList.toggle("lost", lost);
+  }
+  row.peer = peer;
+  drawDetails(row);
+  drawMarks(row);
+}
+
+function drawDistance(key, measurement) {
+  const row = peerRow(key.slice(2), measurement.gateway, measurement.id);
+  row.measurement = measurement;
+  setText(row, "distance", row.distance, measurement.distance_text || "–");
+  setText(row, "age", row.age, age(measurement.measured));
+  drawFill(row);
+  drawDetails(row);
+}
+
+// Stage with its progress, direction, zones, approaches: in words.
+function drawDetails(row) {
+  const peer = row.peer, measurement = row.measurement;
+  if (!peer) return;
   const words = [];
-  if (peer.stage) words.push("stage " + peer.stage + (peer.progress ? " " + peer.progress : ""));
+  if (peer.stage) words.push("stage " + peer.stage + (measurement && measurement.progress ? " " + measurement.progress : ""));
   if (peer.direction) words.push(peer.direction);
   if (peer.zones.length) words.push("in " + peer.zones.join(", "));
   for (const approach of peer.approaches) words.push(approach);
-  row.details.replaceChildren(words.join(" · ") + (words.length ? " · " : ""), row.age);
-  row.age.textContent = age(peer.measured);
-  drawBar(row, peer);
+  setText(row, "words", row.words, words.join(" · ") + (words.length ? " · " : ""));
 }
 
-// The distance as a bar on one scale for all peers, with the rules' distances marked on it.
-function drawBar(row, peer) {
-  const fraction = peer.distance === null ? 0 : Math.min(Math.max(peer.distance / scale, 0), 1);
-  row.fill.style.width = (fraction * 100).toFixed(2) + "%";
-  row.marks.replaceChildren(...peer.marks.filter(mark => mark.m > 0 && mark.m < scale).map(mark => {
+// The distance as a bar on one scale for all peers.
+function drawFill(row) {
+  const distance = row.measurement ? row.measurement.distance : null;
+  // A transform, not a width: the bar moves without laying the page out again.
+  const width = "scaleX(" + (distance === null ? 0 : Math.min(Math.max(distance / scale, 0), 1)).toFixed(3) + ")";
+  if (row.shown.width !== width) {
+    row.shown.width = width;
+    row.fill.style.transform = width;
+  }
+  const label = (row.measurement && row.measurement.distance_text || "no distance") + " of " + scale.toFixed(2) + " m";
+  if (row.shown.label !== label) {
+    row.shown.label = label;
+    row.bar.setAttribute("aria-label", label);
+  }
+}
+
+// The rules' distances that apply to the peer, marked on its bar (made again only when they or the scale change).
+function drawMarks(row) {
+  const marks = row.peer ? row.peer.marks : [];
+  const signature = scale + JSON.stringify(marks);
+  if (row.shown.marks === signature) return;
+  row.shown.marks = signature;
+  row.marks.replaceChildren(...marks.filter(mark => mark.m > 0 && mark.m < scale).map(mark => {
     const tick = el("span", "mark");
     tick.style.left = (mark.m / scale * 100).toFixed(2) + "%";
     tick.title = mark.rule + " " + mark.kind + " " + mark.m + " m";
     return tick;
   }));
-  row.bar.setAttribute("aria-label", (peer.distance_text || "no distance") + " of " + scale.toFixed(2) + " m"
-    + (peer.marks.length ? "; rules at " + peer.marks.map(mark => mark.rule + " " + mark.m + " m").join(", ") : ""));
 }
 
-function rescale(peersChanged) {
+function rescale() {
   let farthest = 5;
-  for (const part of parts.values()) if (part.kind === "peer" && part.distance !== null) farthest = Math.max(farthest, part.distance);
-  if (farthest === scale && !peersChanged) return;
-  const changed = farthest !== scale;
+  for (const part of parts.values()) if (part.kind === "distance" && part.distance !== null) farthest = Math.max(farthest, part.distance);
+  if (farthest === scale) return;
   scale = farthest;
   for (const c of gatewayCards.values()) {
     c.scaleLine.replaceChildren(el("span", null, "0"), el("span", null, scale.toFixed(2) + " m"));
   }
-  if (changed) for (const [key, row] of peerRows) drawBar(row, parts.get(key));
+  for (const row of peerRows.values()) {
+    drawFill(row);
+    drawMarks(row);
+  }
 }
 
 // MARK: events
@@ -319,9 +374,8 @@ function drawSite(site) {
 
 function tick() {
   document.getElementById("clock").textContent = new Date(serverNow() * 1000).toISOString().slice(11, 19);
-  for (const [key, row] of peerRows) {
-    const part = parts.get(key);
-    if (part) row.age.textContent = age(part.measured);
+  for (const row of peerRows.values()) {
+    if (row.measurement) setText(row, "age", row.age, age(row.measurement.measured));
   }
 }
 

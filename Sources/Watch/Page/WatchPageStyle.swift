@@ -16,18 +16,18 @@ p { margin: 0.15rem 0; }
 .bad { color: var(--bad); }
 .warn { color: var(--warn); }
 header { position: sticky; top: 0; background: Canvas; padding-bottom: 0.3rem; border-bottom: 1px solid var(--line); z-index: 1; }
-.gateway { border: 1px solid var(--line); border-radius: 6px; padding: 0.4rem 0.5rem; margin: 0.5rem 0; }
+.gateway { border: 1px solid var(--line); border-radius: 6px; padding: 0.4rem 0.5rem; margin: 0.5rem 0; content-visibility: auto; contain-intrinsic-size: auto 40rem; }
 .gateway h2 { margin: 0; }
 .gateway .facts { font-size: 0.9rem; }
 .peers { margin-top: 0.3rem; }
-.peer { border-top: 1px solid var(--line); padding: 0.3rem 0; }
+.peer { border-top: 1px solid var(--line); padding: 0.3rem 0; contain: layout style; }
 .peer .top { display: flex; gap: 0.5rem; align-items: baseline; }
 .peer .name { font-weight: 600; flex: 1 1 auto; min-width: 0; }
 .peer .distance { font-variant-numeric: tabular-nums; font-weight: 600; white-space: nowrap; flex: none; }
 .peer .link { font-size: 0.85rem; white-space: nowrap; flex: none; }
 .peer.lost .name, .peer.lost .distance { color: var(--dim); }
 .bar { position: relative; height: 0.9rem; background: color-mix(in srgb, var(--line) 50%, transparent); border-radius: 3px; margin: 0.2rem 0; overflow: hidden; }
-.bar .fill { position: absolute; left: 0; top: 0; bottom: 0; background: var(--bar); }
+.bar .fill { position: absolute; left: 0; top: 0; bottom: 0; width: 100%; transform-origin: left; transform: scaleX(0); background: var(--bar); }
 .peer.lost .bar .fill { background: var(--dim); }
 .bar .mark { position: absolute; top: 0; bottom: 0; width: 2px; background: CanvasText; opacity: 0.7; }
 .peer .details { font-size: 0.85rem; }

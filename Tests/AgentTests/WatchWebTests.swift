@@ -247,6 +247,41 @@ struct WatchWebTests {
         #expect(watch.isRunning)
     }
 
+    /// Streams whose readers stopped reading (a phone put away with the page open, a link gone
+    /// quiet) hold nothing up: watch's own lines and another browser stay live.
+    @Test func browsersThatStopReadingHoldNothingUp() async throws {
+        let broker = try await MosquittoBroker.start()
+        defer { broker.stop() }
+        let dir = try TemporaryDirectory(prefix: "watch-web-stalled")
+        let (watch, url) = try await startWatch(["--broker", broker.url, "--http", "127.0.0.1:0"], in: dir)
+        defer { _ = watch.terminate() }
+        let match = try #require(url.firstMatch(of: #/:(\d+)/$/#))
+        let port = try #require(UInt16(match.1))
+        var stalled: [Int32] = []
+        defer { for socket in stalled { close(socket) } }
+        for _ in 0..<8 {
+            let socket = Self.connect(port: port, receiveBuffer: 1024)
+            if socket >= 0 {
+                Self.send(socket, "GET /events HTTP/1.1\r\nHost: x\r\n\r\n")
+                stalled.append(socket)
+            }
+        }
+        #expect(stalled.count == 8)
+        let agent = try AgentProcess(config: testConfig(url: broker.url, spool: dir.file("spool"), extra: "rules: \(AgentFixtures.exampleRulesPath)"),
+                                     scenario: AgentFixtures.walkBy, directory: dir)
+        defer { agent.stop() }
+        let chromium = try HeadlessChromium()
+        defer { chromium.stop() }
+        let phone = try chromium.open(url)
+        await eventually("watch's line for the zone_enter", timeout: 40) {
+            lines(watch).contains { $0.contains(#/ gw  phone-anna  zone_enter counter at /#) }
+        }
+        await page(phone, shows: "the zone_enter on a live page beside the stalled ones",
+                   "document.getElementById('events').innerText.includes('zone_enter counter')")
+        #expect(watch.isRunning)
+        #expect(ProcFS.residentKiB(pid: watch.pid) < 64 * 1024, "VmRSS \(ProcFS.residentKiB(pid: watch.pid)) KiB")
+    }
+
     /// With a password and a certificate: HTTPS, and nothing without the password; the password
     /// never in what watch prints. And an address beyond loopback without a password is refused.
     @Test func aPasswordAndHTTPSBeyondLoopback() async throws {
@@ -288,9 +323,10 @@ struct WatchWebTests {
         #expect(!(lines(watch).joined() + errors(watch)).contains("s3cret-walk"))
     }
 
-    static func connect(port: UInt16) -> Int32 {
+    static func connect(port: UInt16, receiveBuffer: Int32? = nil) -> Int32 {
         let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         guard fd >= 0 else { return -1 }
+        if var size = receiveBuffer { setsockopt(fd, SOL_SOCKET, SO_RCVBUF, &size, socklen_t(MemoryLayout<Int32>.size)) }
         var address = sockaddr_in()
         address.sin_family = sa_family_t(AF_INET)
         address.sin_port = port.bigEndian

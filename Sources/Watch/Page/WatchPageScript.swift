@@ -243,7 +243,7 @@ function drawFill(row) {
     row.shown.width = width;
     row.fill.style.transform = width;
   }
-  const label = (row.measurement && row.measurement.distance_text || "no distance") + " of " + scale.toFixed(2) + " m";
+  const label = (row.measurement && row.measurement.distance_text || "no distance") + " of " + scale.toFixed(2) + " m" + (row.marksWords || "");
   if (row.shown.label !== label) {
     row.shown.label = label;
     row.bar.setAttribute("aria-label", label);
@@ -262,6 +262,9 @@ function drawMarks(row) {
     tick.title = mark.rule + " " + mark.kind + " " + mark.m + " m";
     return tick;
   }));
+  // Said to a screen reader with the distance: what the ticks are.
+  row.marksWords = marks.length ? "; rules at " + marks.map(mark => mark.rule + " " + mark.kind + " " + mark.m + " m").join(", ") : "";
+  drawFill(row);
 }
 
 function rescale() {

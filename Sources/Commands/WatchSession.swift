@@ -27,7 +27,8 @@ final class WatchSession {
     private let color: Bool
     /// What `watch` last said about its connection: the drawn view's title (and the page's).
     private var connection = ""
-    /// `  page http://…/` after the drawn view's title, when the page is served.
+    /// `page http://…/  ` before the drawn view's title, when the page is served: first, so that
+    /// a narrow terminal cuts the broker's words rather than the address a phone needs.
     private var pageNote = ""
     private var loop: EventLoop?
     /// The pending redraw; at most one, so that a burst of messages is one frame.
@@ -104,7 +105,7 @@ final class WatchSession {
         if let web {
             // Said first, on its own line: what a person opens on a phone (`make demo` shows it too).
             if terminal == nil { console.output(PlainLine.clock(secondsSince1970: Clocks.wall()) + " page " + web.url) }
-            pageNote = "  page " + web.url
+            pageNote = "page " + web.url + "  "
         }
         say("broker \(broker.url): connecting, following \(filters.joined(separator: " "))")
         loop.run(until: { [unowned self] in stopRequested })
@@ -198,7 +199,7 @@ final class WatchSession {
         guard let terminal else { return }
         lastDraw = Clocks.monotonic()
         let size = terminal.size
-        let frame = WatchScreen.frame(model, title: connection + pageNote, now: Clocks.wall(), width: size.width, height: size.height, color: color, scroll: scroll)
+        let frame = WatchScreen.frame(model, title: pageNote + connection, now: Clocks.wall(), width: size.width, height: size.height, color: color, scroll: scroll)
         // Kept within what there is: keys pressed past the end must not have to be taken back.
         scroll = frame.scroll
         page = max(1, frame.page)

@@ -3,11 +3,13 @@
 
 SHELL      := /bin/bash
 SWIFT      ?= swift
-APT_PKGS   := libserialport-dev libmosquitto-dev libyaml-dev mosquitto mosquitto-clients pkg-config tmux
+APT_PKGS   := libserialport-dev libmosquitto-dev libyaml-dev libmicrohttpd-dev mosquitto mosquitto-clients pkg-config tmux
 # What only the tests need: lintian checks the Debian package (PackagingTests), and brings man-db
 # and groff-base, with which the manual pages are rendered (ManualPageTests); python3 runs the
-# DWM3001C emulator written from the specs alone (IndependentEmulatorTests).
-TEST_PKGS  := lintian python3
+# DWM3001C emulator written from the specs alone (IndependentEmulatorTests); Debian's Chromium,
+# headless, opens the page of `watch --http` as a phone would (WatchWebTests), with a font to
+# draw its text in.
+TEST_PKGS  := lintian python3 chromium fonts-dejavu-core
 FUZZ_TIME  ?= 60
 SUDO       := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
@@ -157,7 +159,8 @@ clean:
 	rm -rf .build Tests/Fuzz/.build
 
 # Deployment (deploy/, udev/). The binary is a release build with the Swift runtime linked in
-# statically, so the gateway needs only Debian packages (libserialport0, libmosquitto1, libyaml-0-2).
+# statically, so the gateway needs only Debian packages (libserialport0, libmosquitto1, libyaml-0-2,
+# libmicrohttpd12 for `watch --http`).
 # RELEASE_FLAGS adds build options (e.g. --scratch-path DIR); PREFIX and DESTDIR as usual:
 #   make install                      → /usr/local/bin/uwb2mqtt, its manual pages, unit, udev rule, /etc/uwb2mqtt examples, user
 #   make install DESTDIR=/tmp/stage   → staged only (no user, no chown, no reloads, no sudo)

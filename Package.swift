@@ -26,6 +26,7 @@ let package = Package(
         .systemLibrary(name: "CLibSerialPort", pkgConfig: "libserialport", providers: [.apt(["libserialport-dev"])]),
         .systemLibrary(name: "CMosquitto", pkgConfig: "libmosquitto", providers: [.apt(["libmosquitto-dev"])]),
         .systemLibrary(name: "CYAML", pkgConfig: "yaml-0.1", providers: [.apt(["libyaml-dev"])]),
+        .systemLibrary(name: "CMicroHTTPD", pkgConfig: "libmicrohttpd", providers: [.apt(["libmicrohttpd-dev"])]),
 
         // libc calls the Glibc module hides (feature-gated: posix_openpt, ptsname_r, pipe2).
         .target(name: "CPty"),
@@ -50,6 +51,10 @@ let package = Package(
         // I/O: libmosquitto driven from the event loop (bounded QoS 1 queue, typed errors) and the
         // store-and-forward spool.
         .target(name: "MQTTClient", dependencies: ["CMosquitto", "EventLoop", "Vocabulary"]),
+
+        // I/O: a read-only HTTP server (fixed resources, Server-Sent Events) over libmicrohttpd,
+        // driven from the event loop: `watch --http`.
+        .target(name: "WebServer", dependencies: ["CMicroHTTPD", "EventLoop"]),
 
         // YAML decoding over libyaml: config, rules and simulator scenario files. Vocabulary for the
         // one wording of what a message may quote of a file (Excerpt).
@@ -80,7 +85,7 @@ let package = Package(
         .target(name: "Watch", dependencies: ["Vocabulary", "Proximity"]),
 
         // The command line: one type per subcommand, argument parsing, help, shell completion and exit statuses.
-        .target(name: "Commands", dependencies: ["Vocabulary", "Service", "Gateway", "SimulatorHosting", "Fuse", "Watch", "OfflineTools", "UCI", "DeviceLink", "MQTTClient", "YAMLCoding",
+        .target(name: "Commands", dependencies: ["Vocabulary", "Service", "Gateway", "SimulatorHosting", "Fuse", "Watch", "WebServer", "OfflineTools", "UCI", "DeviceLink", "MQTTClient", "YAMLCoding",
                                                  "Simulator", "Proximity", "Recording", "SiteFusion", "EventLoop", "CLibSerialPort", "CMosquitto", "CLinuxEvents"]),
 
         // Test-only helpers: child processes, a real mosquitto broker, subscriber, test CA, seeded noise.
@@ -136,6 +141,7 @@ let package = Package(
                                                         "Fuse", "OfflineTools", "Vocabulary"]),
         .testTarget(name: "VocabularyTests", dependencies: ["Vocabulary"]),
         .testTarget(name: "WatchTests", dependencies: ["Watch"]),
+        .testTarget(name: "WebServerTests", dependencies: ["WebServer"]),
         .testTarget(name: "ProximityTests", dependencies: ["Proximity", "RulesReading", "UCI", "YAMLCoding", "Vocabulary", "TestSupport"]),
         .testTarget(name: "BenchTests", dependencies: ["UCIBench", "DeviceLink", "EventLoop", "TestSupport", "UCI"]),
         .testTarget(name: "FaultTests", dependencies: ["SimulatorHosting", "TestSupport", "EventLoop", "MQTTClient", "DeviceLink", "Gateway", "Simulator", "UCI", "Vocabulary", "Proximity", "RulesReading"]),

@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # make demo: the agent against the built-in DWM3001C simulator and a private mosquitto on a free
 # loopback port, with the example rules, shown live by `uwb2mqtt watch` (drawn on a terminal,
-# one line per event or state change otherwise) until q or Ctrl-C; `make demo RAW=1` prints the MQTT traffic (topic and payload)
-# instead. Everything it starts is stopped by PID on the way out, also on errors.
+# one line per event or state change otherwise) until q or Ctrl-C, and as a web page on a free
+# loopback port (its address printed before the view starts and shown in the view's title line);
+# `make demo RAW=1` prints the MQTT traffic (topic and payload) instead. Everything it starts is stopped by PID on the way out, also on errors.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -29,12 +30,17 @@ trap cleanup EXIT
 trap 'exit 0' INT TERM
 
 # A free loopback port: the first one in a random range that nothing answers on.
-port=""
-for _ in $(seq 1 50); do
-  candidate=$((20000 + RANDOM % 20000))
-  if ! (exec 3<>"/dev/tcp/127.0.0.1/$candidate") 2>/dev/null; then port=$candidate; break; fi
-done
-[ -n "$port" ] || { echo "demo: no free loopback port found" >&2; exit 1; }
+free_port() {
+  for _ in $(seq 1 50); do
+    candidate=$((20000 + RANDOM % 20000))
+    if ! (exec 3<>"/dev/tcp/127.0.0.1/$candidate") 2>/dev/null; then echo "$candidate"; return; fi
+  done
+  echo "demo: no free loopback port found" >&2
+  exit 1
+}
+port=$(free_port)
+web=$(free_port)
+while [ "$web" = "$port" ]; do web=$(free_port); done
 
 cat > "$work/mosquitto.conf" <<CONF
 listener $port 127.0.0.1
@@ -62,6 +68,7 @@ CONF
 
 echo "demo: broker on 127.0.0.1:$port, agent on the simulator (scenario $SCENARIO); q or Ctrl-C stops"
 echo "demo: agent log in $work/agent.log"
+[ -n "$RAW" ] || echo "demo: the same view as a web page: http://127.0.0.1:$web/ (this machine only; --http ADDRESS:PORT with a password for a phone)"
 "$BIN" run --config "$work/config.yaml" --simulate "$SCENARIO" 2>"$work/agent.log" &
 agent=$!
 pids+=("$agent")
@@ -71,7 +78,7 @@ exec 3<&0
 if [ -n "$RAW" ]; then
   mosquitto_sub -h 127.0.0.1 -p "$port" -v -t 'uwb2mqtt/#' -t 'homeassistant/#' <&3 &
 else
-  "$BIN" watch --config "$work/config.yaml" <&3 &
+  "$BIN" watch --config "$work/config.yaml" --http "127.0.0.1:$web" <&3 &
 fi
 viewer=$!
 pids+=("$viewer")

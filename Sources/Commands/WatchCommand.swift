@@ -4,7 +4,11 @@ import Gateway
 import SiteFusion
 import Vocabulary
 import Watch
+import WebServer
 import YAMLCoding
+#if canImport(Glibc)
+@preconcurrency import Glibc
+#endif
 
 /// `uwb2mqtt watch [--config FILE] [--broker URL] [--gateway ID[,ID…]] [--site NAME] [--fuse-config FILE]
 /// [--plain]`: follows the gateways' v1 trees (and a fuse site's) and draws them on the terminal,
@@ -20,6 +24,13 @@ public struct WatchCommand: Command {
     static let fuseConfig = Option.value("--fuse-config", "FILE",
                                          help: "the fuse's config: its site (as --site), its zones for the map, its mqtt section")
     static let plain = Option.flag("--plain", help: "one line per event or state change, also on a terminal (the default when stdout is not one)")
+    static let http = Option.value("--http", "[ADDRESS:]PORT", .text,
+                                   help: "also serve the live view as a web page on ADDRESS:PORT (PORT alone: 127.0.0.1, this machine only; 0: a free port)")
+    static let httpUser = Option.value("--http-user", "NAME", .text, help: "the user name the page asks for with --http-password-file (default watch)")
+    static let httpPasswordFile = Option.value("--http-password-file", "FILE",
+                                               help: "ask for a password (HTTP basic auth), read from FILE; required for an ADDRESS beyond loopback")
+    static let httpCert = Option.value("--http-cert", "FILE", help: "serve HTTPS with this PEM certificate (with --http-key)")
+    static let httpKey = Option.value("--http-key", "FILE", help: "the PEM private key of --http-cert")
 
     static let declaration = CommandDeclaration(
         name: "watch", abstract: "follow the gateways live: device, rules, peers and events in words",
@@ -37,9 +48,13 @@ public struct WatchCommand: Command {
         ts, UTC. A message it cannot read is a line naming its topic. It never exits because the
         broker is unreachable: it says why once and keeps retrying. Keys on the drawn view: q quits;
         Up/Down, PageUp/PageDown and Home/End scroll the gateways' lines when they do not fit. Runs
-        until q or Ctrl-C.
+        until q or Ctrl-C. With --http it also serves the same view as a read-only web page, live
+        (a few frames a second), for a phone's browser: on loopback unless an address is given,
+        and beyond loopback only with --http-password-file (and, so that the password does not
+        cross the network in the clear, --http-cert and --http-key).
         """,
-        arguments: [.option(config), .option(broker), .option(gateway), .option(site), .option(fuseConfig), .option(plain)],
+        arguments: [.option(config), .option(broker), .option(gateway), .option(site), .option(fuseConfig), .option(plain),
+                    .option(http), .option(httpUser), .option(httpPasswordFile), .option(httpCert), .option(httpKey)],
         exitStatuses: [ExitStatus.Meaning(ExitStatus.success, "after q or Ctrl-C"),
                        ExitStatus.Meaning(ExitStatus.failure, "for a bad configuration")])
 
@@ -49,6 +64,11 @@ public struct WatchCommand: Command {
     var site: String?
     var fuseConfigPath: String?
     var plain: Bool
+    var httpAddress: ListenAddress?
+    var httpUserName: String
+    var httpPasswordPath: String?
+    var httpCertPath: String?
+    var httpKeyPath: String?
 
     init(_ arguments: ParsedArguments) throws(UsageError) {
         configPath = arguments.value(Self.config)
@@ -63,6 +83,20 @@ public struct WatchCommand: Command {
         }
         fuseConfigPath = arguments.value(Self.fuseConfig)
         plain = arguments.isSet(Self.plain)
+        httpUserName = arguments.value(Self.httpUser) ?? "watch"
+        httpPasswordPath = arguments.value(Self.httpPasswordFile)
+        httpCertPath = arguments.value(Self.httpCert)
+        httpKeyPath = arguments.value(Self.httpKey)
+        if let text = arguments.value(Self.http) {
+            do { httpAddress = try ListenAddress(parsing: text) } catch { throw UsageError("--http: \(error)") }
+        } else if arguments.value(Self.httpUser) != nil || httpPasswordPath != nil || httpCertPath != nil || httpKeyPath != nil {
+            throw UsageError("--http-user, --http-password-file, --http-cert and --http-key go with --http [ADDRESS:]PORT")
+        }
+        if (httpCertPath == nil) != (httpKeyPath == nil) { throw UsageError("--http-cert and --http-key go together") }
+        if arguments.value(Self.httpUser) != nil, httpPasswordPath == nil { throw UsageError("--http-user goes with --http-password-file") }
+        if let httpAddress, !httpAddress.isLoopback, httpPasswordPath == nil {
+            throw UsageError("--http \(httpAddress) serves beyond this machine: give --http-password-file FILE (and --http-cert and --http-key for HTTPS)")
+        }
     }
 
     func run(_ console: Console) -> Int32 {
@@ -96,8 +130,56 @@ public struct WatchCommand: Command {
             if configPath == nil { settings = fuse.mqtt }
         }
         if let brokerURL { settings.url = brokerURL }
+        var web: WatchWebPage.Settings?
+        if let httpAddress {
+            do { web = try webSettings(httpAddress, console: console) } catch {
+                console.errors("uwb2mqtt: watch: \(error)")
+                return ExitStatus.failure
+            }
+        }
         let drawn = !plain && TerminalScreen.isTerminal
         return WatchSession(broker: settings, gateways: gateways, site: siteView, console: console, terminal: drawn ? TerminalScreen() : nil,
-                            color: drawn && TerminalScreen.wantsColor).run()
+                            color: drawn && TerminalScreen.wantsColor, web: web).run()
+    }
+
+    /// The page's settings: the password and the certificate and key read from their files (their
+    /// contents never printed).
+    func webSettings(_ address: ListenAddress, console: Console) throws(ConfigurationError) -> WatchWebPage.Settings {
+        var settings = WatchWebPage.Settings(address: address)
+        if let httpPasswordPath {
+            let (password, warning) = try PasswordFile.read(path: httpPasswordPath, noun: "HTTP password file")
+            if let warning { console.errors("uwb2mqtt: watch: warning: \(warning)") }
+            settings.authentication = BasicAuthentication(user: httpUserName, password: password, realm: "uwb2mqtt watch")
+        }
+        if let httpCertPath, let httpKeyPath {
+            settings.tls = TLSCredentials(certificatePEM: try Self.pem(httpCertPath, "certificate"), keyPEM: try Self.pem(httpKeyPath, "private key"))
+        } else if !address.isLoopback {
+            console.errors("uwb2mqtt: watch: warning: the page on \(address) is plain HTTP: its password crosses the network in the clear (give --http-cert and --http-key)")
+        }
+        return settings
+    }
+
+    /// A PEM file's bytes (at most 64 KiB: a certificate chain, not a log).
+    static func pem(_ path: String, _ what: String) throws(ConfigurationError) -> [UInt8] {
+        let descriptor = open(path, O_RDONLY | O_CLOEXEC)
+        guard descriptor >= 0 else { throw ConfigurationError("cannot read the HTTPS \(what) \(path): \(String(cString: strerror(errno)))") }
+        defer { close(descriptor) }
+        var bytes: [UInt8] = []
+        var buffer = [UInt8](repeating: 0, count: 8192)
+        while bytes.count <= 65_536 {
+            let count = buffer.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
+            if count < 0, errno == EINTR { continue }
+            guard count >= 0 else { throw ConfigurationError("cannot read the HTTPS \(what) \(path): \(String(cString: strerror(errno)))") }
+            if count == 0 { break }
+            bytes += buffer[0..<count]
+        }
+        // The key's bytes are not left in a buffer that is freed.
+        for index in buffer.indices { buffer[index] = 0 }
+        guard !bytes.isEmpty else { throw ConfigurationError("the HTTPS \(what) \(path) is empty") }
+        guard bytes.count <= 65_536 else { throw ConfigurationError("the HTTPS \(what) \(path) is larger than 64 KiB") }
+        guard bytes.starts(with: Array("-----BEGIN ".utf8)) || String(decoding: bytes, as: UTF8.self).contains("-----BEGIN ") else {
+            throw ConfigurationError("the HTTPS \(what) \(path) is not PEM text (-----BEGIN …)")
+        }
+        return bytes
     }
 }

@@ -4,6 +4,7 @@ import Gateway
 import MQTTClient
 import Vocabulary
 import Watch
+import WebServer
 #if canImport(Glibc)
 @preconcurrency import Glibc
 #endif
@@ -24,8 +25,11 @@ final class WatchSession {
     /// Where the drawn view goes; nil: lines.
     private let terminal: TerminalScreen?
     private let color: Bool
-    /// What `watch` last said about its connection: the drawn view's title.
+    /// What `watch` last said about its connection: the drawn view's title (and the page's).
     private var connection = ""
+    /// `page http://…/  ` before the drawn view's title, when the page is served: first, so that
+    /// a narrow terminal cuts the broker's words rather than the address a phone needs.
+    private var pageNote = ""
     private var loop: EventLoop?
     /// The pending redraw; at most one, so that a burst of messages is one frame.
     private var redraw: EventLoop.Timer?
@@ -39,9 +43,14 @@ final class WatchSession {
 
     /// The fuse site to follow, if any.
     let site: String?
+    /// `--http`: where to serve the page, and the page once served.
+    private let webSettings: WatchWebPage.Settings?
+    private var web: WatchWebPage?
 
-    init(broker: BrokerSettings, gateways: [String], site: SiteView? = nil, console: Console, terminal: TerminalScreen? = nil, color: Bool = false) {
+    init(broker: BrokerSettings, gateways: [String], site: SiteView? = nil, console: Console, terminal: TerminalScreen? = nil, color: Bool = false,
+         web: WatchWebPage.Settings? = nil) {
         self.broker = broker
+        webSettings = web
         self.gateways = gateways
         self.site = site?.name
         self.console = console
@@ -78,6 +87,9 @@ final class WatchSession {
             ).configuration(logger: Logger())
             client = try MQTTClient(configuration: settings, loop: loop) { [unowned self] in handle($0) }
             for filter in filters { try client.subscribe(topic: filter, qos: .atLeastOnce) }
+            if let webSettings {
+                web = try WatchWebPage(webSettings, loop: loop) { [unowned self] in (model, connection) }
+            }
             try client.start()
         } catch {
             console.errors("uwb2mqtt: watch: \(error)")
@@ -90,8 +102,14 @@ final class WatchSession {
             }
             tick()
         }
+        if let web {
+            // Said first, on its own line: what a person opens on a phone (`make demo` shows it too).
+            if terminal == nil { console.output(PlainLine.clock(secondsSince1970: Clocks.wall()) + " page " + web.url) }
+            pageNote = "page " + web.url + "  "
+        }
         say("broker \(broker.url): connecting, following \(filters.joined(separator: " "))")
         loop.run(until: { [unowned self] in stopRequested })
+        web?.stop()
         if let keyWatch { loop.unwatch(keyWatch) }
         if let redraw { loop.cancel(redraw) }
         terminal?.leave()
@@ -113,6 +131,7 @@ final class WatchSession {
             say("broker \(broker.url): \(problem); retrying with back-off")
         case let .message(message):
             let changes = model.receive(topic: message.topic, payload: message.payload, retained: message.retained, receivedAt: Clocks.wall())
+            web?.changed()
             if terminal != nil {
                 // A range or feedback moves a number without being a change: any message may.
                 changed()
@@ -153,8 +172,9 @@ final class WatchSession {
 
     /// A line about `watch`'s own connection, in the same shape as the gateways' lines.
     private func say(_ text: String) {
-        guard terminal != nil else { return console.output(PlainLine.clock(secondsSince1970: Clocks.wall()) + " " + text) }
         connection = text
+        web?.changed()
+        guard terminal != nil else { return console.output(PlainLine.clock(secondsSince1970: Clocks.wall()) + " " + text) }
         changed()
     }
 
@@ -179,7 +199,7 @@ final class WatchSession {
         guard let terminal else { return }
         lastDraw = Clocks.monotonic()
         let size = terminal.size
-        let frame = WatchScreen.frame(model, title: connection, now: Clocks.wall(), width: size.width, height: size.height, color: color, scroll: scroll)
+        let frame = WatchScreen.frame(model, title: pageNote + connection, now: Clocks.wall(), width: size.width, height: size.height, color: color, scroll: scroll)
         // Kept within what there is: keys pressed past the end must not have to be taken back.
         scroll = frame.scroll
         page = max(1, frame.page)

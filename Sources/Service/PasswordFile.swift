@@ -22,30 +22,31 @@ public enum PasswordFile {
     ///   working) when the file is readable by every user (`mode & 0o004`).
     /// - Throws: `ConfigurationError` when the file is missing, unreadable, not a regular file,
     ///   too large, not UTF-8, empty, or contains a NUL byte or a line break inside the password.
-    public static func read(path: String) throws(ConfigurationError) -> (password: String, warning: String?) {
+    /// `noun` names the file in messages (`MQTT password file`, `HTTP password file`).
+    public static func read(path: String, noun: String = "MQTT password file") throws(ConfigurationError) -> (password: String, warning: String?) {
         let descriptor = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY)
         guard descriptor >= 0 else {
             let code = errno
             switch code {
             case ENOENT, ENOTDIR:
-                throw ConfigurationError("cannot read the MQTT password file \(path): no such file")
+                throw ConfigurationError("cannot read the \(noun) \(path): no such file")
             case EACCES, EPERM:
-                throw ConfigurationError("cannot read the MQTT password file \(path): permission denied for user \(currentUserName()) (the service runs as uwb2mqtt: chown root:uwb2mqtt and chmod 0640 it)")
+                throw ConfigurationError("cannot read the \(noun) \(path): permission denied for user \(currentUserName()) (the service runs as uwb2mqtt: chown root:uwb2mqtt and chmod 0640 it)")
             default:
-                throw ConfigurationError("cannot read the MQTT password file \(path): \(String(cString: strerror(code)))")
+                throw ConfigurationError("cannot read the \(noun) \(path): \(String(cString: strerror(code)))")
             }
         }
         defer { close(descriptor) }
 
         var status = stat()
         guard fstat(descriptor, &status) == 0 else {
-            throw ConfigurationError("cannot read the MQTT password file \(path): \(String(cString: strerror(errno)))")
+            throw ConfigurationError("cannot read the \(noun) \(path): \(String(cString: strerror(errno)))")
         }
         guard (status.st_mode & S_IFMT) == S_IFREG else {
-            throw ConfigurationError("the MQTT password file \(path) is not a regular file")
+            throw ConfigurationError("the \(noun) \(path) is not a regular file")
         }
         guard status.st_size <= maximumSize else {
-            throw ConfigurationError("the MQTT password file \(path) is \(status.st_size) bytes; a password file holds only the password")
+            throw ConfigurationError("the \(noun) \(path) is \(status.st_size) bytes; a password file holds only the password")
         }
 
         var bytes: [UInt8] = []
@@ -54,7 +55,7 @@ public enum PasswordFile {
             let count = buffer.withUnsafeMutableBytes { Glibc.read(descriptor, $0.baseAddress, $0.count) }
             if count < 0 {
                 if errno == EINTR { continue }
-                throw ConfigurationError("cannot read the MQTT password file \(path): \(String(cString: strerror(errno)))")
+                throw ConfigurationError("cannot read the \(noun) \(path): \(String(cString: strerror(errno)))")
             }
             if count == 0 { break }
             bytes += buffer[0..<count]
@@ -62,7 +63,7 @@ public enum PasswordFile {
         // The buffer held the password; do not leave it lying around longer than needed.
         for index in buffer.indices { buffer[index] = 0 }
         guard bytes.count <= maximumSize else {
-            throw ConfigurationError("the MQTT password file \(path) is larger than \(maximumSize) bytes; a password file holds only the password")
+            throw ConfigurationError("the \(noun) \(path) is larger than \(maximumSize) bytes; a password file holds only the password")
         }
 
         if bytes.last == 0x0A {
@@ -70,22 +71,22 @@ public enum PasswordFile {
             if bytes.last == 0x0D { bytes.removeLast() }
         }
         guard !bytes.isEmpty else {
-            throw ConfigurationError("the MQTT password file \(path) is empty")
+            throw ConfigurationError("the \(noun) \(path) is empty")
         }
         guard !bytes.contains(0) else {
-            throw ConfigurationError("the MQTT password file \(path) contains a NUL byte")
+            throw ConfigurationError("the \(noun) \(path) contains a NUL byte")
         }
         guard !bytes.contains(0x0A), !bytes.contains(0x0D) else {
-            throw ConfigurationError("the MQTT password file \(path) has more than one line; it must hold only the password (one trailing newline is allowed)")
+            throw ConfigurationError("the \(noun) \(path) has more than one line; it must hold only the password (one trailing newline is allowed)")
         }
         guard let password = String(validating: bytes, as: UTF8.self) else {
-            throw ConfigurationError("the MQTT password file \(path) is not UTF-8 text")
+            throw ConfigurationError("the \(noun) \(path) is not UTF-8 text")
         }
 
         var warning: String?
         let mode = status.st_mode & 0o777
         if mode & 0o004 != 0 {
-            warning = "the MQTT password file \(path) is readable by every user (mode \(octal(mode))); run: chmod 0640 \(path)"
+            warning = "the \(noun) \(path) is readable by every user (mode \(octal(mode))); run: chmod 0640 \(path)"
         }
         return (password, warning)
     }

@@ -44,8 +44,13 @@ public final class ChildProcess: Sendable {
     /// at `stdinFIFO`, opened read-write so that the child never reads an end of file from it
     /// while the test writes to it now and then. The child inherits the test's environment, with
     /// `environment` added (replacing variables of the same name).
+    ///
+    /// `descriptors` hands the child some of the test's descriptors under the numbers given (a
+    /// pipe as its 3 and 4, say); `ownProcessGroup` starts it in a process group of its own,
+    /// whose id is its PID, so that `signalGroup` reaches whatever it starts in turn.
     public init(executable: String, arguments: [String], stdoutPath: String, stderrPath: String,
-                environment: [String: String] = [:], stdinFIFO: String? = nil) throws(TestSupportError) {
+                environment: [String: String] = [:], stdinFIFO: String? = nil,
+                descriptors: [(parent: Int32, child: Int32)] = [], ownProcessGroup: Bool = false) throws(TestSupportError) {
         self.executable = executable
         self.arguments = arguments
         self.stdoutPath = stdoutPath
@@ -60,7 +65,8 @@ public final class ChildProcess: Sendable {
         // Nothing else of the test process: tests run in parallel, and a socket of another test
         // (a TCPOutageProxy relay, a client) inherited by this child would stay open after that
         // test closed it — its peer would never see the connection end.
-        if let closeFrom = Self.addCloseFrom { _ = closeFrom(&actions, 3) }
+        for (parent, child) in descriptors { posix_spawn_file_actions_adddup2(&actions, parent, child) }
+        if let closeFrom = Self.addCloseFrom { _ = closeFrom(&actions, (descriptors.map(\.child).max() ?? 2) + 1) }
 
         var attributes = posix_spawnattr_t()
         posix_spawnattr_init(&attributes)
@@ -71,7 +77,8 @@ public final class ChildProcess: Sendable {
         sigfillset(&all)
         posix_spawnattr_setsigmask(&attributes, &empty)   // nothing blocked in the child
         posix_spawnattr_setsigdefault(&attributes, &all)  // and every signal at its default action
-        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
+        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF | (ownProcessGroup ? POSIX_SPAWN_SETPGROUP : 0)))
+        if ownProcessGroup { posix_spawnattr_setpgroup(&attributes, 0) }
 
         let argv: [UnsafeMutablePointer<CChar>?] = ([executable] + arguments).map { strdup($0) } + [nil]
         defer { for pointer in argv { free(pointer) } }
@@ -126,6 +133,12 @@ public final class ChildProcess: Sendable {
         termination.withLock { state in
             if state == nil { _ = Glibc.kill(pid, signal) }
         }
+    }
+
+    /// Sends `signal` to the child's process group (started with `ownProcessGroup`): the child and
+    /// whatever it started that is still in the group, also after the child itself has ended.
+    public func signalGroup(_ signal: Int32) {
+        _ = Glibc.kill(-pid, signal)
     }
 
     /// Stops the child: SIGTERM, up to `grace` for it to exit, then SIGKILL; always reaps it.

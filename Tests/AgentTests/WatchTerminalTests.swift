@@ -116,6 +116,21 @@ import TestSupport
         #expect(await tmux.run(["has-session", "-t", "watch"]).status != .exited(0), "watch still running after Ctrl-C")
     }
 
+    /// With `--http`, the page's address leads the title line, where a narrow terminal cuts the
+    /// broker's words before it (the alternate screen hides what was printed before the view).
+    @Test(.enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/tmux")))
+    func theTitleLineGivesThePagesAddress() async throws {
+        let broker = try await MosquittoBroker.start()
+        defer { broker.stop() }
+        let dir = try TemporaryDirectory(prefix: "watch-tmux-http")
+        let tmux = Tmux(dir: dir)
+        let server = try await start(tmux, "exec '\(AgentProcess.executable)' watch --broker \(broker.url) --http 127.0.0.1:0 2>'\(dir.file("watch.err"))'",
+                                     width: 60)
+        defer { kill(server, SIGTERM) }
+        let screen = await tmux.screen(until: "the page's address in the title") { $0.first?.contains(#/^uwb2mqtt watch  \d\d:\d\d:\d\d UTC  page http://127\.0\.0\.1:\d+/ /#) == true }
+        #expect(screen.first.map { $0.count <= 60 } == true, "cut at the width: \(screen)")
+    }
+
     /// The view follows the terminal's size: wider, the distance bar grows and lines cut at 80
     /// columns show whole; shorter, the screen still ends at its last row.
     @Test(.enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/tmux")))

@@ -107,7 +107,7 @@ import TestSupport
         #expect(info.contains("\n Version: \(AgentVersion.agent)\n"))
         #expect(info.contains("\n Maintainer: \(Self.maintainer)\n"))
         #expect(!info.contains("Homepage:"), "no homepage was given: \(info)")
-        #expect(info.contains("libserialport0") && info.contains("libmosquitto1") && info.contains("libyaml-0-2"))
+        #expect(info.contains("libserialport0") && info.contains("libmosquitto1") && info.contains("libyaml-0-2") && info.contains("libmicrohttpd12"))
         #expect(info.contains("conffiles") && info.contains("postinst") && info.contains("md5sums"))
         let (_, contents) = try await run("/usr/bin/dpkg-deb", ["--contents", package], in: work)
         for path in ["./usr/bin/uwb2mqtt", "./lib/systemd/system/uwb2mqtt.service", "./lib/udev/rules.d/99-uwb2mqtt.rules",

@@ -1,0 +1,365 @@
+import Foundation
+import Testing
+import TestSupport
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// `uwb2mqtt watch --http` as a person on site sees it: the real executable against a real
+/// mosquitto, the agent on the simulator, and the page in Debian's headless Chromium sized as a
+/// phone held upright, read through its DOM (the text a person reads, the elements drawn).
+@Suite(.serialized, .timeLimit(.minutes(3)), .enabled(if: HeadlessChromium.isInstalled))
+struct WatchWebTests {
+    /// `uwb2mqtt watch --plain --http 127.0.0.1:0 ARGUMENTS` and the page's address, which it
+    /// prints first (the kernel chose the port: no race for a free one).
+    func startWatch(_ arguments: [String], in dir: TemporaryDirectory) async throws -> (ChildProcess, String) {
+        let watch = try ChildProcess(executable: AgentProcess.executable, arguments: ["watch", "--plain"] + arguments,
+                                     stdoutPath: dir.file("watch.out"), stderrPath: dir.file("watch.err"))
+        var url: String?
+        await eventually("the page's address") {
+            url = lines(watch).lazy.compactMap { $0.firstMatch(of: #/ page (https?://\S+/)$/#).map { String($0.1) } }.first
+            return url != nil
+        }
+        return (watch, try #require(url, "watch said: \(lines(watch)) \(errors(watch))"))
+    }
+
+    func lines(_ process: ChildProcess) -> [String] {
+        ((try? String(contentsOfFile: process.stdoutPath, encoding: .utf8)) ?? "").split(separator: "\n").map(String.init)
+    }
+
+    func errors(_ process: ChildProcess) -> String { (try? String(contentsOfFile: process.stderrPath, encoding: .utf8)) ?? "" }
+
+    /// Evaluates `expression` in the page until it returns true or `timeout` passes (an issue then,
+    /// with what the page showed).
+    @discardableResult
+    func page(_ page: HeadlessChromium.Page, shows what: String, timeout: Double = 15, _ expression: String) async -> Bool {
+        if await waitUntil(timeout: timeout, { ((try? page.evaluate(expression)) as? Bool) == true }) { return true }
+        Issue.record("timed out waiting for the page to show \(what); it showed:\n\(page.text())")
+        return false
+    }
+
+    /// The row of a peer: `[data-peer]` compared in the script, so that any name can be asked for.
+    static func peerRow(_ name: String) -> String {
+        "[...document.querySelectorAll('li.peer')].find(row => row.dataset.peer === \(jsString(name)))"
+    }
+
+    static func jsString(_ text: String) -> String {
+        String(decoding: try! JSONSerialization.data(withJSONObject: [text]), as: UTF8.self).dropFirst().dropLast().description
+    }
+
+    /// Where the screenshots go: beside the build, kept after the run (the suite's temporary
+    /// directories are not).
+    static let screenshots = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("../../.build/screenshots").standardized.path
+
+    @Test func aPhoneFollowsTheWalkLive() async throws {
+        let broker = try await MosquittoBroker.start()
+        defer { broker.stop() }
+        let dir = try TemporaryDirectory(prefix: "watch-web")
+        let (watch, url) = try await startWatch(["--broker", broker.url, "--http", "127.0.0.1:0"], in: dir)
+        defer { _ = watch.terminate() }
+        let subscriber = try await MQTTTestSubscriber.start(broker: broker, topics: ["uwb2mqtt/gw/peer/phone-anna/#"])
+        defer { subscriber.stop() }
+        let agent = try AgentProcess(config: testConfig(url: broker.url, spool: dir.file("spool"), extra: "rules: \(AgentFixtures.exampleRulesPath)"),
+                                     scenario: AgentFixtures.walkBy, directory: dir)
+        defer { agent.stop() }
+        let chromium = try HeadlessChromium()
+        defer { chromium.stop() }
+        let phone = try chromium.open(url)
+
+        await page(phone, shows: "the gateway online and ranging", timeout: 30, """
+            [...document.querySelectorAll('article.gateway')].some(card => card.dataset.gateway === 'gw'
+              && card.innerText.includes('gw online') && card.innerText.includes('device ranging'))
+            """)
+        // Anna walks in at 1.5 m/s: every distance the page shows was measured less than a second
+        // before (a `range` or `state` of hers with that distance, in centimetres, and a `ts` no
+        // older), and the distances it shows change as she walks.
+        var shown: [(at: Double, text: String)] = []
+        let walkDeadline = Date().addingTimeInterval(40)
+        while shown.count < 12, Date() < walkDeadline {
+            if let text = try? phone.evaluate("(() => { const row = \(Self.peerRow("phone-anna")); return row ? row.querySelector('.distance').textContent : null })()") as? String,
+               text.hasSuffix(" m"), text != shown.last?.text {
+                shown.append((Date().timeIntervalSince1970, text))
+            }
+            try await Task.sleep(for: .milliseconds(150))
+        }
+        #expect(shown.count >= 12, "the page's distance moved \(shown.count) times: \(shown.map(\.text))")
+        let published = subscriber.messages.compactMap { message -> (ts: Double, text: String)? in
+            let payload = json(message.payload)
+            guard let distance = payload["distance_m"] as? Double, let ts = payload["ts"] as? String, let seconds = Self.seconds(ts) else { return nil }
+            return (seconds, Self.centimetres(distance))
+        }
+        for sample in shown {
+            let newest = published.filter { $0.text == sample.text }.map(\.ts).max()
+            #expect(newest.map { sample.at - $0 < 1.0 } == true,
+                    "\(sample.text) shown at \(sample.at): measured \(newest.map { "\(sample.at - $0) s" } ?? "never") before")
+        }
+
+        // Her zone_enter, in words, as the plain view writes it.
+        await page(phone, shows: "phone-anna's zone_enter in words", timeout: 40, """
+            /^\\d\\d:\\d\\d:\\d\\d gw · phone-anna · zone_enter counter at \\d+\\.\\d\\d m after \\d+ ms dwell \\(threshold 1(\\.0)? m\\)$/m
+              .test(document.getElementById('events').innerText)
+            """)
+        try FileManager.default.createDirectory(atPath: Self.screenshots, withIntermediateDirectories: true)
+        try phone.screenshot(to: Self.screenshots + "/watch-web-phone.png")
+        // What the terminal view shows of each peer is there in words too.
+        let text = phone.text()
+        #expect(text.contains("rules ok"), "\(text)")
+        #expect(text.contains("tool-cart"), "\(text)")
+        #expect(text.contains("ranking "), "\(text)")
+        #expect(try phone.evaluate("\(Self.peerRow("phone-anna")).querySelectorAll('.bar .mark').length") as? Int ?? 0 > 0,
+                "the rules' distances marked on her bar")
+
+        // A second browser, and the first one reloaded: the state as it is, at once (one second,
+        // where frames come four times a second and the stream starts with everything).
+        let second = try chromium.open(url)
+        let reloadedAt = Date()
+        try phone.reload()
+        for (tab, name) in [(second, "a second browser"), (phone, "the reloaded page")] {
+            await page(tab, shows: "\(name): phone-anna with a distance and the events", timeout: 5, """
+                (\(Self.peerRow("phone-anna")) || null) !== null
+                  && / m$/.test(\(Self.peerRow("phone-anna")).querySelector('.distance').textContent)
+                  && document.getElementById('events').innerText.includes('zone_enter counter')
+                """)
+        }
+        #expect(Date().timeIntervalSince(reloadedAt) < 3, "both had the state within \(Date().timeIntervalSince(reloadedAt)) s")
+        #expect(agent.process.isRunning)
+        // SIGTERM with two pages' streams open: watch ends them and exits cleanly, at once.
+        #expect(watch.terminate(grace: .seconds(3)) == .exited(0), "\(errors(watch))")
+    }
+
+    /// With a site: four gateways on the simulator where their status puts them, the real fuse
+    /// placing the tag, and the page's map drawing the tag inside the zone it is in, in words too.
+    @Test func theMapShowsTheTagInsideItsZone() async throws {
+        let broker = try await MosquittoBroker.start()
+        defer { broker.stop() }
+        let dir = try TemporaryDirectory(prefix: "watch-web-site")
+        let fusePath = try dir.write("fuse.yaml", fuseConfig(url: broker.url, checkoutPolygon: "[[0, 0], [2.5, 0], [2.5, 2], [0, 2]]"))
+        let (watch, url) = try await startWatch(["--fuse-config", fusePath, "--http", "127.0.0.1:0"], in: dir)
+        defer { _ = watch.terminate() }
+        var agents: [AgentProcess] = []
+        defer { for agent in agents { agent.stop() } }
+        for (id, x, y) in SiteEndToEndTests.gateways {
+            agents.append(try AgentProcess(config: """
+                gateway: {id: \(id), position: {x: \(x), y: \(y), z: 2.5}, heading_deg: 0}
+                device:
+                  ranging_interval: 100ms
+                  peers: [{address: 0x0001, name: cart}]
+                mqtt: {url: "\(broker.url)", spool_dir: "\(dir.file("spool-" + id))", metrics_interval: 60s}
+                """, scenario: SiteEndToEndTests.scenario, directory: dir, name: id))
+        }
+        let fuse = try ChildProcess(executable: AgentProcess.executable, arguments: ["fuse", "--config", fusePath],
+                                    stdoutPath: dir.file("fuse.out"), stderrPath: dir.file("fuse.err"))
+        defer { fuse.terminate() }
+        let chromium = try HeadlessChromium()
+        defer { chromium.stop() }
+        let phone = try chromium.open(url)
+        // The tag's dot (its centre, in the map's coordinates) inside the zone's outline as drawn,
+        // and the legend saying so.
+        await page(phone, shows: "cart inside checkout on the map", timeout: 60, """
+            (() => {
+              const tag = document.querySelector('#map g.tag[data-tag="cart"] .tag-dot');
+              const zone = [...document.querySelectorAll('#map polygon.zone')].find(z => z.dataset.zone === 'checkout');
+              const legend = [...document.querySelectorAll('#tags li')].find(li => li.dataset.tag === 'cart');
+              if (!tag || !zone || !legend || !legend.textContent.includes('in checkout')) return false;
+              const x = +tag.getAttribute('cx'), y = +tag.getAttribute('cy');
+              const points = zone.getAttribute('points').split(' ').map(p => p.split(',').map(Number));
+              let inside = false;
+              for (let i = 0, j = points.length - 1; i < points.length; j = i++) {
+                const [xi, yi] = points[i], [xj, yj] = points[j];
+                if ((yi > y) !== (yj > y) && x < (xj - xi) * (y - yi) / (yj - yi) + xi) inside = !inside;
+              }
+              return inside && document.querySelectorAll('#map polygon.gateway-mark').length === 4;
+            })()
+            """)
+        try FileManager.default.createDirectory(atPath: Self.screenshots, withIntermediateDirectories: true)
+        try phone.screenshot(to: Self.screenshots + "/watch-web-site.png")
+        #expect(phone.text().contains("fuse online"), "\(phone.text())")
+        #expect(watch.isRunning)
+    }
+
+    /// A peer named as markup, and a gateway whose id is markup: shown as the characters they are,
+    /// no element made of them, no script run (an alert would also stop the page updating).
+    @Test func hostileNamesStayText() async throws {
+        let broker = try await MosquittoBroker.start()
+        defer { broker.stop() }
+        let dir = try TemporaryDirectory(prefix: "watch-web-hostile")
+        let (watch, url) = try await startWatch(["--broker", broker.url, "--http", "127.0.0.1:0"], in: dir)
+        defer { _ = watch.terminate() }
+        let hostile = "<img src=x onerror=alert(1)>"
+        let config = testConfig(url: broker.url, spool: dir.file("spool"))
+            .replacingOccurrences(of: "name: phone-anna", with: "name: \"\(hostile)\"")
+        let agent = try AgentProcess(config: config, scenario: AgentFixtures.walkBy, directory: dir)
+        defer { agent.stop() }
+        try await MQTTTestPublisher.publish(broker: broker, topic: "uwb2mqtt/lobby/device",
+                                            message: #"{"state": "error", "error": "<script>alert(2)</script>", "ts": "2026-11-29T12:00:00.000Z"}"#)
+        let chromium = try HeadlessChromium()
+        defer { chromium.stop() }
+        let phone = try chromium.open(url)
+        await page(phone, shows: "the hostile name as text", timeout: 30,
+                   "(\(Self.peerRow(hostile)) || null) !== null && \(Self.peerRow(hostile)).querySelector('.name').textContent === \(Self.jsString(hostile))")
+        await page(phone, shows: "the device error as text",
+                   "document.body.innerText.includes('device error: <script>alert(2)</script>')")
+        #expect(try phone.evaluate("document.querySelectorAll('img').length") as? Int == 0)
+        #expect(try phone.evaluate("document.querySelectorAll('script').length") as? Int == 1, "only the page's own script")
+        // Still updating: a state the page had not seen arrives after the names were drawn.
+        try await MQTTTestPublisher.publish(broker: broker, topic: "uwb2mqtt/lobby/status",
+                                            message: #"{"state": "online", "version": "after-the-names", "ts": "2026-11-29T12:00:01.000Z"}"#)
+        await page(phone, shows: "the gateway's status after the names", "document.body.innerText.includes('lobby online')")
+        try FileManager.default.createDirectory(atPath: Self.screenshots, withIntermediateDirectories: true)
+        try phone.screenshot(to: Self.screenshots + "/watch-web-hostile.png")
+        #expect(watch.isRunning)
+    }
+
+    /// 200 connections opened and dropped — some silent, some halfway through a request, some
+    /// with headers beyond the limit, some reading the stream — and the page is still served
+    /// and live, to a browser that comes after them.
+    @Test func twoHundredDroppedConnectionsLeaveThePageServing() async throws {
+        let broker = try await MosquittoBroker.start()
+        defer { broker.stop() }
+        let dir = try TemporaryDirectory(prefix: "watch-web-flood")
+        let (watch, url) = try await startWatch(["--broker", broker.url, "--http", "127.0.0.1:0"], in: dir)
+        defer { _ = watch.terminate() }
+        let match = try #require(url.firstMatch(of: #/:(\d+)/$/#))
+        let port = try #require(UInt16(match.1))
+        try await MQTTTestPublisher.publish(broker: broker, topic: "uwb2mqtt/lobby/status",
+                                            message: #"{"state": "online", "version": "flood", "ts": "2026-11-29T12:00:00.000Z"}"#, retain: true)
+        let requests = ["", "GET / HTTP/1.1\r\nHost: x\r\n", "GET /events HTTP/1.1\r\nHost: x\r\n\r\n",
+                        "GET / HTTP/1.1\r\nHost: x\r\nX-Big: " + String(repeating: "a", count: 40_000) + "\r\n\r\n",
+                        "POST / HTTP/1.1\r\nHost: x\r\nContent-Length: 100000\r\n\r\nxxxx", "\u{16}\u{3}\u{1}\u{2}\u{0}garbage\r\n\r\n"]
+        var sockets: [Int32] = []
+        for index in 0..<200 {
+            let socket = Self.connect(port: port)
+            if socket >= 0 {
+                Self.send(socket, requests[index % requests.count])
+                sockets.append(socket)
+            }
+            // In waves of 50, so that the server's connection limit is met and passed.
+            if sockets.count == 50 {
+                for socket in sockets { close(socket) }
+                sockets = []
+            }
+        }
+        for socket in sockets { close(socket) }
+        #expect(watch.isRunning, "\(errors(watch))")
+        let chromium = try HeadlessChromium()
+        defer { chromium.stop() }
+        let phone = try chromium.open(url)
+        await page(phone, shows: "the gateway after the flood", "document.body.innerText.includes('lobby online')")
+        #expect(watch.isRunning)
+    }
+
+    /// Streams whose readers stopped reading (a phone put away with the page open, a link gone
+    /// quiet) hold nothing up: watch's own lines and another browser stay live.
+    @Test func browsersThatStopReadingHoldNothingUp() async throws {
+        let broker = try await MosquittoBroker.start()
+        defer { broker.stop() }
+        let dir = try TemporaryDirectory(prefix: "watch-web-stalled")
+        let (watch, url) = try await startWatch(["--broker", broker.url, "--http", "127.0.0.1:0"], in: dir)
+        defer { _ = watch.terminate() }
+        let match = try #require(url.firstMatch(of: #/:(\d+)/$/#))
+        let port = try #require(UInt16(match.1))
+        var stalled: [Int32] = []
+        defer { for socket in stalled { close(socket) } }
+        for _ in 0..<8 {
+            let socket = Self.connect(port: port, receiveBuffer: 1024)
+            if socket >= 0 {
+                Self.send(socket, "GET /events HTTP/1.1\r\nHost: x\r\n\r\n")
+                stalled.append(socket)
+            }
+        }
+        #expect(stalled.count == 8)
+        let agent = try AgentProcess(config: testConfig(url: broker.url, spool: dir.file("spool"), extra: "rules: \(AgentFixtures.exampleRulesPath)"),
+                                     scenario: AgentFixtures.walkBy, directory: dir)
+        defer { agent.stop() }
+        let chromium = try HeadlessChromium()
+        defer { chromium.stop() }
+        let phone = try chromium.open(url)
+        await eventually("watch's line for the zone_enter", timeout: 40) {
+            lines(watch).contains { $0.contains(#/ gw  phone-anna  zone_enter counter at /#) }
+        }
+        await page(phone, shows: "the zone_enter on a live page beside the stalled ones",
+                   "document.getElementById('events').innerText.includes('zone_enter counter')")
+        #expect(watch.isRunning)
+        #expect(ProcFS.residentKiB(pid: watch.pid) < 64 * 1024, "VmRSS \(ProcFS.residentKiB(pid: watch.pid)) KiB")
+    }
+
+    /// With a password and a certificate: HTTPS, and nothing without the password; the password
+    /// never in what watch prints. And an address beyond loopback without a password is refused.
+    @Test func aPasswordAndHTTPSBeyondLoopback() async throws {
+        let broker = try await MosquittoBroker.start()
+        defer { broker.stop() }
+        let dir = try TemporaryDirectory(prefix: "watch-web-auth")
+        let refused = try ChildProcess(executable: AgentProcess.executable, arguments: ["watch", "--broker", broker.url, "--http", "0.0.0.0:0"],
+                                       stdoutPath: dir.file("refused.out"), stderrPath: dir.file("refused.err"))
+        defer { _ = refused.terminate() }
+        #expect(await refused.waitForExit(timeout: .seconds(10)) == .exited(2))
+        #expect(errors(refused).contains("--http 0.0.0.0:0 serves beyond this machine: give --http-password-file FILE"), "\(errors(refused))")
+
+        let ca = try await TestCA.create()
+        let passwordFile = try dir.write("http-password", "s3cret-walk\n")
+        chmod(passwordFile, 0o600)
+        let (watch, url) = try await startWatch(["--broker", broker.url, "--http", "127.0.0.1:0", "--http-user", "site",
+                                                 "--http-password-file", passwordFile, "--http-cert", ca.serverCertFile, "--http-key", ca.serverKeyFile], in: dir)
+        defer { _ = watch.terminate() }
+        #expect(url.hasPrefix("https://127.0.0.1:"), "\(url)")
+        try await MQTTTestPublisher.publish(broker: broker, topic: "uwb2mqtt/lobby/status",
+                                            message: #"{"state": "online", "version": "tls", "ts": "2026-11-29T12:00:00.000Z"}"#, retain: true)
+        let chromium = try HeadlessChromium()
+        defer { chromium.stop() }
+        // Without the password, or with a wrong one: 401 (headless Chromium then waits for
+        // credentials that nobody types; the status is what a person's browser would act on).
+        let stranger = try chromium.open(url)
+        let wrong = try chromium.open(url, headers: ["Authorization": "Basic " + Data("site:guess".utf8).base64EncodedString()])
+        for (tab, who) in [(stranger, "no password"), (wrong, "a wrong password")] {
+            await eventually("401 for \(who)") {
+                _ = tab.text()
+                return tab.statuses.contains(401)
+            }
+            #expect(!tab.statuses.contains(200), "\(who): \(tab.statuses)")
+            #expect(!tab.text().contains("lobby"))
+        }
+        let site = try chromium.open(url, headers: ["Authorization": "Basic " + Data("site:s3cret-walk".utf8).base64EncodedString()])
+        await page(site, shows: "the gateway over HTTPS with the password", "document.body.innerText.includes('lobby online')")
+        #expect(try site.evaluate("location.protocol") as? String == "https:")
+        #expect(!(lines(watch).joined() + errors(watch)).contains("s3cret-walk"))
+    }
+
+    static func connect(port: UInt16, receiveBuffer: Int32? = nil) -> Int32 {
+        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        guard fd >= 0 else { return -1 }
+        if var size = receiveBuffer { setsockopt(fd, SOL_SOCKET, SO_RCVBUF, &size, socklen_t(MemoryLayout<Int32>.size)) }
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_port = port.bigEndian
+        address.sin_addr.s_addr = in_addr_t(0x7f00_0001).bigEndian
+        let rc = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { Glibc.connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+        }
+        guard rc == 0 else {
+            close(fd)
+            return -1
+        }
+        return fd
+    }
+
+    static func send(_ fd: Int32, _ text: String) {
+        guard !text.isEmpty else { return }
+        let bytes = Array(text.utf8)
+        // Non-blocking: a server that stopped reading must not stall the test.
+        _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK)
+        _ = bytes.withUnsafeBytes { Glibc.send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+    }
+
+    /// `4.53 m`, rounded as the page rounds.
+    static func centimetres(_ metres: Double) -> String {
+        let centimetres = Int((metres * 100).rounded())
+        return "\(centimetres / 100)." + (centimetres % 100 < 10 ? "0" : "") + "\(centimetres % 100) m"
+    }
+
+    /// `2026-11-29T12:03:04.123Z` → seconds since 1970.
+    static func seconds(_ ts: String) -> Double? {
+        let formatter = ISO8601DateFormatter()
+        formatter.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
+        return formatter.date(from: ts)?.timeIntervalSince1970
+    }
+}

@@ -23,8 +23,7 @@ public final class EventStream {
 
     init() {}
 
-    /// Queues `data` as one event (`data:` lines, a blank line after), or as a comment line when
-    /// `comment` (what keeps proxies and the client's own timeout from closing a quiet stream).
+    /// Queues `data` as one event (`data:` lines, a blank line after).
     public func send(data: [UInt8]) {
         enqueue(Self.event(data))
     }

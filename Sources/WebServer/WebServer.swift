@@ -148,26 +148,47 @@ public final class WebServer {
 
     // MARK: Requests (the library's callbacks, on the loop's thread inside MHD_run)
 
-    private static let accessHandler: MHD_AccessHandlerCallback = { context, connection, url, method, _, _, _, requestContext in
+    private static let accessHandler: MHD_AccessHandlerCallback = { context, connection, url, method, _, _, uploadSize, requestContext in
         guard let context, let connection, let url, let method else { return .NO }
         let server = Unmanaged<WebServer>.fromOpaque(context).takeUnretainedValue()
+        // A body that came with a GET is taken as read and ignored; the answer comes with the call
+        // that says the request is complete.
+        if let uploadSize, uploadSize.pointee > 0 {
+            uploadSize.pointee = 0
+            return .YES
+        }
         return server.answer(connection, path: String(cString: url), method: String(cString: method), requestContext: requestContext)
     }
 
     private static let requestCompleted: MHD_RequestCompletedCallback = { context, _, requestContext, _ in
         guard let context, let slot = requestContext, let stored = slot.pointee else { return }
         slot.pointee = nil
+        guard stored != headersRead else { return }
         let server = Unmanaged<WebServer>.fromOpaque(context).takeUnretainedValue()
         let stream = Unmanaged<EventStream>.fromOpaque(stored).takeRetainedValue()
         server.streams.removeAll { $0 === stream }
         stream.closed()
     }
 
+    /// What a request's context holds between the library's first call for it and the second: the
+    /// answer waits for the second call, since one queued in the first makes the library close the
+    /// connection after it (no keep-alive: a TLS handshake for each of the page's files).
+    private static var headersRead: UnsafeMutableRawPointer { UnsafeMutableRawPointer(bitPattern: 1)! }
+
     private func answer(_ connection: OpaquePointer, path: String, method: String,
                         requestContext: UnsafeMutablePointer<UnsafeMutableRawPointer?>?) -> MHD_Result {
+        guard let requestContext else { return .NO }
+        // Any other method is refused at once, before its body is read (the library then closes
+        // the connection rather than read it).
         guard method == "GET" || method == "HEAD" else {
             return queue(connection, status: 405, body: "only GET and HEAD\n", headers: [("Allow", "GET, HEAD")])
         }
+        if requestContext.pointee == nil {
+            requestContext.pointee = Self.headersRead
+            return .YES
+        }
+        guard requestContext.pointee == Self.headersRead else { return .YES }
+        requestContext.pointee = nil
         if let authentication, !authorized(connection, authentication) {
             guard let response = Self.textResponse("authentication required\n") else { return .NO }
             defer { MHD_destroy_response(response) }
@@ -196,7 +217,7 @@ public final class WebServer {
             stream.server = self
             streams.append(stream)
             // Released when the request completes (requestCompleted), whoever ends it.
-            requestContext?.pointee = Unmanaged.passRetained(stream).toOpaque()
+            requestContext.pointee = Unmanaged.passRetained(stream).toOpaque()
             open(stream)
             return result
         }

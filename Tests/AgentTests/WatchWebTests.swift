@@ -283,6 +283,23 @@ struct WatchWebTests {
         #expect(ProcFS.residentKiB(pid: watch.pid) < 64 * 1024, "VmRSS \(ProcFS.residentKiB(pid: watch.pid)) KiB")
     }
 
+    /// Plain HTTP as the library speaks it: the page's files over one kept-alive connection, and
+    /// anything but GET and HEAD refused before its body is read.
+    @Test func filesShareAConnectionAndOtherMethodsAreRefused() async throws {
+        let dir = try TemporaryDirectory(prefix: "watch-web-http")
+        let (watch, url) = try await startWatch(["--broker", "mqtt://127.0.0.1:1", "--http", "127.0.0.1:0"], in: dir)
+        defer { _ = watch.terminate() }
+        let match = try #require(url.firstMatch(of: #/:(\d+)/$/#))
+        let port = try #require(UInt16(match.1))
+        let kept = Self.exchange(port: port, "GET / HTTP/1.1\r\nHost: x\r\n\r\nGET /watch.js HTTP/1.1\r\nHost: x\r\n\r\n", answers: 2)
+        #expect(kept.components(separatedBy: "HTTP/1.1 200 OK").count == 3, "\(kept.prefix(600))")
+        #expect(kept.contains("Content-Security-Policy: default-src 'none'; script-src 'self'"))
+        #expect(kept.contains("Content-Type: text/javascript"))
+        let post = Self.exchange(port: port, "POST / HTTP/1.1\r\nHost: x\r\nContent-Length: 1000000\r\n\r\nabc", answers: 1)
+        #expect(post.hasPrefix("HTTP/1.1 405"), "\(post.prefix(300))")
+        #expect(watch.isRunning)
+    }
+
     /// With a password and a certificate: HTTPS, and nothing without the password; the password
     /// never in what watch prints. And an address beyond loopback without a password is refused.
     @Test func aPasswordAndHTTPSBeyondLoopback() async throws {
@@ -340,6 +357,26 @@ struct WatchWebTests {
             return -1
         }
         return fd
+    }
+
+    /// Sends `request` on a new connection and reads until `answers` status lines came, the
+    /// connection closed or 5 s passed.
+    static func exchange(port: UInt16, _ request: String, answers: Int) -> String {
+        let fd = connect(port: port)
+        guard fd >= 0 else { return "" }
+        defer { close(fd) }
+        var timeout = timeval(tv_sec: 5, tv_usec: 0)
+        setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
+        _ = Array(request.utf8).withUnsafeBytes { Glibc.send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+        var received: [UInt8] = []
+        var buffer = [UInt8](repeating: 0, count: 65_536)
+        let deadline = Date().addingTimeInterval(5)
+        while Date() < deadline, String(decoding: received, as: UTF8.self).components(separatedBy: "HTTP/1.1 ").count <= answers {
+            let count = buffer.withUnsafeMutableBytes { recv(fd, $0.baseAddress, $0.count, 0) }
+            guard count > 0 else { break }
+            received += buffer[..<count]
+        }
+        return String(decoding: received, as: UTF8.self)
     }
 
     static func send(_ fd: Int32, _ text: String) {

@@ -53,7 +53,7 @@ let package = Package(
         ),
         .executableTarget(
             name: "FuzzWatch",
-            dependencies: [.product(name: "Watch", package: "uwb2mqtt")],
+            dependencies: [.product(name: "Watch", package: "uwb2mqtt"), .product(name: "Vocabulary", package: "uwb2mqtt")],
             swiftSettings: [.unsafeFlags(["-parse-as-library"])]
         ),
     ],

@@ -24,21 +24,3 @@ import Testing
         }
     }
 }
-
-/// How the server writes an event and compares a password.
-@Suite struct EventStreamTests {
-    @Test func dataLinesEndedByABlankLine() {
-        #expect(String(decoding: EventStream.event(Array("{\"a\": 1}".utf8)), as: UTF8.self) == "data: {\"a\": 1}\n\n")
-        // A line break inside the data is a second data line, never the end of the event.
-        #expect(String(decoding: EventStream.event(Array("one\r\ntwo".utf8)), as: UTF8.self) == "data: one\ndata: two\n\n")
-    }
-
-    @Test func passwordsCompareWhole() {
-        let auth = BasicAuthentication(user: "site", password: "s3cret", realm: "r")
-        #expect(auth.accepts(user: "site", password: "s3cret"))
-        #expect(!auth.accepts(user: "site", password: "s3cre"))
-        #expect(!auth.accepts(user: "site", password: "s3cret!"))
-        #expect(!auth.accepts(user: "sit", password: "s3cret"))
-        #expect(!auth.accepts(user: "", password: ""))
-    }
-}

@@ -1,8 +1,10 @@
 // libFuzzer entry for what `uwb2mqtt watch` reads: the input is messages separated by 0x1E, each
 // a topic under `uwb2mqtt/` up to its first newline and the payload after it. They go into a
 // model that already follows a site of three placed gateways and a tag, and every change is
-// drawn: the plain lines, the view with its site map at two sizes. Whatever another client
-// publishes is a note or a change, never a trap or a loop.
+// drawn: the plain lines, the view with its site map at two sizes, and the page of `watch --http`
+// (its parts and frames), whose every frame must be JSON. Whatever another client publishes is a
+// note or a change, never a trap or a loop.
+import Vocabulary
 import Watch
 
 @_cdecl("LLVMFuzzerTestOneInput")
@@ -27,5 +29,11 @@ public func fuzzWatch(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
     }
     _ = WatchScreen.lines(model, title: "uwb2mqtt watch", now: 1_764_417_790, width: 80, height: 24, color: true)
     _ = WatchScreen.lines(model, title: "uwb2mqtt watch", now: 1_764_417_790, width: 120, height: 50, color: false)
+    var parts = WatchPageParts()
+    var frames = WatchPageFrames()
+    for frame in [frames.next(parts.render(model, title: "uwb2mqtt watch", now: 1_764_417_790)), frames.snapshot] {
+        guard let frame else { continue }
+        do { _ = try JSONReader.value(frame) } catch { fatalError("a frame of the page is not JSON: \(error)") }
+    }
     return 0
 }

@@ -21,8 +21,10 @@ public final class TCPOutageProxy: Sendable {
     private let up = Atomic<Bool>(true)
     private let stopping = Atomic<Bool>(false)
     private let generation = Atomic<Int>(0)
-    /// The connection generation whose acknowledgements (PUBACK) the proxy swallows, or -1.
-    private let withheldGeneration = Atomic<Int>(-1)
+    /// Connections are numbered as they are accepted; those up to this number get no
+    /// acknowledgement (PUBACK) from the broker (see `withholdAcknowledgements`), -1: none.
+    private let connections = Atomic<Int>(0)
+    private let withheldThrough = Atomic<Int>(-1)
     private let done = DispatchSemaphore(value: 0)
 
     public init(to target: UInt16, refusingMQTT5: Bool = false) throws {
@@ -58,7 +60,7 @@ public final class TCPOutageProxy: Sendable {
     /// has stopped writing to them (mosquitto 2.0.11 does, once it drops messages for a client);
     /// everything else still passes, and a new connection gets its acknowledgements again.
     public func withholdAcknowledgements() {
-        withheldGeneration.store(generation.load(ordering: .relaxed), ordering: .relaxed)
+        withheldThrough.store(connections.load(ordering: .relaxed), ordering: .relaxed)
     }
 
     public func stop() {
@@ -85,7 +87,8 @@ public final class TCPOutageProxy: Sendable {
             }
             guard connected else { close(client); close(server); continue }
             let myGeneration = generation.load(ordering: .relaxed)
-            Thread { [self] in relay(client, server, myGeneration) }.start()
+            let number = connections.add(1, ordering: .relaxed).newValue
+            Thread { [self] in relay(client, server, myGeneration, number) }.start()
         }
         done.signal()
     }
@@ -123,7 +126,7 @@ public final class TCPOutageProxy: Sendable {
         return out
     }
 
-    private func relay(_ a: Int32, _ b: Int32, _ myGeneration: Int) {
+    private func relay(_ a: Int32, _ b: Int32, _ myGeneration: Int, _ number: Int) {
         defer { close(a); close(b) }
         var buffer = [UInt8](repeating: 0, count: 16384)
         var fds = [pollfd(fd: a, events: Int16(POLLIN), revents: 0), pollfd(fd: b, events: Int16(POLLIN), revents: 0)]
@@ -145,9 +148,10 @@ public final class TCPOutageProxy: Sendable {
                     }
                 }
                 var outgoing = Array(buffer.prefix(n))
-                if index == 1, withheldGeneration.load(ordering: .relaxed) == myGeneration || !fromBroker.isEmpty {
+                let withholding = number <= withheldThrough.load(ordering: .relaxed)
+                if index == 1, withholding || !fromBroker.isEmpty {
                     fromBroker += outgoing
-                    outgoing = Self.withoutAcknowledgements(&fromBroker, withholding: withheldGeneration.load(ordering: .relaxed) == myGeneration)
+                    outgoing = Self.withoutAcknowledgements(&fromBroker, withholding: withholding)
                 }
                 var sent = 0
                 while sent < outgoing.count {

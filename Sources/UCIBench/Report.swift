@@ -179,11 +179,14 @@ struct BenchReport: Sendable {
     private func fuseRows() -> [String] {
         guard !fuse.isEmpty else { return ["Fuse at site scale: NOT MEASURED"] }
         var out = [pad("Fuse at site scale (real broker)", 46) + "ranges/s  pos/tag/round  fixes/s   CPU %  µs/fix  p50 ms  p99 ms  VmHWM KiB"]
+        // A load that gave no position has no latency or cost per fix: a dash, not a trap.
+        func figure(_ value: Double, _ digits: Int) -> String { value.isFinite ? format(value, digits) : "–" }
+        func count(_ value: Double) -> String { value.isFinite ? grouped(value) : "–" }
         for f in fuse {
-            out.append(pad("  " + f.name, 46) + lpad(grouped(f.rangesPerSecond), 8) + lpad(format(f.positionsPerTagRound, 2), 15)
-                       + lpad(grouped(f.fixesPerSecond), 9) + lpad(format(f.cpuPercent, 0), 8) + lpad(format(f.cpuMicrosecondsPerFix, 0), 8)
-                       + lpad(format(f.latencyP50Milliseconds, 0), 8) + lpad(format(f.latencyP99Milliseconds, 0), 8)
-                       + lpad(grouped(Double(f.peakRSSKiB)), 11))
+            out.append(pad("  " + f.name, 46) + lpad(count(f.rangesPerSecond), 8) + lpad(figure(f.positionsPerTagRound, 2), 15)
+                       + lpad(count(f.fixesPerSecond), 9) + lpad(figure(f.cpuPercent, 0), 8) + lpad(figure(f.cpuMicrosecondsPerFix, 0), 8)
+                       + lpad(figure(f.latencyP50Milliseconds, 0), 8) + lpad(figure(f.latencyP99Milliseconds, 0), 8)
+                       + lpad(count(Double(f.peakRSSKiB)), 11))
         }
         return out
     }

@@ -208,8 +208,10 @@ if !decodeOnly {
         } catch {
             report.journalError = "\(error)"
         }
-        log("the fuse at site scale: \(fuseLoads().map(\.name).joined(separator: "; "))")
-        for load in fuseLoads() {
+        // Not in a quick run (`make link-order` profiles the agent with one).
+        let loads = settings.window < PipelineSettings().window ? [] : fuseLoads()
+        if !loads.isEmpty { log("the fuse at site scale: \(loads.map(\.name).joined(separator: "; "))") }
+        for load in loads {
             do {
                 report.fuse.append(try benchFuseLoad(load, fuse: agentPath))
             } catch {

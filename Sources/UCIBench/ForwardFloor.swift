@@ -112,14 +112,9 @@ private struct ForwardedMessages {
             let before = Array(("{\"ts\":\"2026-12-02T08:00:00.000Z\",\"peer\":\"\(peer.name)\",\"mac\":\"\(mac)\",\"session\":42,\"seq\":").utf8)
             let after = Array((",\"status\":\"ok\",\"distance_m\":1.23,\"raw_distance_m\":1.23,\"nlos\":false,\"azimuth_deg\":null,"
                 + "\"elevation_deg\":null,\"azimuth_fom\":null,\"elevation_fom\":null,\"rssi_dbm\":-60.5}").utf8)
-            var remaining = 2 + topic.count + before.count + Self.sequenceWidth + after.count
+            let remaining = 2 + topic.count + before.count + Self.sequenceWidth + after.count
             bytes.append(0x30)
-            repeat {
-                var byte = UInt8(remaining % 128)
-                remaining /= 128
-                if remaining > 0 { byte |= 0x80 }
-                bytes.append(byte)
-            } while remaining > 0
+            appendRemainingLength(&bytes, remaining)
             bytes += [UInt8(topic.count >> 8), UInt8(topic.count & 0xFF)] + topic + before
             sequenceOffsets.append(bytes.count)
             bytes += [UInt8](repeating: 0x20, count: Self.sequenceWidth) + after

@@ -237,7 +237,8 @@ func mqttAppendPublish(_ bytes: inout [UInt8], topic: String, payload: [UInt8], 
     bytes += [UInt8(topicBytes.count >> 8), UInt8(topicBytes.count & 0xFF)] + topicBytes + payload
 }
 
-private func appendRemainingLength(_ bytes: inout [UInt8], _ length: Int) {
+/// MQTT's remaining length: seven bits a byte, least significant first.
+func appendRemainingLength(_ bytes: inout [UInt8], _ length: Int) {
     var remaining = length
     repeat {
         var byte = UInt8(remaining % 128)

@@ -380,10 +380,16 @@ struct PhoneSessions {
     /// When `expire` next has something to do: the phones of sessions that range (a phone still
     /// waiting for the device is answered by the device's news, whenever it comes).
     var nextDeadline: Double? {
-        let phoneDeadlines = phones.values.filter { sessions[$0.sessionID]?.ranging == true }
-            .map { ($0.lastRound ?? $0.since) + settings.noRangingTimeout.seconds }
-        let accessoryDeadlines = accessories.filter { phones[$0.key] == nil }.map(\.value.expires)
-        return (phoneDeadlines + accessoryDeadlines).min()
+        // Read after every input: a loop, not filtered copies.
+        var earliest: Double?
+        for phone in phones.values where sessions[phone.sessionID]?.ranging == true {
+            let deadline = (phone.lastRound ?? phone.since) + settings.noRangingTimeout.seconds
+            if deadline < earliest ?? .infinity { earliest = deadline }
+        }
+        for (name, accessory) in accessories where phones[name] == nil && accessory.expires < earliest ?? .infinity {
+            earliest = accessory.expires
+        }
+        return earliest
     }
 
     /// Phones without a successful round for `noRangingTimeout` are let go: the phone itself

@@ -9,12 +9,18 @@ public struct TopicTree: Sendable, Equatable {
     /// `gateway.id`, sanitized.
     public let gateway: String
 
+    /// `<base>/<gw>`.
+    public let root: String
+    /// `<base>/<gw>/request/`, which every message received is compared with.
+    private let requestPrefix: String
+
     public init(base: String, gatewayID: String) {
         self.base = TopicSegment.base(base)
         gateway = TopicSegment.sanitize(gatewayID)
+        root = "\(self.base)/\(gateway)"
+        requestPrefix = root + "/request/"
     }
 
-    public var root: String { "\(base)/\(gateway)" }
     public var status: String { ChannelDeclaration.status.topic(base, gateway) }
     public var device: String { ChannelDeclaration.device.topic(base, gateway) }
     public var rules: String { ChannelDeclaration.rules.topic(base, gateway) }
@@ -50,9 +56,8 @@ public struct TopicTree: Sendable, Equatable {
     /// starts with a combining mark would join the `/` before it into another character and the
     /// request would go unanswered.
     public func requestName(of topic: String) -> String? {
-        let prefix = root + "/request/"
-        guard topic.utf8.starts(with: prefix.utf8) else { return nil }
-        return String(decoding: topic.utf8.dropFirst(prefix.utf8.count), as: UTF8.self)
+        guard topic.utf8.starts(with: requestPrefix.utf8) else { return nil }
+        return String(decoding: topic.utf8.dropFirst(requestPrefix.utf8.count), as: UTF8.self)
     }
 }
 

@@ -50,6 +50,29 @@ public enum AgentFixtures {
         path: [{t: 0, distance: 3}]
     """
 
+    /// Anna stands 12 m off for 15 s, walks to 8 cm in 8 s and stays there; the tool cart stands at
+    /// 3 m. For a test that must see her far off and then near whenever it looks: a loaded machine
+    /// can start the agent or draw a view seconds late, which walk-by's timeline does not allow.
+    public static let walkUpAndStay = """
+    name: walk-up-and-stay
+    seed: 11
+    duration: 90
+    at_end: stop
+    device: {aoa: false, ranging_interval: 0.1}
+    noise: {sigma: 0.02, dropout_probability: 0}
+    peers:
+      - address: 0x0001
+        name: phone-anna
+        path:
+          - {t: 0, distance: 12}
+          - {t: 15, distance: 12}
+          - {t: 23, distance: 0.08}
+          - {t: 90, distance: 0.08}
+      - address: 0x0002
+        name: tool-cart
+        path: [{t: 0, distance: 3}]
+    """
+
     /// Parses a JSON payload for assertions (empty for anything that is not an object).
     public static func json(_ text: String) -> [String: Any] {
         (try? JSONSerialization.jsonObject(with: Data(text.utf8))) as? [String: Any] ?? [:]

@@ -10,13 +10,13 @@ func testConfig(url: String, spool: String, extra: String = "", mqttExtra: Strin
 func json(_ text: String) -> [String: Any] { AgentFixtures.json(text) }
 
 /// A `fuse` config for the site "lobby" with one zone, `checkout`, over `checkoutPolygon`.
-func fuseConfig(url: String, checkoutPolygon: String) -> String {
+func fuseConfig(url: String, checkoutPolygon: String, positionLostAfter: String = "2s") -> String {
     """
     site: lobby
     mqtt: {url: "\(url)", base_topic: uwb2mqtt}
     ranging_interval: 100ms     # the agents' device.ranging_interval; the window follows it
     tag_height: 1.0
-    position_lost_after: 2s
+    position_lost_after: \(positionLostAfter)
     zones:
       - name: checkout
         polygon: \(checkoutPolygon)

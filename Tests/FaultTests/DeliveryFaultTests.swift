@@ -17,6 +17,34 @@ import Glibc
             .filter { $0.split(separator: " ").count >= 2 }
     }
 
+    /// Walk-by with a wait: Anna walks from 12 m to 2.5 m in 6 s and waits there 8 s, then walks
+    /// to 8 cm in 1.5 s, holds 3 s and walks back; her tag goes out of range at 27 s. The wait is
+    /// where the broker is killed: a loaded machine can notice her at 2.5 m seconds late, and the
+    /// kill must still come before the zone.
+    static let walkWithAPause = """
+        name: walk-with-a-pause
+        seed: 11
+        duration: 40
+        at_end: stop
+        device: {aoa: false, ranging_interval: 0.1}
+        noise: {sigma: 0.02, dropout_probability: 0}
+        peers:
+          - address: 0x0001
+            name: phone-anna
+            path:
+              - {t: 0, distance: 12}
+              - {t: 6, distance: 2.5}
+              - {t: 14, distance: 2.5}
+              - {t: 15.5, distance: 0.08}
+              - {t: 18.5, distance: 0.08}
+              - {t: 26.5, distance: 12}
+              - {t: 40, distance: 12}
+            out_of_range: [{from: 27, to: 40}]
+          - address: 0x0002
+            name: tool-cart
+            path: [{t: 0, distance: 3}]
+        """
+
     /// Broker SIGKILLed just before the zone enter, restarted on the same port after the agent
     /// produced the enter (and the stage, approach events around it) into its journal.
     ///
@@ -36,13 +64,12 @@ import Glibc
         defer { subscriber.stop() }
         let agent = try AgentProcess(config: testConfig(url: persistent.url, spool: dir.file("spool"),
                                                         extra: "rules: \(exampleRulesPath)\nlog_level: debug"),
-                                     scenario: AgentFixtures.walkBy, directory: dir)
+                                     scenario: Self.walkWithAPause, directory: dir)
         defer { agent.stop() }
 
-        // Kill at 2.5 m (≈ 1 s before the 1.0 m boundary; at 2 m a loaded machine let the walk
-        // reach the zone before the kill), once everything produced so far arrived.
-        await eventually("anna within 2.5 m", timeout: 30) {
-            subscriber.messages.contains { $0.topic.hasSuffix("/range") && (json($0.payload)["distance_m"] as? Double ?? 99) <= 2.5 }
+        // Kill while she waits at 2.5 m, once everything produced so far arrived.
+        await eventually("anna within 2.6 m", timeout: 30) {
+            subscriber.messages.contains { $0.topic.hasSuffix("/range") && (json($0.payload)["distance_m"] as? Double ?? 99) <= 2.6 }
         }
         await eventually("everything produced so far received", timeout: 5) {
             Set(eventIDs(subscriber).map(\.counter)).count >= Self.producedEvents(agent).count
@@ -50,12 +77,12 @@ import Glibc
         #expect(!Self.producedEvents(agent).contains { $0.hasPrefix("zone_enter") }, "the zone enter came before the kill")
         let receivedBeforeKill = Set(eventIDs(subscriber)).count
         persistent.kill()
-        await eventually("the zone enter produced while the broker is down", timeout: 15) {
+        await eventually("the zone enter produced while the broker is down", timeout: 30) {
             Self.producedEvents(agent).contains { $0.hasPrefix("zone_enter") } && Self.producedEvents(agent).contains { $0.hasPrefix("approach_completed") }
         }
         try await persistent.restart()
 
-        // Walk ends with signal_lost of anna (t ≈ 22 s).
+        // Walk ends with signal_lost of anna (t ≈ 29 s).
         await eventually("signal_lost of anna to arrive", timeout: 60) {
             subscriber.messages.contains { $0.topic.hasSuffix("phone-anna/event") && json($0.payload)["type"] as? String == "signal_lost" }
         }

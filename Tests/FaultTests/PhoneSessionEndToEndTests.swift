@@ -294,6 +294,11 @@ import UCI
         try await world.waitForTheTagToRange()
         let first = try await world.ask(#"{"id": 1, "name": "phone-gus", "phone_role": "controlee", "config_id": 1, "phone_address": "AB:CD"}"#)
         #expect(first["ok"] as? Bool == true, "\(first)")
+        // Her phone ranges, so that nothing but a request can end her session (a phone that never
+        // ranges is let go after `no_ranging_timeout`, which a loaded machine can reach here).
+        world.host.startPhone(try world.parameters(try #require(first["data"] as? [String: Any]), role: .controlee, rate: .automatic))
+        try await world.subscriber.waitForMessage(topic: "uwb2mqtt/gw/peer/phone-gus/range",
+                                                  where: { json($0.payload)["status"] as? String == "ok" }, timeout: .seconds(20))
         let taken = try await world.ask(#"{"id": 2, "name": "phone-gus", "phone_role": "controlee", "config_id": 1, "phone_address": "12:34"}"#)
         #expect(taken["ok"] as? Bool == false)
         #expect((taken["error"] as? String)?.hasPrefix(#"the name "phone-gus" is in use by the phone at AB:CD"#) == true, "\(taken)")

@@ -197,10 +197,10 @@ import TestSupport
 /// (within 30 s) and ranges flow within 10 s; the flood cost the agent less than 2 s of CPU; it
 /// wrote at most 50 MB and stayed within 64 MiB.
 ///
-/// The bound is on the agent's CPU time, not on how long the ping took: where the whole suite
-/// shares two cores the agent gets a small share of one, and the ping's wall time measures that
-/// share rather than the agent. An agent that locked up would burn CPU or not answer at all.
-/// The wall time is printed.
+/// The bound is on the agent's CPU time beyond what it spends ranging anyway, not on how long the
+/// ping took: where the whole suite shares two cores the agent gets a small share of one, and the
+/// ping's wall time measures that share rather than the agent. An agent that locked up would burn
+/// CPU or not answer at all. The wall time is printed.
 @Suite(.serialized, .timeLimit(.minutes(3))) struct JournalingFloodTests {
     @Test func twentyThousandJournalingRequestsLeaveTheAgentResponsive() async throws {
         let (broker, dir, subscriber) = try await startBrokerAndSubscriber(prefix: "journaling-flood", topics: ["uwb2mqtt/gw/response/ping", "uwb2mqtt/gw/peer/tool-cart/range",
@@ -217,6 +217,14 @@ import TestSupport
         _ = try await subscriber.waitForMessages(topic: "uwb2mqtt/gw/peer/tool-cart/range", count: 10, timeout: .seconds(20))
         let writtenBefore = ProcFS.storageBytesWritten(pid: agent.process.pid)
         let spoolBefore = spoolBytes()
+
+        // What the agent spends anyway (ranging, publishing) per second of wall time, taken off the
+        // flood's CPU below: on a loaded machine the flood takes several seconds, and ranging on
+        // through them is not the flood's cost.
+        let idleFrom = (cpu: ProcFS.cpuSeconds(pid: agent.process.pid), at: ContinuousClock.now)
+        let ranged = subscriber.messages.filter { $0.topic.hasSuffix("/range") }.count
+        _ = try await subscriber.waitForMessages(topic: "uwb2mqtt/gw/peer/tool-cart/range", count: ranged + 20, timeout: .seconds(20))
+        let idleRate = (ProcFS.cpuSeconds(pid: agent.process.pid) - idleFrom.cpu) / Self.seconds(ContinuousClock.now - idleFrom.at)
 
         let reloads = dir.file("reloads.txt"), onlines = dir.file("onlines.txt")
         try String(repeating: "{}\n", count: 10_000).write(toFile: reloads, atomically: true, encoding: .utf8)
@@ -237,7 +245,9 @@ import TestSupport
         _ = try await subscriber.waitForMessage(topic: "uwb2mqtt/gw/response/ping", where: { json($0.payload)["id"] as? String == "after" },
                                                 timeout: .seconds(30))
         let pingLatency = ContinuousClock.now - pingSent
-        let cpu = ((ProcFS.cpuSeconds(pid: agent.process.pid) - cpuBefore) * 100).rounded() / 100
+        let total = ProcFS.cpuSeconds(pid: agent.process.pid) - cpuBefore
+        let anyway = idleRate * Self.seconds(ContinuousClock.now - start)
+        let cpu = ((total - anyway) * 100).rounded() / 100
         // Requests are taken in order: once the ping is answered the flood has been handled, and
         // the next metrics (every second) count all of it. One from during the flood counts part.
         let metricsBefore = subscriber.messages.filter { $0.topic == "uwb2mqtt/gw/metrics" }.count
@@ -249,11 +259,15 @@ import TestSupport
         let metrics = try await subscriber.waitForMessages(topic: "uwb2mqtt/gw/metrics", count: metricsBefore + 1, timeout: .seconds(5))
         let dropped = json(metrics[metricsBefore].payload)["requests_dropped"] as? Int ?? 0
         print("FIGURES journaling flood: 20,000 requests sent in \(floodTime); \(dropped) coalesced (requests_dropped); "
-              + "ping answered after \(pingLatency); agent CPU \(cpu) s; journal grew by \(journaled) bytes, write_bytes \(written); VmHWM \(peak) KiB")
+              + "ping answered after \(pingLatency); agent CPU \(cpu) s for the flood (\((total * 100).rounded() / 100) s in all, \((anyway * 100).rounded() / 100) s of it at the idle rate \((idleRate * 1000).rounded() / 1000) s/s); journal grew by \(journaled) bytes, write_bytes \(written); VmHWM \(peak) KiB")
         #expect(cpu < 2, "the agent spent \(cpu) s of CPU on 20,000 requests")
         #expect(dropped >= 10_000, "most of the flood reached the agent and was coalesced")
         #expect(written <= 50_000_000 && journaled <= 50_000_000)
         #expect(peak <= 64 * 1024)
         #expect(agent.process.isRunning)
+    }
+
+    static func seconds(_ duration: Duration) -> Double {
+        Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18
     }
 }

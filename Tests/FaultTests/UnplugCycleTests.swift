@@ -129,16 +129,38 @@ import TestSupport
                 count("simulated re-plug") >= cycles && count("ranging with") >= cycles + 1
             }
         }
+        var lastTargets: [String] = []
+        /// The cycle the device is plugged in and ranging in (unplugs so far), nil while it is
+        /// unplugged or not ranging yet.
+        func pluggedIn() -> Int? {
+            let unplugs = count("simulated unplug")
+            return count("simulated re-plug") == unplugs && count("ranging with") == unplugs + 1 ? unplugs : nil
+        }
+        /// A reading once cycle `cycle` or a later one is back to ranging, taken while plugged
+        /// in: on a loaded machine the test can look late, after the next unplug closed the
+        /// terminal, and a reading then lacks the device's descriptors. One that an unplug
+        /// overtook is taken again.
+        func sample(_ cycle: Int) async -> Sample? {
+            guard await recovered(cycle) else { return nil }
+            while true {
+                guard await waitUntil(timeout: Self.period + 20, { (pluggedIn() ?? -1) >= cycle }), let plugged = pluggedIn() else { return nil }
+                let reading = Sample(cycle: plugged, agent: agent)
+                let targets = ProcFS.descriptorTargets(pid: agent.process.pid)
+                if pluggedIn() == plugged {
+                    lastTargets = targets
+                    return reading
+                }
+            }
+        }
         let started = Date()
-        guard await recovered(Self.warmUpCycles) else { return }
-        let baseline = Sample(cycle: Self.warmUpCycles, agent: agent)
-        let targetsBefore = ProcFS.descriptorTargets(pid: agent.process.pid)
+        guard let baseline = await sample(Self.warmUpCycles) else { return }
+        let targetsBefore = lastTargets
 
-        // A reading after every recovered cycle, each at the same point (just back to ranging).
+        // A reading after every recovered cycle, each at the same point (plugged in, ranging).
         var samples = [baseline]
         for cycle in (Self.warmUpCycles + 1)...Self.cycles {
-            guard await recovered(cycle) else { break }
-            samples.append(Sample(cycle: cycle, agent: agent))
+            guard let reading = await sample(cycle) else { break }
+            if reading.cycle > samples.last!.cycle { samples.append(reading) }
         }
         let elapsed = Date().timeIntervalSince(started)
         let rangesAfter = subscriber.messages.filter { $0.topic.hasSuffix("/range") }.count

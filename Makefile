@@ -106,12 +106,15 @@ fuzz: deps
 # pseudo-terminal at 100 / 1,000 / 10,000 measurements/s against a private mosquitto (CPU per
 # measurement, latency, heap allocations per measurement with a perf uprobe when perf and root
 # are there, VmRSS over 1,000,000 measurements), then the same workload through the Python
-# baseline Tests/Bench/python_gateway.py, then the journal at its 64 MiB bound (~1 minute: append,
+# baseline Tests/Bench/python_gateway.py, the floors (`cat`, a forwarder of Python's messages, a
+# forwarder of the agent's own recorded messages), the agent's instructions per notification under
+# callgrind (valgrind, which it installs), then the journal at its 64 MiB bound (~1 minute: append,
 # open, drain through mosquitto, bytes written per record). BENCH_FLAGS=--quick: short windows.
 BENCH_CPU   ?= 1
 BENCH_FLAGS ?=
 PY_BENCH_PKGS := pyserial==3.5 paho-mqtt==2.1.0
 bench: deps
+	@$(MAKE) --no-print-directory deps APT_PKGS=valgrind
 	$(SWIFT) build -c release --static-swift-stdlib --product uwb2mqtt --scratch-path .build/static
 	$(SWIFT) build -c release --product uwb2mqtt-bench
 	@mkdir -p .build
@@ -137,7 +140,7 @@ link-order: deps
 	strip --strip-debug -o $(LINK_ORDER_DIR)/uwb2mqtt .build/static/release/uwb2mqtt
 	printf '#!/bin/sh\nexec valgrind --tool=callgrind --demangle=no --callgrind-out-file=%s/callgrind.%%p %s/uwb2mqtt "$$@"\n' \
 	  $(LINK_ORDER_DIR) $(LINK_ORDER_DIR) > $(LINK_ORDER_DIR)/agent && chmod +x $(LINK_ORDER_DIR)/agent
-	./.build/release/uwb2mqtt-bench --quick --no-python "profiling the link order" --agent $(LINK_ORDER_DIR)/agent \
+	./.build/release/uwb2mqtt-bench --quick --no-python "profiling the link order" --no-own-floor --agent $(LINK_ORDER_DIR)/agent \
 	  --json $(LINK_ORDER_DIR)/bench.json >$(LINK_ORDER_DIR)/bench.log 2>&1 || { tail $(LINK_ORDER_DIR)/bench.log; exit 1; }
 	@# A name defined in several objects (local helpers the compiler merged in each) would pull
 	@# every object's whole section forward, not only the copy that ran: left out.

@@ -35,7 +35,7 @@ func measureForwardFloor(settings: PipelineSettings, broker: BenchBroker) throws
     }
 }
 
-private func measureFloor(name: String, settings: PipelineSettings, subscriber: Subscriber? = nil,
+func measureFloor(name: String, settings: PipelineSettings, subscriber: Subscriber? = nil,
                           start: (_ link: String, _ directory: TemporaryDirectory) throws -> ChildProcess) throws -> [FloorFigure] {
     let directory = try TemporaryDirectory(prefix: "uwb2mqtt-bench-floor")
     let link = directory.file("dwm3001c")

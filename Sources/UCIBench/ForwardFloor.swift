@@ -11,23 +11,34 @@
 /// publishes on this machine: the rest of that cost is the kernel's (waking, reading the pty,
 /// loopback TCP on both sides of the connection).
 ///
-/// `uwb2mqtt-bench forward-floor --port LINK --broker-port PORT` runs it; the bench measures it
-/// as it measures `cat` (Floor.swift).
+/// With `--packets FILE` it sends instead, per notification, the next of the agent's own
+/// recorded groups of packets (OwnMessagesFloor.swift), over MQTT 5 as the agent does, reading
+/// the acknowledgements of those at QoS 1 as the agent must.
+///
+/// `uwb2mqtt-bench forward-floor --port LINK --broker-port PORT [--packets FILE]` runs it; the
+/// bench measures it as it measures `cat` (Floor.swift).
 func runForwardFloor(_ arguments: [String]) -> Int32 {
     var link: String?
     var brokerPort: UInt16?
+    var packetsPath: String?
     var index = 0
     while index + 1 < arguments.count {
         switch arguments[index] {
         case "--port": link = arguments[index + 1]
         case "--broker-port": brokerPort = UInt16(arguments[index + 1])
+        case "--packets": packetsPath = arguments[index + 1]
         default: break
         }
         index += 2
     }
     guard let link, let brokerPort else {
-        fputs("usage: uwb2mqtt-bench forward-floor --port LINK --broker-port PORT\n", stderr)
+        fputs("usage: uwb2mqtt-bench forward-floor --port LINK --broker-port PORT [--packets FILE]\n", stderr)
         return 2
+    }
+    var recorded: [[UInt8]]?
+    if let packetsPath {
+        guard let groups = RecordedTraffic.groups(from: packetsPath), !groups.isEmpty else { return fail("read \(packetsPath)") }
+        recorded = groups
     }
     let device = open(link, O_RDWR | O_NOCTTY)
     guard device >= 0 else { return fail("open \(link)") }
@@ -39,15 +50,22 @@ func runForwardFloor(_ arguments: [String]) -> Int32 {
     guard let broker = connectToLoopback(port: brokerPort) else { return fail("connect to 127.0.0.1:\(brokerPort)") }
     var noDelay: Int32 = 1
     setsockopt(broker, Int32(IPPROTO_TCP), TCP_NODELAY, &noDelay, socklen_t(MemoryLayout<Int32>.size))
-    // CONNECT, MQTT 3.1.1, clean session, no keep-alive (nothing to ping for), client id "bench-floor".
-    let clientID = Array("bench-floor".utf8)
-    var connectPacket: [UInt8] = [0x10, UInt8(12 + clientID.count), 0, 4] + Array("MQTT".utf8) + [4, 0x02, 0, 0]
-    connectPacket += [0, UInt8(clientID.count)] + clientID
+    // CONNECT, MQTT 3.1.1 (5 for the agent's own packets, which carry properties), clean
+    // session, no keep-alive (nothing to ping for).
+    let version5 = recorded != nil
+    let clientID = Array((version5 ? "bench-own-floor" : "bench-floor").utf8)
+    let variableHeader: [UInt8] = [0, 4] + Array("MQTT".utf8) + [version5 ? 5 : 4, 0x02, 0, 0] + (version5 ? [0] : [])
+    let connectBody = variableHeader + [0, UInt8(clientID.count)] + clientID
+    let connectPacket: [UInt8] = [0x10, UInt8(connectBody.count)] + connectBody
     guard send(broker, connectPacket, connectPacket.count, Int32(MSG_NOSIGNAL)) == connectPacket.count else { return fail("send CONNECT") }
-    var connack = [UInt8](repeating: 0, count: 4)
-    guard recv(broker, &connack, 4, Int32(MSG_WAITALL)) == 4, connack[0] == 0x20, connack[3] == 0 else { return fail("CONNACK") }
+    // CONNACK: type, remaining length (under 128 here), flags, reason code, MQTT 5 properties.
+    var connackHeader = [UInt8](repeating: 0, count: 2)
+    guard recv(broker, &connackHeader, 2, Int32(MSG_WAITALL)) == 2, connackHeader[0] == 0x20, connackHeader[1] >= 2 else { return fail("CONNACK") }
+    var connack = [UInt8](repeating: 0, count: Int(connackHeader[1]))
+    guard recv(broker, &connack, connack.count, Int32(MSG_WAITALL)) == connack.count, connack[1] == 0 else { return fail("CONNACK") }
 
     var messages = ForwardedMessages(gateway: "floor")
+    var next = 0
     print("ready")
     fflush(stdout)
 
@@ -77,8 +95,14 @@ func runForwardFloor(_ arguments: [String]) -> Int32 {
                     | UInt32(input[start + 7]) << 24
             }
             if isSessionInfo, header0 & 0x10 == 0, let number = sequence {
-                messages.setSequence(number)
-                guard messages.send(to: broker) else { return fail("send") }
+                if let recorded {
+                    let sent = recorded[next].withUnsafeBytes { Glibc.send(broker, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+                    guard sent == recorded[next].count else { return fail("send") }
+                    next = (next + 1) % recorded.count
+                } else {
+                    messages.setSequence(number)
+                    guard messages.send(to: broker) else { return fail("send") }
+                }
                 sequence = nil
             }
             start += 4 + length

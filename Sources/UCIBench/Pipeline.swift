@@ -139,47 +139,25 @@ func runGateway(_ kind: GatewayKind, broker: BenchBroker, settings: PipelineSett
     let process: ChildProcess
     switch kind {
     case let .agent(executable):
-        let rules = try directory.write("rules.yaml", RulesFile.exampleYAML)
-        let peers = benchPeers.map { "    - {address: 0x\(String($0.address, radix: 16)), name: \($0.name)}" }.joined(separator: "\n")
-        let config = try directory.write("config.yaml", """
-            gateway: {id: \(gatewayID)}
-            device:
-              port: \(link)
-              ranging_interval: 50ms
-              peers:
-            \(peers)
-            mqtt:
-              url: mqtt://127.0.0.1:\(broker.port)
-              base_topic: bench
-              spool_dir: \(directory.file("spool"))
-              metrics_interval: 5s
-            rules: \(rules)
-            log_level: warning
-
-            """)
-        process = try ChildProcess(executable: executable, arguments: ["run", "--config", config],
-                                   stdoutPath: directory.file("agent.stdout"), stderrPath: directory.file("agent.stderr"))
+        process = try startBenchAgent(executable: executable, brokerPort: broker.port, link: link, writer: writer, directory: directory)
     case let .python(script):
         var arguments = ["python3", script, "--port", link, "--broker-port", String(broker.port), "--base", "bench", "--gw", gatewayID]
         for peer in benchPeers { arguments += ["--peer", "0x\(String(peer.address, radix: 16))=\(peer.name)"] }
         process = try ChildProcess(executable: "/usr/bin/env", arguments: arguments,
                                    stdoutPath: directory.file("gateway.stdout"), stderrPath: directory.file("gateway.stderr"))
+        // Ready: Python said "ready".
+        let readyDeadline = monotonicNanoseconds() + 30_000_000_000
+        while !(ProcFS.read(process.stdoutPath) ?? "").contains("ready") {
+            if !process.isRunning { throw BenchError("python exited during start: \(ProcFS.read(process.stderrPath) ?? "")") }
+            guard monotonicNanoseconds() < readyDeadline else {
+                process.terminate()
+                throw BenchError("python not ready after 30 s: \(ProcFS.read(process.stderrPath) ?? "")")
+            }
+            usleep(10_000)
+        }
     }
     defer { process.terminate() }
 
-    // Ready: the agent has brought the device up (SESSION_START answered); Python said "ready".
-    let readyDeadline = monotonicNanoseconds() + 30_000_000_000
-    while true {
-        if !process.isRunning {
-            throw BenchError("\(kind.name) exited during start: \(ProcFS.read(process.stderrPath) ?? "")")
-        }
-        let ready = bringUp ? writer.sessionActive : (ProcFS.read(process.stdoutPath) ?? "").contains("ready")
-        if ready { break }
-        guard monotonicNanoseconds() < readyDeadline else {
-            throw BenchError("\(kind.name) not ready after 30 s: \(ProcFS.read(process.stderrPath) ?? "")")
-        }
-        usleep(10_000)
-    }
     sleepSeconds(1)
     let pid = process.pid
     let rssStart = ProcFS.rssKiB(pid) ?? 0
@@ -243,6 +221,45 @@ func runGateway(_ kind: GatewayKind, broker: BenchBroker, settings: PipelineSett
     result.writeFailures = writer.writeFailures
     if result.writeFailures > 0 { result.notes.append("\(result.writeFailures) failed writes into the pty") }
     return result
+}
+
+/// `uwb2mqtt run` as the bench runs it — gateway `swift`, the bench's peers at 50 ms, the example
+/// rules, base topic `bench` — on the pty at `link`, connected to the broker at `brokerPort`;
+/// returns once it has brought the device up (SESSION_START answered). `environment`: for a
+/// profiler's settings.
+func startBenchAgent(executable: String, brokerPort: UInt16, link: String, writer: DeviceWriter, directory: TemporaryDirectory,
+                     environment: [String: String] = [:], readyWithin seconds: UInt64 = 30) throws -> ChildProcess {
+    let rules = try directory.write("rules.yaml", RulesFile.exampleYAML)
+    let peers = benchPeers.map { "    - {address: 0x\(String($0.address, radix: 16)), name: \($0.name)}" }.joined(separator: "\n")
+    let config = try directory.write("config.yaml", """
+        gateway: {id: swift}
+        device:
+          port: \(link)
+          ranging_interval: 50ms
+          peers:
+        \(peers)
+        mqtt:
+          url: mqtt://127.0.0.1:\(brokerPort)
+          base_topic: bench
+          spool_dir: \(directory.file("spool"))
+          metrics_interval: 5s
+        rules: \(rules)
+        log_level: warning
+
+        """)
+    let process = try ChildProcess(executable: executable, arguments: ["run", "--config", config],
+                                   stdoutPath: directory.file("agent.stdout"), stderrPath: directory.file("agent.stderr"),
+                                   environment: environment)
+    let readyDeadline = monotonicNanoseconds() + seconds * 1_000_000_000
+    while !writer.sessionActive {
+        if !process.isRunning { throw BenchError("uwb2mqtt exited during start: \(ProcFS.read(process.stderrPath) ?? "")") }
+        guard monotonicNanoseconds() < readyDeadline else {
+            process.terminate()
+            throw BenchError("uwb2mqtt not ready after \(seconds) s: \(ProcFS.read(process.stderrPath) ?? "")")
+        }
+        usleep(10_000)
+    }
+    return process
 }
 
 func measureWindow(pid: pid_t, rate: Int, seconds: Double, writer: DeviceWriter, subscriber: Subscriber,

@@ -28,7 +28,32 @@ struct BenchReport: Sendable {
     /// (ForwardFloor.swift): the cost of publishing them from this machine.
     var forwardFloor: [FloorFigure] = []
     var forwardFloorError: String?
+    /// The forwarder of the agent's own recorded messages (OwnMessagesFloor.swift), and what it
+    /// replayed per notification at each rate.
+    var ownFloor: [FloorFigure] = []
+    var ownTraffic: [OwnTrafficFigure] = []
+    var ownFloorError: String?
+    /// Instructions per notification of the whole agent process (AgentInstructions.swift).
+    var instructions: InstructionFigure?
+    var instructionsError: String?
     var settings = PipelineSettings()
+
+    /// What the agent published per notification at one rate, as recorded and replayed.
+    struct OwnTrafficFigure: Sendable {
+        var rate: Int
+        var notifications: Int
+        var packets: Double
+        var acknowledged: Double
+        var bytes: Double
+    }
+
+    /// The goal of the agent against the forwarder of its own messages, at every rate.
+    static let ownFloorGoal = 1.3
+
+    /// A Raspberry Pi 4's Cortex-A72 at its 1.5 GHz, retiring an assumed one instruction per
+    /// cycle on the agent's branchy, pointer-chasing code (the A72 can retire three; an IPC of 1
+    /// is the usual figure for such code on it, and the estimate scales with it).
+    static let piInstructionsPerSecond = 1.5e9
 
     // MARK: table
 
@@ -73,12 +98,14 @@ struct BenchReport: Sendable {
                 out.append(phaseRow(String(repeating: " ", count: 11), "python", other,
                                     ratio: other.cpuPerMeasurementMicroseconds / phase.cpuPerMeasurementMicroseconds))
             }
-            for (name, floors) in [("cat", wakeFloor), ("forward", forwardFloor)] {
+            for (name, floors) in [("cat", wakeFloor), ("forward", forwardFloor), ("own", ownFloor)] {
                 guard let floor = floors.first(where: { $0.rate == phase.targetRate }) else { continue }
                 out.append(pad("", 12) + pad(name, 9) + lpad(grouped(Double(floor.rate)), 12)
                            + lpad(floor.delivered.map { grouped(Double($0) / settings.window) } ?? "—", 13)
                            + lpad(format(floor.microsecondsPerMeasurement, 1), 14)
-                           + lpad(format(floor.microsecondsPerMeasurement * Double(floor.rate) / 1e4, 1), 13))
+                           + lpad(format(floor.microsecondsPerMeasurement * Double(floor.rate) / 1e4, 1), 13)
+                           + (name == "own" ? lpad(format(phase.cpuPerMeasurementMicroseconds / floor.microsecondsPerMeasurement, 2)
+                                                   + "× (uwb2mqtt/own)", 25) : ""))
             }
         }
         if !wakeFloor.isEmpty {
@@ -98,6 +125,7 @@ struct BenchReport: Sendable {
             }
         }
         if let forwardFloorError { out.append("  forward: not measured: \(forwardFloorError)") }
+        out += ownFloorRows(swift)
         out.append("")
         let s = swift.phases.first { $0.latency != nil }?.latency
         let p = py?.phases.first { $0.latency != nil }?.latency
@@ -162,6 +190,41 @@ struct BenchReport: Sendable {
             for note in notes { out.append("note: \(note)") }
         }
         return out.joined(separator: "\n") + "\n"
+    }
+
+    /// The forwarder of the agent's own messages: what it replayed, the agent's cost over it
+    /// against the goal, and the agent's instructions per notification.
+    private func ownFloorRows(_ swift: GatewayResult) -> [String] {
+        var out: [String] = []
+        if !ownFloor.isEmpty {
+            out.append("  own: reads the pty and sends, per notification, the packets the agent sent for one (recorded from the agent on")
+            out.append("  this load through a proxy, replayed pre-encoded over MQTT 5 in one send, QoS 1 acknowledgements read):")
+            out.append("  the cost of saying what the agent says, with no decoding, rules or JSON")
+            out.append("    offered/s   recorded notif.   packets/notif. (QoS 1)   bytes/notif.   uwb2mqtt/own CPU per meas.")
+            var met = true
+            for traffic in ownTraffic {
+                let phase = swift.phases.first { $0.targetRate == traffic.rate }
+                let floor = ownFloor.first { $0.rate == traffic.rate }
+                let ratio = phase.flatMap { p in floor.map { p.cpuPerMeasurementMicroseconds / $0.microsecondsPerMeasurement } }
+                if (ratio ?? .infinity) > Self.ownFloorGoal { met = false }
+                out.append(lpad(grouped(Double(traffic.rate)), 13) + lpad(grouped(Double(traffic.notifications)), 18)
+                           + lpad(format(traffic.packets, 2) + " (" + format(traffic.acknowledged, 2) + ")", 25)
+                           + lpad(grouped(traffic.bytes), 15) + lpad(ratio.map { format($0, 2) + "×" } ?? "—", 29))
+            }
+            out.append("    goal ≤ \(format(Self.ownFloorGoal, 1))× at every rate: " + (met ? "met" : "not met"))
+        }
+        if let ownFloorError { out.append("  own: not measured: \(ownFloorError)") }
+        if let instructions {
+            let perSecond = instructions.perNotification * Double(settings.deploymentRate) / Double(benchPeers.count)
+            out.append("  instructions per notification, the whole agent process in user space (callgrind, deterministic hashing, "
+                       + "\(grouped(Double(instructions.rate)))/s, \(grouped(Double(instructions.notifications))) notifications): "
+                       + grouped(instructions.perNotification))
+            out.append("    at \(settings.label(rate: settings.deploymentRate) ?? "\(settings.deploymentRate)/s"): "
+                       + "\(format(perSecond / 1e6, 1)) M instructions/s, \(format(perSecond / Self.piInstructionsPerSecond * 100, 1)) % "
+                       + "of a Raspberry Pi 4 core at 1.5 GHz and 1 instruction/cycle, before the kernel's share")
+        }
+        if let instructionsError { out.append("  instructions: not counted: \(instructionsError)") }
+        return out
     }
 
     /// The journal's figures alone (`uwb2mqtt-bench journal-only`).
@@ -311,6 +374,23 @@ struct BenchReport: Sendable {
                  ("delivered", f.delivered.map { num(Double($0)) } ?? .null)])
         })))
         fields.append(("forward_floor_error", forwardFloorError.map(JSONValue.string) ?? .null))
+        fields.append(("own_messages_floor", .list(ownFloor.map { f in
+            let traffic = ownTraffic.first { $0.rate == f.rate }
+            let phase = swift?.phases.first { $0.targetRate == f.rate }
+            return obj([("offered_target_per_s", num(Double(f.rate))), ("cpu_us_per_measurement", num(f.microsecondsPerMeasurement)),
+                        ("delivered", f.delivered.map { num(Double($0)) } ?? .null),
+                        ("recorded_notifications", traffic.map { num(Double($0.notifications)) } ?? .null),
+                        ("packets_per_notification", traffic.map { num($0.packets) } ?? .null),
+                        ("qos1_packets_per_notification", traffic.map { num($0.acknowledged) } ?? .null),
+                        ("bytes_per_notification", traffic.map { num($0.bytes) } ?? .null),
+                        ("uwb2mqtt_over_own", phase.map { num($0.cpuPerMeasurementMicroseconds / f.microsecondsPerMeasurement) } ?? .null)])
+        })))
+        fields.append(("own_messages_floor_error", ownFloorError.map(JSONValue.string) ?? .null))
+        fields.append(("instructions", instructions.map { i in
+            obj([("rate_per_s", num(Double(i.rate))), ("notifications", num(Double(i.notifications))),
+                 ("instructions", num(Double(i.instructions))), ("per_notification", num(i.perNotification))])
+        } ?? .null))
+        fields.append(("instructions_error", instructionsError.map(JSONValue.string) ?? .null))
         return obj(fields).json
     }
 

@@ -1,7 +1,7 @@
 // `make bench`: uwb2mqtt's figures on this machine, in one run, printed as one table and
 // written as JSON (default `.build/bench.json`).
 //
-//   uwb2mqtt-bench [--no-python REASON] [--quick] [--json PATH] [--agent PATH] [--python-gateway PATH]
+//   uwb2mqtt-bench [--no-python REASON] [--no-own-floor] [--quick] [--json PATH] [--agent PATH] [--python-gateway PATH]
 //   uwb2mqtt-bench decode-only     the UCI decode figures only (and the in-process core)
 //   uwb2mqtt-bench core-only       the in-process core figure only (for a profiler)
 //   uwb2mqtt-bench journal-only    the journal figures only (64 MiB, or --journal-mib N)
@@ -13,8 +13,9 @@
 //                                  difference of two runs with different N, divided by ΔN)
 //   uwb2mqtt-bench core1 N         exactly N rounds of the core (d), the same way (valgrind
 //                                  3.19 reads no DWARF 5: run it on a `strip --strip-debug` copy)
-//   uwb2mqtt-bench forward-floor --port LINK --broker-port PORT
-//                                  the forwarding floor's process (ForwardFloor.swift)
+//   uwb2mqtt-bench forward-floor --port LINK --broker-port PORT [--packets FILE]
+//                                  the forwarding floor's process (ForwardFloor.swift); with
+//                                  --packets, the forwarder of the agent's own messages
 //   uwb2mqtt-bench link-order BINARY CALLGRIND_OUT...
 //                                  the agent's link order from callgrind profiles of BINARY
 //                                  (LinkOrder.swift; `make link-order`)
@@ -28,7 +29,9 @@
 //    with a perf uprobe on glibc malloc (MallocCounter.swift; needs perf and root, else skipped).
 //    Then the same workload through Tests/Bench/python_gateway.py (pyserial + paho-mqtt) as the
 //    baseline; as floors, `cat` on the same pty (Floor.swift) and a forwarder that only reads
-//    the pty and sends the baseline's messages (ForwardFloor.swift).
+//    the pty and sends the baseline's messages (ForwardFloor.swift), and one that sends the
+//    agent's own messages, recorded from it on the same load (OwnMessagesFloor.swift); the
+//    agent's instructions per notification under callgrind (AgentInstructions.swift).
 // 3. The journal (JournalBench.swift): a 64 MiB spool filled, appended to at its bound, opened,
 //    drained through the same mosquitto; bytes written per appended and per delivered record.
 #if canImport(Glibc)
@@ -104,6 +107,9 @@ var pythonGateway = "Tests/Bench/python_gateway.py"
 var decodeOnly = false
 var journalOnly = false
 var journalMiB = 64
+/// The forwarder of the agent's own messages and the agent's instructions (`--no-own-floor`:
+/// `make link-order`, whose agent already runs under callgrind).
+var ownFloor = true
 while !arguments.isEmpty {
     let option = arguments.removeFirst()
     func value() -> String {
@@ -119,11 +125,12 @@ while !arguments.isEmpty {
         settings.window = 3
         settings.memoryMeasurements = 200_000
         settings.memoryTimeout = 40
+    case "--no-own-floor": ownFloor = false
     case "--json": jsonPath = value()
     case "--agent": agentPath = value()
     case "--python-gateway": pythonGateway = value()
     default:
-        fputs("usage: uwb2mqtt-bench [decode-only | journal-only | solver-only | core-only | decode1 N | core1 N | forward-floor --port LINK --broker-port PORT | link-order BINARY CALLGRIND_OUT...] [--no-python REASON] [--quick] [--json PATH] [--agent PATH] [--python-gateway PATH] [--journal-mib N]\n", stderr)
+        fputs("usage: uwb2mqtt-bench [decode-only | journal-only | solver-only | core-only | decode1 N | core1 N | forward-floor --port LINK --broker-port PORT | link-order BINARY CALLGRIND_OUT...] [--no-python REASON] [--no-own-floor] [--quick] [--json PATH] [--agent PATH] [--python-gateway PATH] [--journal-mib N]\n", stderr)
         exit(2)
     }
 }
@@ -202,6 +209,24 @@ if !decodeOnly {
             report.forwardFloor = try measureForwardFloor(settings: settings, broker: broker)
         } catch {
             report.forwardFloorError = "\(error)"
+        }
+        if ownFloor {
+            do {
+                let traffic = try recordAgentTraffic(executable: agentPath, broker: broker, settings: settings)
+                report.ownTraffic = traffic.sorted { $0.key < $1.key }.map { rate, recording in
+                    BenchReport.OwnTrafficFigure(rate: rate, notifications: recording.groups.count, packets: recording.packetsPerNotification,
+                                                 acknowledged: recording.acknowledgedPerNotification, bytes: recording.bytesPerNotification)
+                }
+                report.ownFloor = try measureOwnMessagesFloor(settings: settings, broker: broker, traffic: traffic)
+            } catch {
+                report.ownFloorError = "\(error)"
+            }
+            do {
+                report.instructions = try countAgentInstructions(executable: agentPath, broker: broker, rate: settings.deploymentRate,
+                                                                 seconds: settings.window)
+            } catch {
+                report.instructionsError = "\(error)"
+            }
         }
         do {
             report.journal = try benchJournal(maximumBytes: journalMiB << 20, broker: broker)

@@ -1,0 +1,80 @@
+import TestSupport
+#if canImport(Glibc)
+@preconcurrency import Glibc
+#endif
+
+/// Instructions the whole agent process executes per notification (user space: reassembly and
+/// decoding, the session, the rules, the payloads, the MQTT client, the runtime, libc), counted
+/// by callgrind with deterministic hashing. Unlike microseconds they hold from one machine to
+/// the next, so that a board's cost can be estimated from them.
+struct InstructionFigure: Sendable {
+    var rate: Int
+    /// Notifications the agent handled in the window: the `range` messages it delivered, over
+    /// the peers per notification.
+    var notifications: Int
+    var instructions: Int
+    var perNotification: Double { notifications > 0 ? Double(instructions) / Double(notifications) : .nan }
+}
+
+/// Runs the agent under `valgrind --tool=callgrind` at `rate` and counts a window of `seconds`
+/// between two dumps (`callgrind_control -d`: each dump holds what ran since the one before).
+/// valgrind 3.19 reads no DWARF 5, so it runs a copy of the agent without debug information.
+func countAgentInstructions(executable: String, broker: BenchBroker, rate: Int, seconds: Double) throws -> InstructionFigure {
+    for tool in ["/usr/bin/valgrind", "/usr/bin/callgrind_control", "/usr/bin/strip"] where !fileExists(tool) {
+        throw BenchError("\(tool) is not installed")
+    }
+    let directory = try TemporaryDirectory(prefix: "uwb2mqtt-bench-instructions")
+    let stripped = directory.file("uwb2mqtt")
+    guard wait(for: "/usr/bin/strip", ["--strip-debug", "-o", stripped, executable], in: directory) else {
+        throw BenchError("strip --strip-debug \(executable) failed")
+    }
+    let wrapper = try directory.write("agent", """
+        #!/bin/sh
+        exec /usr/bin/valgrind --tool=callgrind --callgrind-out-file=\(directory.file("callgrind.%p")) \(stripped) "$@"
+
+        """)
+    chmod(wrapper, 0o755)
+    let link = directory.file("dwm3001c")
+    let subscriber = try Subscriber(port: broker.port, filter: "bench/swift/peer/+/range", clientID: "bench-sub-instructions")
+    defer { subscriber.close() }
+    let writer = try DeviceWriter(linkPath: link, peers: benchPeers.map(\.address), requiresBringUp: true)
+    defer { writer.stop() }
+    let agent = try startBenchAgent(executable: wrapper, brokerPort: broker.port, link: link, writer: writer, directory: directory,
+                                    environment: ["SWIFT_DETERMINISTIC_HASHING": "1"], readyWithin: 180)
+    defer { agent.terminate() }
+    writer.setRate(measurementsPerSecond: rate)
+    sleepSeconds(3)
+    let pid = String(agent.pid)
+    guard wait(for: "/usr/bin/callgrind_control", ["-d", pid], in: directory) else { throw BenchError("callgrind_control -d failed") }
+    let delivered0 = subscriber.count
+    sleepSeconds(seconds)
+    let delivered1 = subscriber.count
+    guard wait(for: "/usr/bin/callgrind_control", ["-d", pid], in: directory) else { throw BenchError("callgrind_control -d failed") }
+    writer.setRate(measurementsPerSecond: 0)
+    let dump = ProcFS.read(directory.file("callgrind.\(pid).2")) ?? ""
+    guard let line = dump.split(separator: "\n").first(where: { $0.hasPrefix("summary: ") }),
+          let instructions = Int(line.dropFirst("summary: ".count).split(separator: " ").first ?? "") else {
+        throw BenchError("no summary in callgrind's second dump")
+    }
+    let figure = InstructionFigure(rate: rate, notifications: (delivered1 - delivered0) / benchPeers.count, instructions: instructions)
+    log("instructions at \(rate)/s under callgrind: \(instructions) for \(figure.notifications) notifications, "
+        + "\(Int(figure.perNotification)) per notification")
+    return figure
+}
+
+/// Runs `executable` with `arguments` to its end; true when it exited with 0.
+private func wait(for executable: String, _ arguments: [String], in directory: TemporaryDirectory) -> Bool {
+    guard let process = try? ChildProcess(executable: executable, arguments: arguments,
+                                          stdoutPath: directory.file("command.stdout"), stderrPath: directory.file("command.stderr"))
+    else { return false }
+    let deadline = monotonicNanoseconds() + 60_000_000_000
+    while process.isRunning {
+        guard monotonicNanoseconds() < deadline else {
+            _ = process.terminate()
+            return false
+        }
+        usleep(10_000)
+    }
+    if case .exited(0) = process.exitStatus { return true }
+    return false
+}

@@ -27,12 +27,10 @@ public struct ProximityEngine: Sendable {
     public let gateway: GatewayPose?
     /// Whether the device measures angles (its capabilities), learned once the device is identified.
     public var deviceHasAoA: Bool
-    /// Written only through ``store(_:)``, which keeps ``deadlines`` with it.
-    private var trackers: [MacAddress: PeerTracker] = [:]
-    /// Each tracker's ``PeerTracker/nextDeadline(rules:)`` (nil while it does not range), kept
-    /// with every change to it: `nextDeadline` is read twice a round, and reading it from the
-    /// trackers themselves would copy each.
-    private var deadlines: [MacAddress: Double] = [:]
+    /// Written only through ``store(_:in:)``, which keeps each tracker's
+    /// ``PeerTracker/nextDeadline(rules:)`` with it: `nextDeadline` is read twice a round, and
+    /// reading it from the trackers themselves would copy each.
+    private var trackers = TrackerTable()
     /// Peers in configuration order, then in order of first measurement: the order of outputs.
     private var order: [MacAddress] = []
     /// The last published membership and order of each ranking rule, by its index in
@@ -50,7 +48,7 @@ public struct ProximityEngine: Sendable {
         self.deviceHasAoA = deviceHasAoA
         published = Array(repeating: nil, count: rules.rankings.count)
         initialStatesDue = !peers.isEmpty
-        for peer in peers where trackers[peer.address] == nil {
+        for peer in peers where !trackers.contains(peer.address) {
             store(PeerTracker(identity: peer, rules: rules))
             order.append(peer.address)
         }
@@ -92,7 +90,8 @@ public struct ProximityEngine: Sendable {
     /// at: the caller ends the round with ``endRound(at:into:)``.
     public mutating func ingestWithinRound(peer: PeerIdentity, sample: RangingSample, at time: Double,
                                            into outputs: inout [ProximityOutput]) {
-        var tracker = takeTracker(for: peer)
+        let (taken, slot) = takeTracker(for: peer)
+        var tracker = taken
         var events: [ProximityEvent] = []
         var guidance: Feedback?
         var estimate: Position?
@@ -124,7 +123,7 @@ public struct ProximityEngine: Sendable {
         if let state = stateChange(of: &tracker, at: time) { outputs.append(.state(state)) }
         if let guidance { outputs.append(.feedback(guidance)) }
         if let estimate { outputs.append(.position(estimate)) }
-        store(tracker)
+        store(tracker, in: slot)
     }
 
     /// A round's measurements are in: the rankings they changed, judged once on the whole round —
@@ -139,7 +138,7 @@ public struct ProximityEngine: Sendable {
     /// sleeps until then rather than ticking at a fixed rate; it ticks the engine at every round
     /// too, so while measurements flow the deadline keeps moving on.
     public var nextDeadline: Double? {
-        deadlines.values.min()
+        trackers.earliestDeadline
     }
 
     /// Notices silence: links lost after `signal_lost_after` without a valid measurement (cause
@@ -160,8 +159,8 @@ public struct ProximityEngine: Sendable {
         var outputs: [ProximityOutput] = []
         for address in order {
             // Taken out rather than copied, so that the tracker's arrays are not shared with the
-            // dictionary's copy and change in place (a copy of each, every tick, otherwise).
-            guard var tracker = trackers.removeValue(forKey: address) else { continue }
+            // table's copy and change in place (a copy of each, every tick, otherwise).
+            guard case (var tracker, let slot)? = trackers.take(address) else { continue }
             var events: [ProximityEvent] = []
             if tracker.link == .ranging, let last = tracker.lastValid, let silent = tracker.silentSince {
                 if time - silent >= rules.signalLostAfter - PeerTracker.timeSlack {
@@ -176,7 +175,7 @@ public struct ProximityEngine: Sendable {
             }
             for event in events { outputs.append(.event(event)) }
             if let state = stateChange(of: &tracker, at: time) { outputs.append(.state(state)) }
-            store(tracker)
+            store(tracker, in: slot)
         }
         initialStatesDue = false
         rankingChanges(at: time, into: &outputs)
@@ -189,13 +188,13 @@ public struct ProximityEngine: Sendable {
     /// engine does not track.
     public mutating func phoneAngle(peer: PeerIdentity, azimuthDeg: Double?, elevationDeg: Double?, measuredAt: Double,
                                     at time: Double) -> [ProximityOutput] {
-        guard var tracker = trackers.removeValue(forKey: peer.address) else { return [] }
+        guard case (var tracker, let slot)? = trackers.take(peer.address) else { return [] }
         var events = tracker.takePhoneAngle(azimuthDeg: azimuthDeg, elevationDeg: elevationDeg, measuredAt: measuredAt,
                                             at: time, rules: rules)
         if tracker.link == .ranging { tracker.directionChanged(at: time, into: &events) }
         var outputs = events.map(ProximityOutput.event)
         if let state = stateChange(of: &tracker, at: time) { outputs.append(.state(state)) }
-        store(tracker)
+        store(tracker, in: slot)
         rankingChanges(at: time, into: &outputs)
         return outputs
     }
@@ -205,9 +204,9 @@ public struct ProximityEngine: Sendable {
     /// measurements (read late, in a burst) continue the link as if nothing happened.
     public mutating func excuseSilence(until time: Double) {
         for address in order {
-            guard var tracker = trackers[address], tracker.link == .ranging else { continue }
-            tracker.excusedUntil = time
-            store(tracker)
+            guard case (var tracker, let slot)? = trackers.take(address) else { continue }
+            if tracker.link == .ranging { tracker.excusedUntil = time }
+            store(tracker, in: slot)
         }
     }
 
@@ -217,12 +216,12 @@ public struct ProximityEngine: Sendable {
     public mutating func linkLost(peer: PeerIdentity?, cause: LossCause, at time: Double, endsConnecting: Bool = false) -> [ProximityOutput] {
         var outputs: [ProximityOutput] = []
         for address in order where peer == nil || peer?.address == address {
-            guard var tracker = trackers[address] else { continue }
+            guard case (var tracker, let slot)? = trackers.take(address) else { continue }
             var events: [ProximityEvent] = []
             tracker.lose(cause, at: time, endsConnecting: endsConnecting, into: &events)
             outputs += events.map(ProximityOutput.event)
             if let state = stateChange(of: &tracker, at: time) { outputs.append(.state(state)) }
-            store(tracker)
+            store(tracker, in: slot)
         }
         rankingChanges(at: time, into: &outputs)
         return outputs
@@ -233,10 +232,7 @@ public struct ProximityEngine: Sendable {
     /// under the identity it then has. Rankings they were in are published without them.
     public mutating func forget(_ addresses: [MacAddress], at time: Double) -> [ProximityOutput] {
         guard !addresses.isEmpty else { return [] }
-        for address in addresses {
-            trackers[address] = nil
-            deadlines[address] = nil
-        }
+        for address in addresses { trackers.remove(address) }
         order.removeAll { addresses.contains($0) }
         var outputs: [ProximityOutput] = []
         rankingChanges(at: time, into: &outputs)
@@ -247,9 +243,8 @@ public struct ProximityEngine: Sendable {
     /// its tracker, place and ranking memberships move with it, so that its state, stage, zones
     /// and approaches carry on without an event. No-op unless `old` is tracked and `new` is not.
     public mutating func readdress(_ old: MacAddress, to new: MacAddress) {
-        guard old != new, var tracker = trackers[old], trackers[new] == nil else { return }
-        trackers[old] = nil
-        deadlines[old] = nil
+        guard old != new, !trackers.contains(new), case (var tracker, _)? = trackers.take(old) else { return }
+        trackers.remove(old)
         let moved = PeerIdentity(address: new, name: tracker.identity.name)
         let previous = tracker.identity
         tracker.identity = moved
@@ -262,7 +257,7 @@ public struct ProximityEngine: Sendable {
 
     /// Every peer the engine tracks (configured, or seen on air), in output order.
     public var peers: [PeerIdentity] {
-        order.compactMap { trackers[$0]?.identity }
+        order.compactMap { trackers.read($0) { $0.identity } }
     }
 
     /// Swaps in new rules between two measurements.
@@ -280,7 +275,7 @@ public struct ProximityEngine: Sendable {
         rules = new
         var outputs: [ProximityOutput] = []
         for address in order {
-            guard var tracker = trackers.removeValue(forKey: address) else { continue }
+            guard case (var tracker, let slot)? = trackers.take(address) else { continue }
             if !tracker.filter.matches(new.filter) {
                 var filter = DistanceFilter(new.filter)
                 if let d = tracker.distance, let t = tracker.lastValid { _ = filter.update(d, at: t) }
@@ -290,7 +285,7 @@ public struct ProximityEngine: Sendable {
             tracker.carryOver(to: new, at: time, into: &events)
             outputs += events.map(ProximityOutput.event)
             if let state = stateChange(of: &tracker, at: time) { outputs.append(.state(state)) }
-            store(tracker)
+            store(tracker, in: slot)
         }
         // Rankings carry over by name; one that went is published once, empty.
         let before = published
@@ -308,19 +303,18 @@ public struct ProximityEngine: Sendable {
 
     /// The current state of a peer (configured or seen), nil for an unknown peer.
     public func state(of peer: PeerIdentity, at time: Double) -> PeerState? {
-        trackers[peer.address]?.state(at: time)
+        trackers.read(peer.address) { $0.state(at: time) }
     }
 
     /// The filtered distance of a ranging peer: the `distanceM` of ``state(of:at:)`` without building
     /// the whole state (zone and approach lists), for the `range` payload of every measurement.
     public func filteredDistance(of peer: PeerIdentity) -> Double? {
-        guard let tracker = trackers[peer.address], tracker.link == .ranging else { return nil }
-        return tracker.distance
+        trackers.rangingDistance(peer.address)
     }
 
     /// Every known peer's state, in configuration order: the `state` request's answer.
     public func states(at time: Double) -> [PeerState] {
-        order.compactMap { trackers[$0]?.state(at: time) }
+        order.compactMap { trackers.read($0) { $0.state(at: time) } }
     }
 
     /// Every ranking rule's current ranking, for the retained topics after a (re)start.
@@ -330,18 +324,20 @@ public struct ProximityEngine: Sendable {
 
     // MARK: - Outputs
 
-    /// Puts `tracker` (back) in ``trackers``, with its deadline.
-    private mutating func store(_ tracker: PeerTracker) {
-        deadlines[tracker.identity.address] = tracker.nextDeadline(rules: rules)
-        trackers[tracker.identity.address] = tracker
+    /// Puts `tracker` (back) in ``trackers``, with its deadline: into `slot` when it was taken
+    /// from there, else into the slot of its address.
+    private mutating func store(_ tracker: PeerTracker, in slot: TrackerTable.Slot? = nil) {
+        let deadline = tracker.nextDeadline(rules: rules)
+        if let slot { trackers.put(tracker, deadline: deadline, in: slot) } else { trackers.put(tracker, deadline: deadline) }
     }
 
-    /// The tracker of `peer`, taken out of ``trackers`` until the caller puts it back: while the
-    /// dictionary holds a second reference, every write to the tracker's rule arrays would copy them.
-    private mutating func takeTracker(for peer: PeerIdentity) -> PeerTracker {
-        if let t = trackers.removeValue(forKey: peer.address) { return t }
+    /// The tracker of `peer`, taken out of ``trackers`` until the caller puts it back (a new one,
+    /// without a slot yet, for a peer first seen): while the table holds a second reference,
+    /// every write to the tracker's rule arrays would copy them.
+    private mutating func takeTracker(for peer: PeerIdentity) -> (PeerTracker, TrackerTable.Slot?) {
+        if let (tracker, slot) = trackers.take(peer.address) { return (tracker, slot) }
         order.append(peer.address)
-        return PeerTracker(identity: peer, rules: rules)
+        return (PeerTracker(identity: peer, rules: rules), nil)
     }
 
     /// The state of `tracker` when a discrete field changed since it was last reported. The check
@@ -403,9 +399,9 @@ public struct ProximityEngine: Sendable {
         entries.reserveCapacity(order.count)
         // Every tracker, without a lookup per peer (this runs after every round); the sort
         // below is a total order, so the order they are visited in does not matter.
-        for t in trackers.values {
-            guard t.link == .ranging, let d = t.distance, let base = t.rankings[index] else { continue }
-            if let within = rule.within, d > within { continue }
+        trackers.forEach { t in
+            guard t.link == .ranging, let d = t.distance, let base = t.rankings[index] else { return }
+            if let within = rule.within, d > within { return }
             var score = base
             if let nearby = rule.nearbyWithin, d <= nearby { score += rule.nearbyBonus }
             if t.facing == true { score += rule.facingBonus }

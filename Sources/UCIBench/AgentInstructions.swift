@@ -1,3 +1,4 @@
+import Foundation
 import TestSupport
 #if canImport(Glibc)
 @preconcurrency import Glibc
@@ -19,7 +20,9 @@ struct InstructionFigure: Sendable {
 /// Runs the agent under `valgrind --tool=callgrind` at `rate` and counts a window of `seconds`
 /// between two dumps (`callgrind_control -d`: each dump holds what ran since the one before).
 /// valgrind 3.19 reads no DWARF 5, so it runs a copy of the agent without debug information.
-func countAgentInstructions(executable: String, broker: BenchBroker, rate: Int, seconds: Double) throws -> InstructionFigure {
+/// `profile`: where the window's profile is kept, for `callgrind_annotate --inclusive=yes`.
+func countAgentInstructions(executable: String, broker: BenchBroker, rate: Int, seconds: Double,
+                            profile: String? = nil) throws -> InstructionFigure {
     for tool in ["/usr/bin/valgrind", "/usr/bin/callgrind_control", "/usr/bin/strip"] where !fileExists(tool) {
         throw BenchError("\(tool) is not installed")
     }
@@ -52,6 +55,14 @@ func countAgentInstructions(executable: String, broker: BenchBroker, rate: Int, 
     guard wait(for: "/usr/bin/callgrind_control", ["-d", pid], in: directory) else { throw BenchError("callgrind_control -d failed") }
     writer.setRate(measurementsPerSecond: 0)
     let dump = ProcFS.read(directory.file("callgrind.\(pid).2")) ?? ""
+    if let profile {
+        try? FileManager.default.removeItem(atPath: profile)
+        do {
+            try FileManager.default.copyItem(atPath: directory.file("callgrind.\(pid).2"), toPath: profile)
+        } catch {
+            log("cannot keep the profile at \(profile): \(error)")
+        }
+    }
     guard let line = dump.split(separator: "\n").first(where: { $0.hasPrefix("summary: ") }),
           let instructions = Int(line.dropFirst("summary: ".count).split(separator: " ").first ?? "") else {
         throw BenchError("no summary in callgrind's second dump")

@@ -8,6 +8,9 @@
 //   uwb2mqtt-bench solver-only     the fuse's solver figures only (time per fix, 4/6/8 gateways)
 //   uwb2mqtt-bench fuse-only [--agent PATH] [--seconds S] [--tags N]
 //                                  the fuse at site scale through a real broker (FuseLoad.swift)
+//   uwb2mqtt-bench instructions-only [--agent PATH] [--rate N] [--seconds S] [--profile PATH]
+//                                  the agent's instructions per notification under callgrind,
+//                                  its profile kept (default .build/bench-agent.callgrind)
 //   uwb2mqtt-bench decode1 N       exactly N decodes of (a), no timing: for
 //                                  `valgrind --tool=callgrind` (instructions per decode =
 //                                  difference of two runs with different N, divided by ΔN)
@@ -89,6 +92,36 @@ if arguments.first == "fuse-only" {
         }
     }
     print(report.fuseTable(), terminator: "")
+    exit(0)
+}
+
+if arguments.first == "instructions-only" {
+    // `instructions-only [--agent PATH] [--rate N] [--seconds S] [--profile PATH]`: the agent's
+    // instructions per notification under callgrind (AgentInstructions.swift), the profile kept.
+    var options = Array(arguments.dropFirst())
+    var binary = executableDirectory() + "/uwb2mqtt"
+    var rate = PipelineSettings().deploymentRate, seconds = 10.0
+    var profile = ".build/bench-agent.callgrind"
+    while options.count >= 2 {
+        let (key, value) = (options.removeFirst(), options.removeFirst())
+        switch key {
+        case "--agent": binary = value
+        case "--rate": rate = Int(value) ?? rate
+        case "--seconds": seconds = Double(value) ?? seconds
+        case "--profile": profile = value
+        default: break
+        }
+    }
+    do {
+        let broker = try BenchBroker()
+        defer { broker.stop() }
+        let figure = try countAgentInstructions(executable: binary, broker: broker, rate: rate, seconds: seconds, profile: profile)
+        print("\(figure.instructions) instructions for \(figure.notifications) notifications at \(rate)/s: "
+              + "\(Int(figure.perNotification)) per notification; profile: \(profile)")
+    } catch {
+        fputs("uwb2mqtt-bench: instructions: \(error)\n", stderr)
+        exit(1)
+    }
     exit(0)
 }
 
@@ -222,8 +255,10 @@ if !decodeOnly {
                 report.ownFloorError = "\(error)"
             }
             do {
+                // The window's profile beside the JSON, for a breakdown by function.
+                let directory = jsonPath.lastIndex(of: "/").map { String(jsonPath[..<$0]) } ?? "."
                 report.instructions = try countAgentInstructions(executable: agentPath, broker: broker, rate: settings.deploymentRate,
-                                                                 seconds: settings.window)
+                                                                 seconds: settings.window, profile: directory + "/bench-agent.callgrind")
             } catch {
                 report.instructionsError = "\(error)"
             }

@@ -26,8 +26,15 @@ public enum MQTTTopic {
     /// bytes for every message published, instead of one per check.
     static func isPlainForPublish(_ topic: String) -> Bool {
         topic.utf8.withContiguousStorageIfAvailable { bytes in
-            !bytes.isEmpty && bytes.count <= 65535
-                && !bytes.contains { $0 < 0x20 || $0 >= 0x7F || $0 == UInt8(ascii: "+") || $0 == UInt8(ascii: "#") }
+            guard !bytes.isEmpty, bytes.count <= 65535 else { return false }
+            // A byte outside 0x20…0x7E wraps to 0x5F or more; the loop has no closure to call.
+            var index = 0
+            while index < bytes.count {
+                let byte = bytes[index]
+                if byte &- 0x20 >= 0x5F || byte == UInt8(ascii: "+") || byte == UInt8(ascii: "#") { return false }
+                index &+= 1
+            }
+            return true
         } ?? false
     }
 

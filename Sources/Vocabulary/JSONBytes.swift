@@ -186,20 +186,25 @@ public struct JSONBytes: Sendable {
 
     /// A JSON string. Strings without anything to escape (nearly all of them) are copied in one go.
     public mutating func appendString(_ s: String) {
-        var text = s
-        text.withUTF8 { utf8 in
-            if !utf8.contains(where: Self.needsEscape) {
-                write(atMost: utf8.count + 2) { p in
-                    p[0] = UInt8(ascii: "\"")
-                    if let base = utf8.baseAddress { (p + 1).update(from: base, count: utf8.count) }
-                    p[utf8.count + 1] = UInt8(ascii: "\"")
-                    return utf8.count + 2
-                }
-            } else {
-                put(UInt8(ascii: "\""))
-                for byte in utf8 { appendEscaping(byte) }
-                put(UInt8(ascii: "\""))
+        // The agent's strings are native, hence contiguous: no copy of `s` to make them so.
+        if s.utf8.withContiguousStorageIfAvailable({ appendString(utf8: $0) }) == nil {
+            var text = s
+            text.withUTF8 { appendString(utf8: $0) }
+        }
+    }
+
+    private mutating func appendString(utf8: UnsafeBufferPointer<UInt8>) {
+        if !utf8.contains(where: Self.needsEscape) {
+            write(atMost: utf8.count + 2) { p in
+                p[0] = UInt8(ascii: "\"")
+                if let base = utf8.baseAddress { (p + 1).update(from: base, count: utf8.count) }
+                p[utf8.count + 1] = UInt8(ascii: "\"")
+                return utf8.count + 2
             }
+        } else {
+            put(UInt8(ascii: "\""))
+            for byte in utf8 { appendEscaping(byte) }
+            put(UInt8(ascii: "\""))
         }
     }
 

@@ -26,7 +26,8 @@ let package = Package(
         .systemLibrary(name: "CLibSerialPort", pkgConfig: "libserialport", providers: [.apt(["libserialport-dev"])]),
         .systemLibrary(name: "CMosquitto", pkgConfig: "libmosquitto", providers: [.apt(["libmosquitto-dev"])]),
         .systemLibrary(name: "CYAML", pkgConfig: "yaml-0.1", providers: [.apt(["libyaml-dev"])]),
-        .systemLibrary(name: "CMicroHTTPD", pkgConfig: "libmicrohttpd", providers: [.apt(["libmicrohttpd-dev"])]),
+        // libmicrohttpd is loaded by `watch --http` when it serves (CMicroHTTPD/shim.h), not linked.
+        .systemLibrary(name: "CMicroHTTPD"),
 
         // libc calls the Glibc module hides (feature-gated: posix_openpt, ptsname_r, pipe2).
         .target(name: "CPty"),

@@ -59,7 +59,7 @@ public final class EventStream {
     func wake() {
         guard suspended, let connection else { return }
         suspended = false
-        MHD_resume_connection(connection)
+        uwb_MHD_resume_connection(connection)
         server?.runSoon()
     }
 
@@ -69,7 +69,7 @@ public final class EventStream {
         guard let first = queue.first else {
             if let connection, !suspended {
                 suspended = true
-                MHD_suspend_connection(connection)
+                uwb_MHD_suspend_connection(connection)
             }
             return 0
         }

@@ -52,7 +52,10 @@ public final class WebServer {
         self.routes = routes
         self.authentication = authentication
         isTLS = tls != nil
-        if tls != nil, MHD_is_feature_supported(.FEATURE_TLS) != .YES {
+        guard uwb_mhd() != nil else {
+            throw WebServerError("cannot load libmicrohttpd (Debian's libmicrohttpd12): \(String(cString: uwb_mhd_load_error()))")
+        }
+        if tls != nil, uwb_MHD_is_feature_supported(.FEATURE_TLS) != .YES {
             throw WebServerError("this libmicrohttpd was built without TLS")
         }
         let keyText = tls.map { $0.keyPEM.map { CChar(bitPattern: $0) } + [0] }
@@ -86,7 +89,7 @@ public final class WebServer {
         self.address = address.with(port: uwb_mhd_bound_port(started))
         let descriptor = uwb_mhd_epoll_fd(started)
         guard descriptor >= 0 else {
-            MHD_stop_daemon(started)
+            uwb_MHD_stop_daemon(started)
             daemon = nil
             throw WebServerError("libmicrohttpd gave no epoll descriptor")
         }
@@ -110,7 +113,7 @@ public final class WebServer {
             stream.ending = true
             stream.wake()
         }
-        MHD_stop_daemon(daemon)
+        uwb_MHD_stop_daemon(daemon)
         self.daemon = nil
         for stream in streams { stream.closed() }
         streams = []
@@ -122,7 +125,7 @@ public final class WebServer {
     private func run() {
         guard let daemon else { return }
         runScheduled = false
-        _ = MHD_run(daemon)
+        _ = uwb_MHD_run(daemon)
         reschedule()
     }
 
@@ -139,7 +142,7 @@ public final class WebServer {
         if let timer { loop.cancel(timer) }
         timer = nil
         var milliseconds: CUnsignedLongLong = 0
-        guard MHD_get_timeout(daemon, &milliseconds) == .YES else { return }
+        guard uwb_MHD_get_timeout(daemon, &milliseconds) == .YES else { return }
         timer = loop.schedule(after: Double(min(milliseconds, 3_600_000)) / 1000) { [unowned self] in
             timer = nil
             run()
@@ -191,9 +194,9 @@ public final class WebServer {
         requestContext.pointee = nil
         if let authentication, !authorized(connection, authentication) {
             guard let response = Self.textResponse("authentication required\n") else { return .NO }
-            defer { MHD_destroy_response(response) }
+            defer { uwb_MHD_destroy_response(response) }
             Self.addCommonHeaders(response)
-            return MHD_queue_basic_auth_fail_response(connection, authentication.realm, response)
+            return uwb_MHD_queue_basic_auth_fail_response(connection, authentication.realm, response)
         }
         switch routes[path] {
         case nil:
@@ -203,15 +206,15 @@ public final class WebServer {
         case let .events(open)?:
             let stream = EventStream()
             let retained = Unmanaged.passRetained(stream).toOpaque()
-            guard let response = MHD_create_response_from_callback(UInt64.max, 16 * 1024, WebServer.readStream, retained,
+            guard let response = uwb_MHD_create_response_from_callback(UInt64.max, 16 * 1024, WebServer.readStream, retained,
                                                                    WebServer.releaseStream) else {
                 Unmanaged<EventStream>.fromOpaque(retained).release()
                 return .NO
             }
-            defer { MHD_destroy_response(response) }
+            defer { uwb_MHD_destroy_response(response) }
             Self.addCommonHeaders(response)
-            MHD_add_response_header(response, "Content-Type", "text/event-stream; charset=utf-8")
-            let result = MHD_queue_response(connection, 200, response)
+            uwb_MHD_add_response_header(response, "Content-Type", "text/event-stream; charset=utf-8")
+            let result = uwb_MHD_queue_response(connection, 200, response)
             guard result == .YES else { return result }
             stream.connection = connection
             stream.server = self
@@ -225,13 +228,13 @@ public final class WebServer {
 
     private func authorized(_ connection: OpaquePointer, _ authentication: BasicAuthentication) -> Bool {
         var password: UnsafeMutablePointer<CChar>?
-        guard let user = MHD_basic_auth_get_username_password(connection, &password) else { return false }
+        guard let user = uwb_MHD_basic_auth_get_username_password(connection, &password) else { return false }
         defer {
-            MHD_free(user)
+            uwb_MHD_free(user)
             if let password {
                 // The password's bytes are not left in freed memory.
                 memset(password, 0, strlen(password))
-                MHD_free(password)
+                uwb_MHD_free(password)
             }
         }
         guard let password else { return false }
@@ -254,19 +257,19 @@ public final class WebServer {
 
     private func queue(_ connection: OpaquePointer, status: UInt32, bytes: [UInt8], headers: [(String, String)]) -> MHD_Result {
         var copy = bytes
-        guard let response = copy.withUnsafeMutableBytes({ MHD_create_response_from_buffer($0.count, $0.baseAddress, .RESPMEM_MUST_COPY) }) else {
+        guard let response = copy.withUnsafeMutableBytes({ uwb_MHD_create_response_from_buffer($0.count, $0.baseAddress, .RESPMEM_MUST_COPY) }) else {
             return .NO
         }
-        defer { MHD_destroy_response(response) }
+        defer { uwb_MHD_destroy_response(response) }
         Self.addCommonHeaders(response)
-        for (name, value) in headers { MHD_add_response_header(response, name, value) }
-        return MHD_queue_response(connection, status, response)
+        for (name, value) in headers { uwb_MHD_add_response_header(response, name, value) }
+        return uwb_MHD_queue_response(connection, status, response)
     }
 
     private static func textResponse(_ text: String) -> OpaquePointer? {
         var bytes = Array(text.utf8)
-        let response = bytes.withUnsafeMutableBytes { MHD_create_response_from_buffer($0.count, $0.baseAddress, .RESPMEM_MUST_COPY) }
-        if let response { MHD_add_response_header(response, "Content-Type", "text/plain; charset=utf-8") }
+        let response = bytes.withUnsafeMutableBytes { uwb_MHD_create_response_from_buffer($0.count, $0.baseAddress, .RESPMEM_MUST_COPY) }
+        if let response { uwb_MHD_add_response_header(response, "Content-Type", "text/plain; charset=utf-8") }
         return response
     }
 
@@ -274,11 +277,11 @@ public final class WebServer {
     /// origin's files (so text that slipped into markup could still not run), not framed, not
     /// sniffed as another type, no referrer sent on.
     private static func addCommonHeaders(_ response: OpaquePointer) {
-        MHD_add_response_header(response, "Cache-Control", "no-store")
-        MHD_add_response_header(response, "Content-Security-Policy",
+        uwb_MHD_add_response_header(response, "Cache-Control", "no-store")
+        uwb_MHD_add_response_header(response, "Content-Security-Policy",
                                 "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self'; connect-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'")
-        MHD_add_response_header(response, "X-Content-Type-Options", "nosniff")
-        MHD_add_response_header(response, "Referrer-Policy", "no-referrer")
+        uwb_MHD_add_response_header(response, "X-Content-Type-Options", "nosniff")
+        uwb_MHD_add_response_header(response, "Referrer-Policy", "no-referrer")
     }
 }
 

@@ -100,7 +100,7 @@ fuzz: deps
 	  status=$${PIPESTATUS[0]}; [ $$status -eq 0 ] || exit $$status; \
 	done
 
-# Measured figures, one table (also .build/bench.json), ~6 minutes: UCI decode on one core (pinned
+# Measured figures, one table (also .build/bench.json), ~15 minutes: UCI decode on one core (pinned
 # to CPU $(BENCH_CPU) while it runs), then the release `uwb2mqtt run` process — built as it is
 # deployed, with the Swift runtime linked in statically (.build/static) — fed through a real
 # pseudo-terminal at 100 / 1,000 / 10,000 measurements/s against a private mosquitto (CPU per

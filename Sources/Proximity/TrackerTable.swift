@@ -1,6 +1,6 @@
 import UCI
 
-/// The engine's peer trackers by address, each with its next deadline beside it.
+/// The engine's peer trackers by address, each with its next deadline and ranging distance beside it.
 ///
 /// A tracker lives in a slot of an array, found by one dictionary lookup, and is moved out of its
 /// slot while the engine works on it (`take`) and back into the same slot (`put`): one hash of

@@ -11,10 +11,14 @@ import Glibc
 /// `refusingMQTT5`: in front of mosquitto it is a broker of MQTT 3.1.1 only, as older brokers
 /// are: a CONNECT of protocol level 5 gets the 3.1.1 CONNACK "unacceptable protocol version"
 /// (`20 02 00 01`) and the connection is closed; `refusedMQTT5` counts them.
+///
+/// `observingClient`: sees every chunk the client sends, in order, before it is relayed (the
+/// bench records the agent's packets with it), on the connection's thread.
 public final class TCPOutageProxy: Sendable {
     public let port: UInt16
     private let target: UInt16
     private let refusingMQTT5: Bool
+    private let observingClient: (@Sendable (ArraySlice<UInt8>) -> Void)?
     private let refusals = Atomic<Int>(0)
     public var refusedMQTT5: Int { refusals.load(ordering: .relaxed) }
     private let listener: Int32
@@ -27,9 +31,11 @@ public final class TCPOutageProxy: Sendable {
     private let withheldThrough = Atomic<Int>(-1)
     private let done = DispatchSemaphore(value: 0)
 
-    public init(to target: UInt16, refusingMQTT5: Bool = false) throws {
+    public init(to target: UInt16, refusingMQTT5: Bool = false,
+                observingClient: (@Sendable (ArraySlice<UInt8>) -> Void)? = nil) throws {
         self.target = target
         self.refusingMQTT5 = refusingMQTT5
+        self.observingClient = observingClient
         let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         var one: Int32 = 1
         setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, socklen_t(MemoryLayout<Int32>.size))
@@ -147,6 +153,7 @@ public final class TCPOutageProxy: Sendable {
                         return
                     }
                 }
+                if index == 0, let observingClient { observingClient(buffer.prefix(n)) }
                 var outgoing = Array(buffer.prefix(n))
                 let withholding = number <= withheldThrough.load(ordering: .relaxed)
                 if index == 1, withholding || !fromBroker.isEmpty {

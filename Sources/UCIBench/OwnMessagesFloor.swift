@@ -50,45 +50,25 @@ struct RecordedTraffic: Sendable {
     }
 }
 
-/// A TCP proxy between the agent and the broker that keeps, while `record` is on, the PUBLISH
-/// packets the agent sends, grouped by notification: a group starts with a `range` whose `seq`
-/// differs from the last one's, and holds everything the agent publishes until the next (its
-/// feedback, events, state; `metrics` where they fall). Runs on a thread of its own.
-final class RecordingProxy: Sendable {
-    let port: UInt16
-    private let listener: Int32
-    private let brokerPort: UInt16
+/// What the agent sends the broker, seen through a `TCPOutageProxy` between them: while `start()`
+/// is in effect, the PUBLISH packets grouped by notification. A group starts with a `range`
+/// whose `seq` differs from the last one's, and holds everything the agent publishes until the
+/// next (its feedback, events, state; `metrics` where they fall).
+final class AgentTrafficRecorder: Sendable {
     private let recording = Atomic<Bool>(false)
-    private let stopping = Atomic<Bool>(false)
-    private let finished = Mutex(false)
-    private let recorded = Mutex(Recorder())
+    private let state = Mutex(State())
 
-    init(brokerPort: UInt16) throws {
-        self.brokerPort = brokerPort
-        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        guard fd >= 0 else { throw BenchError("socket: \(String(cString: strerror(errno)))") }
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        let bound = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+    private struct State {
+        var parser = PacketParser()
+        var recorder = Recorder()
+    }
+
+    /// The proxy's observer of the agent's bytes (one connection: the agent's).
+    func observe(_ bytes: ArraySlice<UInt8>) {
+        let isRecording = recording.load(ordering: .relaxed)
+        state.withLock { state in
+            state.parser.feed(bytes) { packet in state.recorder.take(packet, recording: isRecording) }
         }
-        guard bound == 0, listen(fd, 4) == 0 else {
-            close(fd)
-            throw BenchError("bind/listen: \(String(cString: strerror(errno)))")
-        }
-        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        _ = withUnsafeMutablePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(fd, $0, &length) }
-        }
-        listener = fd
-        port = UInt16(bigEndian: address.sin_port)
-        let thread = Thread { [self] in
-            relay()
-            finished.withLock { $0 = true }
-        }
-        thread.name = "bench-recording-proxy"
-        thread.start()
     }
 
     /// Starts a recording; `take()` ends it and returns it.
@@ -96,69 +76,15 @@ final class RecordingProxy: Sendable {
 
     func take() -> RecordedTraffic {
         recording.store(false, ordering: .relaxed)
-        return recorded.withLock { recorder in
-            defer { recorder = Recorder() }
-            return recorder.traffic
+        return state.withLock { state in
+            defer { state.recorder = Recorder() }
+            return state.recorder.traffic
         }
-    }
-
-    func stop() {
-        stopping.store(true, ordering: .relaxed)
-        while !finished.withLock({ $0 }) { usleep(1000) }
-        close(listener)
-    }
-
-    /// Accepts the agent's connections one at a time, each relayed to a connection of its own to
-    /// the broker, until stopped.
-    private func relay() {
-        while !stopping.load(ordering: .relaxed) {
-            var waiting = pollfd(fd: listener, events: Int16(POLLIN), revents: 0)
-            guard poll(&waiting, 1, 100) > 0 else { continue }
-            let agent = accept(listener, nil, nil)
-            guard agent >= 0 else { continue }
-            guard let broker = connectToLoopback(port: brokerPort) else { close(agent); continue }
-            var noDelay: Int32 = 1
-            for socket in [agent, broker] {
-                setsockopt(socket, Int32(IPPROTO_TCP), TCP_NODELAY, &noDelay, socklen_t(MemoryLayout<Int32>.size))
-            }
-            relay(agent: agent, broker: broker)
-            close(agent)
-            close(broker)
-        }
-    }
-
-    private func relay(agent: Int32, broker: Int32) {
-        var parser = PacketParser()
-        var buffer = [UInt8](repeating: 0, count: 65_536)
-        var descriptors = [pollfd(fd: agent, events: Int16(POLLIN), revents: 0), pollfd(fd: broker, events: Int16(POLLIN), revents: 0)]
-        while !stopping.load(ordering: .relaxed) {
-            guard poll(&descriptors, 2, 100) > 0 else { continue }
-            for (index, (from, to)) in [(agent, broker), (broker, agent)].enumerated() where descriptors[index].revents != 0 {
-                let count = buffer.withUnsafeMutableBytes { recv(from, $0.baseAddress, $0.count, 0) }
-                guard count > 0 else { return }
-                guard buffer.withUnsafeBytes({ sendAll(to, $0.baseAddress!, count) }) else { return }
-                guard from == agent else { continue }
-                let isRecording = recording.load(ordering: .relaxed)
-                parser.feed(buffer[..<count]) { packet in
-                    recorded.withLock { $0.take(packet, recording: isRecording) }
-                }
-            }
-        }
-    }
-
-    private func sendAll(_ socket: Int32, _ bytes: UnsafeRawPointer, _ count: Int) -> Bool {
-        var sent = 0
-        while sent < count {
-            let n = send(socket, bytes + sent, count - sent, Int32(MSG_NOSIGNAL))
-            guard n > 0 else { return false }
-            sent += n
-        }
-        return true
     }
 }
 
 /// Splits the agent's side of an MQTT connection into packets.
-private struct PacketParser {
+private struct PacketParser: Sendable {
     private var pending: [UInt8] = []
     /// MQTT 5 (from the CONNECT): PUBLISH packets carry properties.
     fileprivate private(set) var version5 = true
@@ -192,7 +118,7 @@ private struct PacketParser {
 }
 
 /// A PUBLISH as recorded: its bytes, whether it is QoS 1 or 2, and for a `range`, its `seq`.
-private struct PublishPacket {
+private struct PublishPacket: Sendable {
     var bytes: ArraySlice<UInt8>
     var acknowledged: Bool
     var rangeSequence: Int?
@@ -239,7 +165,7 @@ private struct PublishPacket {
 
 /// The groups being recorded; a group is complete once the next begins, so the one still open
 /// when a recording ends is left out, as are packets before the first `range` of a recording.
-private struct Recorder {
+private struct Recorder: Sendable {
     var traffic = RecordedTraffic()
     var sequence: Int?
     var group: [UInt8] = []
@@ -269,10 +195,11 @@ private struct Recorder {
     }
 }
 
-/// Runs the agent once more on the bench's load, through a `RecordingProxy`, and records at each
-/// rate a window of what it published per notification.
+/// Runs the agent once more on the bench's load, through a proxy that records, and records at
+/// each rate a window of what it published per notification.
 func recordAgentTraffic(executable: String, broker: BenchBroker, settings: PipelineSettings) throws -> [Int: RecordedTraffic] {
-    let proxy = try RecordingProxy(brokerPort: broker.port)
+    let recorder = AgentTrafficRecorder()
+    let proxy = try TCPOutageProxy(to: broker.port, observingClient: { recorder.observe($0) })
     defer { proxy.stop() }
     let directory = try TemporaryDirectory(prefix: "uwb2mqtt-bench-recording")
     let link = directory.file("dwm3001c")
@@ -284,9 +211,9 @@ func recordAgentTraffic(executable: String, broker: BenchBroker, settings: Pipel
     for rate in settings.rates {
         writer.setRate(measurementsPerSecond: rate)
         sleepSeconds(1.5)
-        proxy.start()
+        recorder.start()
         sleepSeconds(settings.window)
-        let recording = proxy.take()
+        let recording = recorder.take()
         guard !recording.groups.isEmpty else { throw BenchError("nothing recorded of the agent at \(rate)/s") }
         log("the agent's own messages at \(rate)/s: \(recording.groups.count) notifications, "
             + "\(recording.packetsPerNotification) packets (\(recording.acknowledgedPerNotification) at QoS 1) and "

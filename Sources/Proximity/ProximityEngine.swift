@@ -27,7 +27,7 @@ public struct ProximityEngine: Sendable {
     public let gateway: GatewayPose?
     /// Whether the device measures angles (its capabilities), learned once the device is identified.
     public var deviceHasAoA: Bool
-    /// Written only through ``store(_:in:)``, which keeps each tracker's
+    /// Trackers are put in only through ``store(_:in:)``, which keeps each one's
     /// ``PeerTracker/nextDeadline(rules:)`` with it: `nextDeadline` is read twice a round, and
     /// reading it from the trackers themselves would copy each.
     private var trackers = TrackerTable()

@@ -70,11 +70,13 @@ struct WatchWebTests {
             [...document.querySelectorAll('article.gateway')].some(card => card.dataset.gateway === 'gw'
               && card.innerText.includes('gw online') && card.innerText.includes('device ranging'))
             """)
-        // The page follows her live: every distance it shows is one the broker carried (a `range`
-        // or `state` of hers with that distance, in centimetres) less than a second before the
-        // newest measurement of hers that an independent subscriber had at that moment, and the
-        // distances it shows change. The subscriber is the clock, not the measurement's `ts`: on
-        // a loaded machine the agent and the broker can be late, which is not the page's doing.
+        // The page follows her live as she walks in: every distance it shows is one the broker
+        // carried (a `range` or `state` of hers with that distance, in centimetres) less than a
+        // second before the newest measurement of hers that an independent subscriber had at that
+        // moment. The subscriber is the clock, not the measurement's `ts`: on a loaded machine the
+        // agent and the broker can be late, which is not the page's doing. Only distances of the
+        // walk are judged: standing, her few noisy values recur, and a page seconds behind would
+        // still match a recent one.
         func measured(_ messages: ArraySlice<MQTTTestSubscriber.Message>) -> [(ts: Double, text: String)] {
             messages.compactMap { message in
                 let payload = json(message.payload)
@@ -82,16 +84,19 @@ struct WatchWebTests {
                 return (seconds, Self.centimetres(distance))
             }
         }
+        func walking(_ text: String) -> Bool {
+            Double(text.dropLast(2)).map { $0 > 1.5 && $0 < 11.5 } ?? false
+        }
         var shown: [(text: String, received: Int)] = []
-        let walkDeadline = Date().addingTimeInterval(40)
+        let walkDeadline = Date().addingTimeInterval(60)
         while shown.count < 12, Date() < walkDeadline {
             if let text = try? phone.evaluate("(() => { const row = \(Self.peerRow("phone-anna")); return row ? row.querySelector('.distance').textContent : null })()") as? String,
-               text.hasSuffix(" m"), text != shown.last?.text {
+               walking(text), text != shown.last?.text {
                 shown.append((text, subscriber.messages.count))
             }
-            try await Task.sleep(for: .milliseconds(150))
+            try await Task.sleep(for: .milliseconds(100))
         }
-        #expect(shown.count >= 12, "the page's distance moved \(shown.count) times: \(shown.map(\.text))")
+        #expect(shown.count >= 6, "the page's distance moved \(shown.count) times while she walked: \(shown.map(\.text))")
         let all = subscriber.messages
         for sample in shown {
             let known = measured(all[..<sample.received])

@@ -67,20 +67,17 @@ if arguments.first == "core-only" {
     exit(0)
 }
 
+/// A subcommand's `--key value` pairs (after its name), by key.
+func subcommandOptions(_ arguments: [String]) -> [String: String] {
+    let pairs = Array(arguments.dropFirst())
+    return Dictionary(stride(from: 0, to: pairs.count - 1, by: 2).map { (pairs[$0], pairs[$0 + 1]) }, uniquingKeysWith: { $1 })
+}
+
 if arguments.first == "fuse-only" {
     // `fuse-only [--agent PATH] [--seconds S] [--tags N]`: the fuse at site scale (FuseLoad.swift).
-    var options = Array(arguments.dropFirst())
-    var binary = executableDirectory() + "/uwb2mqtt"
-    var seconds = 10.0, tags = 250
-    while options.count >= 2 {
-        let (key, value) = (options.removeFirst(), options.removeFirst())
-        switch key {
-        case "--agent": binary = value
-        case "--seconds": seconds = Double(value) ?? seconds
-        case "--tags": tags = Int(value) ?? tags
-        default: break
-        }
-    }
+    let options = subcommandOptions(arguments)
+    let binary = options["--agent"] ?? executableDirectory() + "/uwb2mqtt"
+    let seconds = options["--seconds"].flatMap(Double.init) ?? 10, tags = options["--tags"].flatMap(Int.init) ?? 250
     var report = BenchReport()
     for var load in fuseLoads(tags: tags) {
         load.seconds = seconds
@@ -98,20 +95,11 @@ if arguments.first == "fuse-only" {
 if arguments.first == "instructions-only" {
     // `instructions-only [--agent PATH] [--rate N] [--seconds S] [--profile PATH]`: the agent's
     // instructions per notification under callgrind (AgentInstructions.swift), the profile kept.
-    var options = Array(arguments.dropFirst())
-    var binary = executableDirectory() + "/uwb2mqtt"
-    var rate = PipelineSettings().deploymentRate, seconds = 10.0
-    var profile = ".build/bench-agent.callgrind"
-    while options.count >= 2 {
-        let (key, value) = (options.removeFirst(), options.removeFirst())
-        switch key {
-        case "--agent": binary = value
-        case "--rate": rate = Int(value) ?? rate
-        case "--seconds": seconds = Double(value) ?? seconds
-        case "--profile": profile = value
-        default: break
-        }
-    }
+    let options = subcommandOptions(arguments)
+    let binary = options["--agent"] ?? executableDirectory() + "/uwb2mqtt"
+    let rate = options["--rate"].flatMap(Int.init) ?? PipelineSettings().deploymentRate
+    let seconds = options["--seconds"].flatMap(Double.init) ?? 10
+    let profile = options["--profile"] ?? ".build/bench-agent.callgrind"
     do {
         let broker = try BenchBroker()
         defer { broker.stop() }

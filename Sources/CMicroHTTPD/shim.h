@@ -124,26 +124,19 @@ static inline struct MHD_Daemon *uwb_mhd_start(unsigned int flags, const struct 
                                                const char *key_pem, const char *cert_pem,
                                                MHD_AccessHandlerCallback handler, void *handler_context,
                                                MHD_RequestCompletedCallback completed, void *completed_context) {
-    if (key_pem != NULL && cert_pem != NULL) {
-        return uwb_mhd()->start_daemon(flags | MHD_USE_TLS, 0, NULL, NULL, handler, handler_context,
-                                MHD_OPTION_SOCK_ADDR, address,
-                                MHD_OPTION_CONNECTION_LIMIT, connection_limit,
-                                MHD_OPTION_PER_IP_CONNECTION_LIMIT, per_ip_limit,
-                                MHD_OPTION_CONNECTION_MEMORY_LIMIT, memory_limit,
-                                MHD_OPTION_CONNECTION_TIMEOUT, timeout_seconds,
-                                MHD_OPTION_NOTIFY_COMPLETED, completed, completed_context,
-                                MHD_OPTION_HTTPS_MEM_KEY, key_pem,
-                                MHD_OPTION_HTTPS_MEM_CERT, cert_pem,
-                                MHD_OPTION_END);
-    }
-    return uwb_mhd()->start_daemon(flags, 0, NULL, NULL, handler, handler_context,
-                            MHD_OPTION_SOCK_ADDR, address,
-                            MHD_OPTION_CONNECTION_LIMIT, connection_limit,
-                            MHD_OPTION_PER_IP_CONNECTION_LIMIT, per_ip_limit,
-                            MHD_OPTION_CONNECTION_MEMORY_LIMIT, memory_limit,
-                            MHD_OPTION_CONNECTION_TIMEOUT, timeout_seconds,
-                            MHD_OPTION_NOTIFY_COMPLETED, completed, completed_context,
-                            MHD_OPTION_END);
+    // Without TLS the list ends where the key would be: the library reads no option after an
+    // MHD_OPTION_END, so one call serves both.
+    int tls = key_pem != NULL && cert_pem != NULL;
+    return uwb_mhd()->start_daemon(tls ? flags | MHD_USE_TLS : flags, 0, NULL, NULL, handler, handler_context,
+                                   MHD_OPTION_SOCK_ADDR, address,
+                                   MHD_OPTION_CONNECTION_LIMIT, connection_limit,
+                                   MHD_OPTION_PER_IP_CONNECTION_LIMIT, per_ip_limit,
+                                   MHD_OPTION_CONNECTION_MEMORY_LIMIT, memory_limit,
+                                   MHD_OPTION_CONNECTION_TIMEOUT, timeout_seconds,
+                                   MHD_OPTION_NOTIFY_COMPLETED, completed, completed_context,
+                                   tls ? MHD_OPTION_HTTPS_MEM_KEY : MHD_OPTION_END, key_pem,
+                                   MHD_OPTION_HTTPS_MEM_CERT, cert_pem,
+                                   MHD_OPTION_END);
 }
 
 /// The epoll descriptor of a daemon started with MHD_USE_EPOLL (what to poll in "external

@@ -186,7 +186,9 @@ import TestSupport
         #expect(await tmux.run(["display-message", "-p", "-t", "watch", "#{alternate_on} #{cursor_flag}"]).output == "1 0\n")
         kill(watchPID, SIGTERM)
 
-        let screen = await tmux.screen(until: "the shell's screen") { $0.contains("before-watch") }
+        // The echo's output line, which reads `$ before-watch` when the shell printed its first
+        // prompt after taking the typed line (a slow start): the command line itself ends otherwise.
+        let screen = await tmux.screen(until: "the shell's screen") { $0.contains { $0.hasSuffix("before-watch") } }
         let shown = screen.joined(separator: "\n")
         #expect(!screen.contains { $0.hasPrefix("uwb2mqtt watch") }, "\(shown)")
         // The prompt is back, after the command line and its echo.
@@ -333,7 +335,7 @@ import TestSupport
         await tmux.screen(until: "the top again") { rows in rows.count > 5 && rows[1] == "" && rows[2].hasPrefix("gw  online") }
 
         await tmux.run(["send-keys", "-t", "watch", "q"])
-        await tmux.screen(until: "the shell's screen") { $0.contains("before-watch") }
+        await tmux.screen(until: "the shell's screen") { $0.contains { $0.hasSuffix("before-watch") } }
         #expect(await tmux.run(["display-message", "-p", "-t", "watch", "#{alternate_on} #{cursor_flag}"]).output == "0 1\n")
         // Echo and line mode are back: the command shows as typed, and runs on Enter.
         await tmux.run(["send-keys", "-t", "watch", "echo typed-after", "Enter"])

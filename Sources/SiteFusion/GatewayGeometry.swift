@@ -6,16 +6,18 @@
 /// (square root of an eigenvalue of their scatter matrix). Gateways on a line (2-D) or in a plane
 /// (3-D with free z) have no spread across it, and ranges cannot tell which side the tag is on.
 struct GatewayGeometry: Sendable {
-    let centroid: [Double]
+    /// Over the solved dimensions; the rest is zero.
+    let centroid: SIMD3<Double>
     /// Standard deviations along the principal directions, largest first.
     let spreads: [Double]
     /// Unit normal of the best-fitting line (2-D) or plane (3-D): the direction of least spread.
-    let normal: [Double]
+    let normal: SIMD3<Double>
+    let dimensions: Int
 
-    init(points: [[Double]]) {
-        let n = points.first?.count ?? 0
+    /// `points` over the first `dimensions` components (2: x, y; 3: x, y, z).
+    init(points: [SIMD3<Double>], dimensions n: Int) {
         let count = Double(points.count)
-        var centroid = Array(repeating: 0.0, count: n)
+        var centroid = SIMD3<Double>()
         for p in points { for k in 0..<n { centroid[k] += p[k] / count } }
         var scatter = SmallMatrix(size: n)
         for p in points {
@@ -24,7 +26,8 @@ struct GatewayGeometry: Sendable {
         let eigen = scatter.symmetricEigen()
         self.centroid = centroid
         spreads = eigen.values.map { max(0, $0).squareRoot() }
-        normal = eigen.vectors.last ?? []
+        normal = eigen.vectors.last ?? SIMD3()
+        dimensions = n
     }
 
     /// The reason these gateways cannot determine a position, or nil when they can.
@@ -46,9 +49,11 @@ struct GatewayGeometry: Sendable {
 
     /// `point` reflected across the best-fitting line or plane: where a position's mirror image
     /// lies, the second minimum of a nearly collinear or coplanar layout.
-    func mirrored(_ point: [Double]) -> [Double] {
+    func mirrored(_ point: SIMD3<Double>) -> SIMD3<Double> {
         var along = 0.0
-        for k in 0..<point.count { along += (point[k] - centroid[k]) * normal[k] }
-        return (0..<point.count).map { point[$0] - 2 * along * normal[$0] }
+        for k in 0..<dimensions { along += (point[k] - centroid[k]) * normal[k] }
+        var image = point
+        for k in 0..<dimensions { image[k] = point[k] - 2 * along * normal[k] }
+        return image
     }
 }

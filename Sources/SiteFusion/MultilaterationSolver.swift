@@ -101,13 +101,13 @@ public struct MultilaterationSolver: Sendable {
         guard observations.count >= requiredGateways else {
             throw .tooFewGateways(have: observations.count, need: requiredGateways)
         }
-        let geometry = GatewayGeometry(points: RangeSubsetFit(observations: observations, tagHeight: tagHeight, options: options).anchors)
+        let geometry = GatewayGeometry(points: RangeSubsetFit(observations: observations, tagHeight: tagHeight, options: options).anchors, dimensions: unknowns)
         if let degeneracy = geometry.degeneracy(minimumSpread: options.minimumSpread, minimumRatio: options.minimumSpreadRatio) {
             throw .degenerateGeometry(degeneracy)
         }
 
         var hypotheses: [Hypothesis] = []
-        var consistentFits: [[Int]: [[Double]]] = [:]
+        var consistentFits: [[Int]: [SIMD3<Double>]] = [:]
         var iterations = 0
         var fullSetError: MultilaterationError?
         let deepest = max(0, min(options.maxRejectedRanges, observations.count - requiredGateways))
@@ -143,7 +143,7 @@ public struct MultilaterationSolver: Sendable {
         // as far off as the fix may be without any test noticing.
         let separations = observations.indices.filter { !chosen.left.contains($0) }.compactMap { j in
             // Of a line's two mirror readings, the one on the chosen fix's side.
-            consistentFits[(chosen.left + [j]).sorted()]?.min { RangeSubsetFit.distance($0, chosen.solution.q) < RangeSubsetFit.distance($1, chosen.solution.q) }
+            consistentFits[(chosen.left + [j]).sorted()]?.min { chosen.fit.distance($0, chosen.solution.q) < chosen.fit.distance($1, chosen.solution.q) }
         }
         return try fix(chosen, rivals: rivals.map(\.solution.q) + separations, iterations: iterations)
     }
@@ -169,21 +169,22 @@ public struct MultilaterationSolver: Sendable {
     /// it, but the ranges left out can: both readings are fitted, from the site's side and from
     /// the other, and each must find the left-out ranges too long. With five gateways and two
     /// outliers, the three good ones are often on one wall.
-    func test(_ observations: [RangeObservation], leavingOut left: [Int], siteCentroid: [Double],
-              iterations: inout Int) throws(MultilaterationError) -> (hypotheses: [Hypothesis], consistent: [[Double]]) {
+    func test(_ observations: [RangeObservation], leavingOut left: [Int], siteCentroid: SIMD3<Double>,
+              iterations: inout Int) throws(MultilaterationError) -> (hypotheses: [Hypothesis], consistent: [SIMD3<Double>]) {
         let kept = observations.indices.filter { !left.contains($0) }.map { observations[$0] }
         var fit = RangeSubsetFit(observations: kept, tagHeight: tagHeight, options: options)
-        let geometry = GatewayGeometry(points: fit.anchors)
+        let geometry = GatewayGeometry(points: fit.anchors, dimensions: unknowns)
         defer { iterations += fit.iterations }
         var candidates: [RangeSubsetFit.Solution]
         var onALine = false
         if !left.isEmpty, let degeneracy = geometry.degeneracy(minimumSpread: options.minimumSpread, minimumRatio: options.minimumSpreadRatio) {
             guard degeneracy != .coincidentGateways else { return ([], []) }
             onALine = true
-            let start = siteCentroid.indices.map { siteCentroid[$0] == geometry.centroid[$0] ? siteCentroid[$0] + 0.5 : siteCentroid[$0] }
+            var start = siteCentroid
+            for k in 0..<unknowns where siteCentroid[k] == geometry.centroid[k] { start[k] += 0.5 }
             let near = try fit.fit(from: start)
             candidates = [near]
-            if let far = try? fit.fit(from: geometry.mirrored(near.q)), RangeSubsetFit.distance(far.q, near.q) > 1e-3 { candidates.append(far) }
+            if let far = try? fit.fit(from: geometry.mirrored(near.q)), fit.distance(far.q, near.q) > 1e-3 { candidates.append(far) }
         } else {
             let start = fit.linearStart(weights: kept.map { $0.nlos ? options.nlosWeight : 1 }, centroid: geometry.centroid)
             candidates = [try fit.fit(from: start)]
@@ -192,7 +193,7 @@ public struct MultilaterationSolver: Sendable {
         let penalty = ChiSquareThreshold.quantile(degrees: 1, z: options.consistencyQuantile)
         let unflagged = left.filter { !observations[$0].nlos }.count
         var held: [Hypothesis] = []
-        var consistent: [[Double]] = []
+        var consistent: [SIMD3<Double>] = []
         for solution in candidates {
             guard solution.chiSquare <= ChiSquareThreshold.quantile(degrees: solution.degrees, z: options.consistencyQuantile) else { continue }
             consistent.append(solution.q)
@@ -212,7 +213,7 @@ public struct MultilaterationSolver: Sendable {
 
     /// The fix of the chosen hypothesis, with its accuracy widened to reach `rivals` (the other
     /// readings of the ranges that the data cannot rule out).
-    func fix(_ chosen: Hypothesis, rivals: [[Double]], iterations: Int) throws(MultilaterationError) -> MultilaterationFix {
+    func fix(_ chosen: Hypothesis, rivals: [SIMD3<Double>], iterations: Int) throws(MultilaterationError) -> MultilaterationFix {
         var fit = chosen.fit
         var solution = chosen.solution
         let degrees = max(solution.degrees, 1)
@@ -223,16 +224,16 @@ public struct MultilaterationSolver: Sendable {
         // ranges cannot tell the two apart: report the better one, with an accuracy covering both.
         var ambiguity = 0.0
         let mirror = chosen.geometry.mirrored(solution.q)
-        if !chosen.mirrorTested, RangeSubsetFit.distance(mirror, solution.q) > 1e-3, let other = try? fit.refine(from: mirror, weights: solution.weights) {
+        if !chosen.mirrorTested, fit.distance(mirror, solution.q) > 1e-3, let other = try? fit.refine(from: mirror, weights: solution.weights) {
             let alternative = fit.solution(at: other, weights: solution.weights)
-            if RangeSubsetFit.distance(other, solution.q) > 1e-3,
+            if fit.distance(other, solution.q) > 1e-3,
                alternative.chiSquare - solution.chiSquare < options.ambiguityChiSquare * factor * factor {
-                ambiguity = RangeSubsetFit.distance(other, solution.q)
+                ambiguity = fit.distance(other, solution.q)
                 if alternative.chiSquare < solution.chiSquare { solution = alternative }
             }
         }
         for other in rivals {
-            ambiguity = max(ambiguity, RangeSubsetFit.distance(other, solution.q))
+            ambiguity = max(ambiguity, fit.distance(other, solution.q))
         }
 
         guard let covariance = fit.covariance(of: solution) else {

@@ -13,8 +13,8 @@ struct RangeSubsetFit {
     let tagHeight: Double?
     let options: MultilaterationSolver.Options
     let p: Int
-    /// Gateway coordinates over the solved dimensions.
-    let anchors: [[Double]]
+    /// Gateway coordinates over the solved dimensions (z is zero when it is not solved).
+    let anchors: [SIMD3<Double>]
     var iterations = 0
 
     init(observations: [RangeObservation], tagHeight: Double?, options: MultilaterationSolver.Options) {
@@ -22,14 +22,14 @@ struct RangeSubsetFit {
         self.tagHeight = tagHeight
         self.options = options
         p = tagHeight == nil ? 3 : 2
-        anchors = observations.map { o in
-            tagHeight == nil ? [o.gateway.x, o.gateway.y, o.gateway.z] : [o.gateway.x, o.gateway.y]
-        }
+        anchors = observations.map { o in SIMD3(o.gateway.x, o.gateway.y, tagHeight == nil ? o.gateway.z : 0) }
     }
 
     /// The result of one fit: the solution, the base weights at it, and its misfit.
+    /// Unknowns are x, y (and z) in a vector whose unused component stays zero, so that the
+    /// fit allocates nothing per step.
     struct Solution {
-        var q: [Double]
+        var q: SIMD3<Double>
         var weights: [Double]
         /// Σ weight × residual² / rangeSigma²: chi-square distributed with `degrees` degrees of
         /// freedom when the ranges carry only noise of the modelled size.
@@ -37,16 +37,16 @@ struct RangeSubsetFit {
         var degrees: Int
     }
 
-    func point(_ q: [Double]) -> SitePoint {
+    func point(_ q: SIMD3<Double>) -> SitePoint {
         SitePoint(x: q[0], y: q[1], z: tagHeight ?? q[2])
     }
 
-    func residuals(_ q: [Double]) -> [Double] {
+    func residuals(_ q: SIMD3<Double>) -> [Double] {
         let tag = point(q)
         return observations.map { tag.distance(to: $0.gateway) - $0.distanceM }
     }
 
-    func cost(_ q: [Double], weights: [Double]) -> Double {
+    func cost(_ q: SIMD3<Double>, weights: [Double]) -> Double {
         let tag = point(q)
         var total = 0.0
         // Index loops rather than `zip`: the solver runs these a few hundred times a fix, and
@@ -62,10 +62,10 @@ struct RangeSubsetFit {
     /// descent needs both at every step). A row of J is the unit vector from its gateway to the
     /// tag over the solved dimensions; where the tag sits on a gateway the direction is undefined
     /// and the row is zero.
-    func normalEquations(_ q: [Double], weights: [Double]) -> (h: SmallMatrix, g: [Double]) {
+    func normalEquations(_ q: SIMD3<Double>, weights: [Double]) -> (h: SmallMatrix, g: SIMD3<Double>) {
         let tag = point(q)
         var h = SmallMatrix(size: p)
-        var g = Array(repeating: 0.0, count: p)
+        var g = SIMD3<Double>()
         for i in observations.indices {
             let o = observations[i], w = weights[i]
             let d = tag.distance(to: o.gateway)
@@ -81,7 +81,7 @@ struct RangeSubsetFit {
     }
 
     /// The noise model's weights at `q` (see the type's documentation).
-    func weights(at q: [Double]) -> [Double] {
+    func weights(at q: SIMD3<Double>) -> [Double] {
         zip(observations, residuals(q)).map { o, r in
             o.nlos && !(options.nlosUpperBound && r > 0) ? options.nlosWeight : 1
         }
@@ -92,16 +92,20 @@ struct RangeSubsetFit {
     /// The linearised closed form: differences of the squared range equations against their mean
     /// cancel the quadratic term, leaving a linear least-squares problem in x, y (and z). Exact for
     /// noise-free ranges; with noise a good start. Falls back to the gateways' centroid.
-    func linearStart(weights: [Double], centroid: [Double]) -> [Double] {
+    func linearStart(weights: [Double], centroid: SIMD3<Double>) -> SIMD3<Double> {
         let squaredRanges: [Double] = observations.map { o in
             guard let tagHeight else { return o.distanceM * o.distanceM }
             let dz = tagHeight - o.gateway.z
             return max(0, o.distanceM * o.distanceM - dz * dz)
         }
-        let norms = anchors.map { a in a.reduce(0) { $0 + $1 * $1 } }
+        let norms = anchors.map { a in
+            var norm = 0.0
+            for k in 0..<p { norm += a[k] * a[k] }
+            return norm
+        }
         let totalWeight = weights.reduce(0, +)
         guard totalWeight > 0 else { return centroid }
-        var meanAnchor = Array(repeating: 0.0, count: p)
+        var meanAnchor = SIMD3<Double>()
         var meanNorm = 0.0, meanRange = 0.0
         for i in anchors.indices {
             for k in 0..<p { meanAnchor[k] += weights[i] * anchors[i][k] / totalWeight }
@@ -109,9 +113,10 @@ struct RangeSubsetFit {
             meanRange += weights[i] * squaredRanges[i] / totalWeight
         }
         var ata = SmallMatrix(size: p)
-        var atb = Array(repeating: 0.0, count: p)
+        var atb = SIMD3<Double>()
         for i in anchors.indices {
-            let row = (0..<p).map { 2 * (anchors[i][$0] - meanAnchor[$0]) }
+            var row = SIMD3<Double>()
+            for k in 0..<p { row[k] = 2 * (anchors[i][k] - meanAnchor[k]) }
             let rhs = (norms[i] - meanNorm) - (squaredRanges[i] - meanRange)
             for r in 0..<p {
                 atb[r] += weights[i] * row[r] * rhs
@@ -120,13 +125,13 @@ struct RangeSubsetFit {
         }
         guard let inverse = ata.inverse() else { return centroid }
         let start = inverse.multiplied(by: atb)
-        return start.allSatisfy(\.isFinite) ? start : centroid
+        return (0..<p).allSatisfy { start[$0].isFinite } ? start : centroid
     }
 
     // MARK: iteration
 
     /// Levenberg–Marquardt with fixed weights from `start` to the nearest minimum.
-    mutating func refine(from start: [Double], weights: [Double]) throws(MultilaterationError) -> [Double] {
+    mutating func refine(from start: SIMD3<Double>, weights: [Double]) throws(MultilaterationError) -> SIMD3<Double> {
         var q = start
         var current = cost(q, weights: weights)
         var lambda = 1e-3
@@ -145,8 +150,9 @@ struct RangeSubsetFit {
                 if lambda > 1e12 { return q }
                 continue
             }
-            let step = inverse.multiplied(by: g).map { -$0 }
-            let candidate = zip(q, step).map { $0 + $1 }
+            let step = -inverse.multiplied(by: g)
+            var candidate = q
+            for k in 0..<p { candidate[k] += step[k] }
             let next = cost(candidate, weights: weights)
             if next.isFinite, next <= current {
                 let decrease = current - next
@@ -156,8 +162,7 @@ struct RangeSubsetFit {
                 // Converged when the step is below the tolerance (relative to how far from the
                 // origin the site is, since coordinates carry rounding error in proportion), or the
                 // cost no longer changes in its leading digits.
-                let size = q.reduce(0) { max($0, abs($1)) }
-                if step.reduce(0, { $0 + $1 * $1 }).squareRoot() < options.tolerance * max(1, size)
+                if Self.length(step, p) < options.tolerance * max(1, Self.size(q, p))
                     || decrease <= 1e-14 * current { return q }
             } else {
                 // No step downhill at any damping: q is a minimum to rounding precision.
@@ -169,17 +174,17 @@ struct RangeSubsetFit {
 
     /// Refits until the NLoS weights (which depend on the sign of each NLoS residual) stop
     /// changing the solution.
-    mutating func fit(from start: [Double]) throws(MultilaterationError) -> Solution {
+    mutating func fit(from start: SIMD3<Double>) throws(MultilaterationError) -> Solution {
         var q = start
         var w = weights(at: q)
         // Rounds usually settle in one or two; a weight that flips at a boundary (a NLoS residual
         // near zero) can make them alternate between nearby minima, and the last one is kept.
         for _ in 0..<10 {
             let next = try refine(from: q, weights: w)
-            let moved = Self.distance(next, q)
+            let moved = Self.distance(next, q, p)
             q = next
             let nextWeights = weights(at: q)
-            if nextWeights == w || moved < options.tolerance * 10 * max(1, q.reduce(0) { max($0, abs($1)) }) {
+            if nextWeights == w || moved < options.tolerance * 10 * max(1, Self.size(q, p)) {
                 w = nextWeights
                 break
             }
@@ -188,7 +193,7 @@ struct RangeSubsetFit {
         return solution(at: q, weights: w)
     }
 
-    func solution(at q: [Double], weights w: [Double]) -> Solution {
+    func solution(at q: SIMD3<Double>, weights w: [Double]) -> Solution {
         let sigma = options.rangeSigma
         return Solution(q: q, weights: w, chiSquare: cost(q, weights: w) / (sigma * sigma), degrees: observations.count - p)
     }
@@ -198,11 +203,30 @@ struct RangeSubsetFit {
     func covariance(of solution: Solution) -> SmallMatrix? {
         guard var inverse = normalEquations(solution.q, weights: solution.weights).h.inverse(), inverse.trace >= 0 else { return nil }
         let variance = options.rangeSigma * options.rangeSigma
-        for k in inverse.values.indices { inverse.values[k] *= variance }
+        inverse.scale(by: variance)
         return inverse
     }
 
-    static func distance(_ a: [Double], _ b: [Double]) -> Double {
-        zip(a, b).reduce(0) { $0 + ($1.0 - $1.1) * ($1.0 - $1.1) }.squareRoot()
+    /// How far apart two solutions are.
+    func distance(_ a: SIMD3<Double>, _ b: SIMD3<Double>) -> Double { Self.distance(a, b, p) }
+
+    /// Over the first `dimensions` components, summed in order (as the arrays were).
+    static func distance(_ a: SIMD3<Double>, _ b: SIMD3<Double>, _ dimensions: Int) -> Double {
+        var sum = 0.0
+        for k in 0..<dimensions { sum += (a[k] - b[k]) * (a[k] - b[k]) }
+        return sum.squareRoot()
+    }
+
+    static func length(_ v: SIMD3<Double>, _ dimensions: Int) -> Double {
+        var sum = 0.0
+        for k in 0..<dimensions { sum += v[k] * v[k] }
+        return sum.squareRoot()
+    }
+
+    /// The largest coordinate's magnitude: rounding error grows with it.
+    static func size(_ v: SIMD3<Double>, _ dimensions: Int) -> Double {
+        var largest = 0.0
+        for k in 0..<dimensions { largest = max(largest, abs(v[k])) }
+        return largest
     }
 }

@@ -15,9 +15,11 @@ public struct SitePoint: Hashable, Sendable, CustomStringConvertible {
     }
 
     /// True when every coordinate is a finite number (a NaN or infinite pose is never used).
+    @inlinable
     public var isFinite: Bool { x.isFinite && y.isFinite && z.isFinite }
 
     /// Euclidean distance to `other`.
+    @inlinable
     public func distance(to other: SitePoint) -> Double {
         let dx = x - other.x, dy = y - other.y, dz = z - other.z
         return (dx * dx + dy * dy + dz * dz).squareRoot()

@@ -58,14 +58,15 @@ public struct FuseCore: Sendable {
         base = TopicSegment.base(configuration.mqtt.baseTopic)
         baseLevels = base.split(separator: "/", omittingEmptySubsequences: false).count
         site = TopicSegment.sanitize(configuration.site)
+        statusTopic = configuration.shard.count > 1
+            ? ChannelDeclaration.siteShardStatus.topic(base, site, String(configuration.shard.index))
+            : ChannelDeclaration.siteStatus.topic(base, site)
     }
 
     public var siteRoot: String { "\(base)/site/\(site)" }
-    /// The site status, or this shard's when the site is split (`shard`).
-    public var statusTopic: String {
-        configuration.shard.count > 1 ? ChannelDeclaration.siteShardStatus.topic(base, site, String(configuration.shard.index))
-                                      : ChannelDeclaration.siteStatus.topic(base, site)
-    }
+    /// The site status, or this shard's when the site is split (`shard`). Every message is
+    /// compared with it first, so it is made once.
+    public let statusTopic: String
     /// The subscriptions: every gateway's status, every peer's ranges.
     public var gatewayStatusFilter: String { "\(base)/+/status" }
     public var rangeFilter: String { "\(base)/+/peer/+/range" }

@@ -5,7 +5,7 @@ import Vocabulary
 ///
 /// A payload of its own per message would be a heap allocation per message, two per measurement
 /// (`range` and `feedback`); here the buffer grows to the largest input once and then stays.
-/// `forEach` lends each payload as a slice of that buffer for the time of the call; `messages`
+/// `forEach` lends each payload's bytes in that buffer for the time of the call; `messages`
 /// copies them out as values, for callers that keep them (replay, tests).
 public struct Outbox: Sendable {
     /// How a message is to be delivered (mqtt-api.md): live data keeps only the newest per topic
@@ -61,13 +61,13 @@ public struct Outbox: Sendable {
     }
 
     /// Calls `body` with each message in order; `payload` is valid only during the call.
-    public func forEach(_ body: (_ topic: String, _ payload: ArraySlice<UInt8>, _ delivery: Delivery) throws -> Void) rethrows {
-        for entry in entries { try body(entry.topic, json[entry.payload], entry.delivery) }
+    public func forEach(_ body: (_ topic: String, _ payload: UnsafeRawBufferPointer, _ delivery: Delivery) -> Void) {
+        for entry in entries { json.withBytes(in: entry.payload) { body(entry.topic, $0, entry.delivery) } }
     }
 
     /// The messages as values.
     public var messages: [Message] {
-        entries.map { Message(topic: $0.topic, payload: Array(json[$0.payload]), delivery: $0.delivery) }
+        entries.map { entry in Message(topic: entry.topic, payload: json.withBytes(in: entry.payload) { Array($0) }, delivery: entry.delivery) }
     }
 
     /// Empties the outbox and keeps its storage for the next input.

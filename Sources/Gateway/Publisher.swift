@@ -78,7 +78,7 @@ struct Publisher {
 
     /// Publishes an event or a piece of retained state (QoS 1): now if the broker has it and
     /// nothing journaled is ahead of it, otherwise into the journal. Returns a problem to log.
-    mutating func durable(topic: String, payload: ArraySlice<UInt8>, retain: Bool) -> String? {
+    mutating func durable(topic: String, payload: UnsafeRawBufferPointer, retain: Bool) -> String? {
         if connected && spool.isEmpty && batch == nil {
             do {
                 try publish(topic: topic, payload: payload, qos: .atLeastOnce, retain: retain, properties: contract.lasting)
@@ -135,7 +135,7 @@ struct Publisher {
     }
 
     /// Publishes live data: now if connected, else keeps the newest per topic.
-    mutating func live(topic: String, payload: ArraySlice<UInt8>, qos: Int) {
+    mutating func live(topic: String, payload: UnsafeRawBufferPointer, qos: Int) {
         if connected && (qos == 0 || client.outstandingMessageCount < answerWindow) {
             do {
                 try publish(topic: topic, payload: payload, qos: qos == 0 ? .atMostOnce : .atLeastOnce, properties: contract.live)
@@ -166,7 +166,7 @@ struct Publisher {
     /// further behind with every one and stopped publishing anything else. Answers (and QoS 1
     /// live data) also take at most half of the client's QoS 1 window, so that the journal keeps
     /// the rest.
-    mutating func response(topic: String, payload: ArraySlice<UInt8>, distinct: Bool, correlationData: [UInt8]?) {
+    mutating func response(topic: String, payload: UnsafeRawBufferPointer, distinct: Bool, correlationData: [UInt8]?) {
         var properties = contract.lasting
         if let correlationData, client.speaksMQTT5 {
             do {
@@ -222,13 +222,22 @@ struct Publisher {
 
     /// Publishes directly without the journal (the `online` status on every connect).
     mutating func direct(topic: String, payload: [UInt8], retain: Bool) throws(MQTTError) {
-        try publish(topic: topic, payload: payload[...], qos: .atLeastOnce, retain: retain, properties: contract.lasting)
+        try publish(topic: topic, payload: payload, qos: .atLeastOnce, retain: retain, properties: contract.lasting)
+    }
+
+    /// The same, for a payload of its own (the journal's, a held message, the status).
+    @discardableResult
+    private mutating func publish(topic: String, payload: [UInt8], qos: MQTTQoS, retain: Bool = false,
+                                  properties: PublishProperties) throws(MQTTError) -> Int {
+        try payload.withUnsafeBytes { bytes in
+            Result { () throws(MQTTError) in try publish(topic: topic, payload: bytes, qos: qos, retain: retain, properties: properties) }
+        }.get()
     }
 
     /// Hands a message to the client, noting the largest of this connection. An empty payload
     /// (a retained topic cleared) is no JSON and carries no properties.
     @discardableResult
-    private mutating func publish(topic: String, payload: ArraySlice<UInt8>, qos: MQTTQoS, retain: Bool = false,
+    private mutating func publish(topic: String, payload: UnsafeRawBufferPointer, qos: MQTTQoS, retain: Bool = false,
                                   properties: PublishProperties) throws(MQTTError) -> Int {
         let id = try client.publish(topic: topic, payload: payload, qos: qos, retain: retain,
                                     properties: payload.isEmpty ? nil : properties)
@@ -313,7 +322,7 @@ struct Publisher {
             var through: UInt64?
             for message in messages {
                 do {
-                    ids.insert(try publish(topic: message.topic, payload: message.payload[...], qos: .atLeastOnce, retain: message.retain,
+                    ids.insert(try publish(topic: message.topic, payload: message.payload, qos: .atLeastOnce, retain: message.retain,
                                            properties: contract.lasting))
                     through = message.sequence
                 } catch .invalidTopic(let topic, let reason) {
@@ -355,7 +364,7 @@ struct Publisher {
             let message = held.message
             if message.qos != 0 && client.outstandingMessageCount >= answerWindow { return }
             do {
-                try publish(topic: message.topic, payload: message.payload[...],
+                try publish(topic: message.topic, payload: message.payload,
                             qos: message.qos == 0 ? .atMostOnce : .atLeastOnce, properties: held.properties)
             } catch .queueFull {
                 return

@@ -29,7 +29,7 @@ struct LiveWrites {
     var isEmpty: Bool { sent == bytes.count }
     var pendingBytes: Int { bytes.count - sent }
 
-    mutating func append(topic: String, payload: ArraySlice<UInt8>, retain: Bool, version: MQTTProtocolVersion,
+    mutating func append(topic: String, payload: UnsafeRawBufferPointer, retain: Bool, version: MQTTProtocolVersion,
                          properties: [UInt8]) {
         PublishPacket.append(topic: topic, payload: payload, retain: retain, version: version, properties: properties, to: &bytes)
     }

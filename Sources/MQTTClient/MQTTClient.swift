@@ -401,10 +401,19 @@ public final class MQTTClient {
         try publish(topic: topic, payload: payload[...], qos: qos, retain: retain, properties: properties)
     }
 
-    /// The same, for a payload that is part of a larger buffer (the agent's outbox). `properties`
-    /// go with it on MQTT 5 and are left out on 3.1.1.
+    /// The same, for a payload that is part of a larger array.
     @discardableResult
     public func publish(topic: String, payload: ArraySlice<UInt8>, qos: MQTTQoS = .atMostOnce, retain: Bool = false,
+                        properties: PublishProperties? = nil) throws(MQTTError) -> Int {
+        try payload.withUnsafeBytes { bytes in
+            Result { () throws(MQTTError) in try publish(topic: topic, payload: bytes, qos: qos, retain: retain, properties: properties) }
+        }.get()
+    }
+
+    /// The same, for bytes lent for the time of the call (the agent's outbox). `properties` go
+    /// with it on MQTT 5 and are left out on 3.1.1.
+    @discardableResult
+    public func publish(topic: String, payload: UnsafeRawBufferPointer, qos: MQTTQoS = .atMostOnce, retain: Bool = false,
                         properties: PublishProperties? = nil) throws(MQTTError) -> Int {
         let plain = MQTTTopic.isPlainForPublish(topic)
         if !plain { try MQTTTopic.validateForPublish(topic) }
@@ -428,9 +437,7 @@ public final class MQTTClient {
         // directly as the `char *` argument would copy it into a new array per message.
         let list = speaksMQTT5 ? properties?.list : nil
         let rc = topic.withCString { cTopic in
-            payload.withUnsafeBytes { bytes in
-                mosquitto_publish_v5(mosq, &messageID, cTopic, Int32(bytes.count), bytes.baseAddress, qos.rawValue, retain, list)
-            }
+            mosquitto_publish_v5(mosq, &messageID, cTopic, Int32(payload.count), payload.baseAddress, qos.rawValue, retain, list)
         }
         let queued = rc == MosquittoCode.success || (rc == MosquittoCode.noConnection && qos != .atMostOnce)
         if qos != .atMostOnce && !queued { box.acknowledgeable.subtract(1, ordering: .relaxed) }

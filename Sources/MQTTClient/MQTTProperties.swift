@@ -107,4 +107,17 @@ enum VariableByteInteger {
             bytes.append(byte)
         } while remaining > 0
     }
+
+    /// Writes `value` at `p`; returns how many bytes it took.
+    static func write(_ value: Int, at p: UnsafeMutablePointer<UInt8>) -> Int {
+        var remaining = value, written = 0
+        repeat {
+            var byte = UInt8(remaining & 0x7F)
+            remaining >>= 7
+            if remaining > 0 { byte |= 0x80 }
+            p[written] = byte
+            written += 1
+        } while remaining > 0
+        return written
+    }
 }

@@ -8,16 +8,27 @@
 enum PublishPacket {
     static let noProperties: [UInt8] = [0]
 
-    static func append(topic: String, payload: ArraySlice<UInt8>, retain: Bool, version: MQTTProtocolVersion,
+    /// Appends the packet to `bytes` in four copies (header, topic, properties, payload), each
+    /// from contiguous bytes: the agent writes two of these per measurement.
+    static func append(topic: String, payload: UnsafeRawBufferPointer, retain: Bool, version: MQTTProtocolVersion,
                        properties: [UInt8], to bytes: inout [UInt8]) {
-        let topicLength = topic.utf8.count
-        let remaining = 2 + topicLength + (version == .v5 ? properties.count : 0) + payload.count
-        bytes.append(retain ? 0x31 : 0x30)
-        VariableByteInteger.append(remaining, to: &bytes)
-        bytes.append(UInt8(topicLength >> 8))
-        bytes.append(UInt8(topicLength & 0xFF))
-        bytes.append(contentsOf: topic.utf8)
-        if version == .v5 { bytes.append(contentsOf: properties) }
-        bytes.append(contentsOf: payload)
+        var topic = topic
+        topic.withUTF8 { topicBytes in
+            let remaining = 2 + topicBytes.count + (version == .v5 ? properties.count : 0) + payload.count
+            // The fixed header, at most four bytes of remaining length, the topic's length.
+            var header: (UInt64, UInt64) = (0, 0)
+            withUnsafeMutableBytes(of: &header) { raw in
+                let p = raw.baseAddress!.assumingMemoryBound(to: UInt8.self)
+                p[0] = retain ? 0x31 : 0x30
+                var end = 1 + VariableByteInteger.write(remaining, at: p + 1)
+                p[end] = UInt8(topicBytes.count >> 8)
+                p[end + 1] = UInt8(topicBytes.count & 0xFF)
+                end += 2
+                bytes.append(contentsOf: UnsafeBufferPointer(start: p, count: end))
+            }
+            bytes.append(contentsOf: topicBytes)
+            if version == .v5 { bytes.append(contentsOf: properties) }
+            payload.withMemoryRebound(to: UInt8.self) { bytes.append(contentsOf: $0) }
+        }
     }
 }

@@ -7,24 +7,29 @@
 /// strings with the RFC 8259 escapes (`\"`, `\\`, `\n`, `\r`, `\t`, `\u00XX` for other control
 /// characters) while every other byte, non-ASCII UTF-8 included, is copied through.
 public struct JSONBytes: Sendable {
-    /// The bytes written are `storage[..<count]`; beyond them is room, grown by doubling. Writing
-    /// through a pointer into that room (`write(atMost:_:)`) checks uniqueness and capacity once
-    /// for a run of bytes, where `Array.append` checks both for every byte: the agent renders a
-    /// few hundred members a notification.
-    private var storage: [UInt8]
+    /// The bytes written are the first `count` of `storage`; beyond them is room, grown by
+    /// doubling. Every write reserves its room once (`reserve`) and stores through a pointer: an
+    /// array would check its uniqueness and capacity, and call a closure, for every key and
+    /// value, and the agent renders a few hundred of them a notification. Copies share the
+    /// storage until one of them writes (`reserve` copies it first), as an array's would.
+    private var storage: Storage
     public private(set) var count = 0
 
     /// `capacity`: a guess at the size, so that a typical payload needs a single allocation.
-    public init(capacity: Int) { storage = [UInt8](repeating: 0, count: Swift.max(capacity, 16)) }
+    public init(capacity: Int) { storage = Storage(capacity: Swift.max(capacity, 16)) }
 
-    /// Bytes written, by position (a payload among several written one after another).
-    public subscript(range: Range<Int>) -> ArraySlice<UInt8> { storage[..<count][range] }
+    /// Lends the bytes of `range` (positions among what was written) for the time of the call.
+    public func withBytes<R, E: Error>(in range: Range<Int>, _ body: (UnsafeRawBufferPointer) throws(E) -> R) throws(E) -> R {
+        precondition(range.lowerBound >= 0 && range.upperBound <= count, "bytes \(range) of \(count) written")
+        return try body(UnsafeRawBufferPointer(start: storage.base + range.lowerBound, count: range.count))
+    }
+
+    /// The bytes written, as an array of their own.
+    public var bytes: [UInt8] { Array(UnsafeBufferPointer(start: storage.base, count: count)) }
 
     /// Hands the bytes over and leaves the writer empty.
     public mutating func takeBytes() -> [UInt8] {
-        var taken: [UInt8] = []
-        swap(&taken, &storage)
-        taken.removeLast(taken.count - count)
+        let taken = bytes
         count = 0
         return taken
     }
@@ -69,7 +74,7 @@ public struct JSONBytes: Sendable {
         case let .double(v):
             appendNumber(v)
         case let .string(s): appendString(s)
-        case let .bool(b): appendASCII(b ? "true" : "false")
+        case let .bool(b): appendBool(b)
         case .null: appendNull()
         case let .list(items):
             put(UInt8(ascii: "["))
@@ -93,30 +98,27 @@ public struct JSONBytes: Sendable {
 
     /// Before each item of a list begun with `beginList`: the separator after the first.
     public mutating func listItem() {
-        if last != UInt8(ascii: "[") { appendSeparator(UInt8(ascii: ",")) }
+        if count == 0 || storage.base[count - 1] != UInt8(ascii: "[") { appendSeparator(UInt8(ascii: ",")) }
     }
 
     /// `"key": ` after `{`, else `, "key": `: the separators `appendObject` writes. Keys are
     /// literals of the payload schema and never need escaping.
     public mutating func member(_ key: StaticString) {
-        let separator = last != UInt8(ascii: "{")
+        let separator = count > 0 && storage.base[count - 1] != UInt8(ascii: "{")
         // Keys are string literals: a pointer to their UTF-8 (no closure for `withUTF8Buffer`).
         let start = key.utf8Start, length = key.utf8CodeUnitCount
-        write(atMost: length + 6) { p in
-            var end = 0
-            if separator {
-                p[0] = UInt8(ascii: ",")
-                p[1] = UInt8(ascii: " ")
-                end = 2
-            }
-            p[end] = UInt8(ascii: "\"")
-            (p + end + 1).update(from: start, count: length)
-            end += 1 + length
-            p[end] = UInt8(ascii: "\"")
-            p[end + 1] = UInt8(ascii: ":")
-            p[end + 2] = UInt8(ascii: " ")
-            return end + 3
+        var p = reserve(length + 6)
+        if separator {
+            p[0] = UInt8(ascii: ",")
+            p[1] = UInt8(ascii: " ")
+            p += 2
         }
+        p[0] = UInt8(ascii: "\"")
+        (p + 1).update(from: start, count: length)
+        p[length + 1] = UInt8(ascii: "\"")
+        p[length + 2] = UInt8(ascii: ":")
+        p[length + 3] = UInt8(ascii: " ")
+        count += (separator ? 2 : 0) + length + 4
     }
 
     /// A double as its shortest round-trip text (`description`): a short decimal digit by digit
@@ -147,7 +149,8 @@ public struct JSONBytes: Sendable {
             decimals -= 1
         }
         if fraction == 0 { decimals = 1 }
-        write(atMost: 24) { p in
+        let p = reserve(24)
+        do {
             var end = 0
             if scaled < 0 {
                 p[0] = UInt8(ascii: "-")
@@ -167,7 +170,7 @@ public struct JSONBytes: Sendable {
                 p[position] = UInt8(ascii: "0") + UInt8(fraction % 10)
                 fraction /= 10
             }
-            return end + 1 + decimals
+            count += end + 1 + decimals
         }
         return true
     }
@@ -177,7 +180,11 @@ public struct JSONBytes: Sendable {
     }
 
     public mutating func appendBool(_ value: Bool?) {
-        if let value { appendASCII(value ? "true" : "false") } else { appendNull() }
+        switch value {
+        case true?: putLiteral("true")
+        case false?: putLiteral("false")
+        case nil: appendNull()
+        }
     }
 
     public mutating func appendString(_ value: String?) {
@@ -194,13 +201,12 @@ public struct JSONBytes: Sendable {
     }
 
     private mutating func appendString(utf8: UnsafeBufferPointer<UInt8>) {
-        if !utf8.contains(where: Self.needsEscape) {
-            write(atMost: utf8.count + 2) { p in
-                p[0] = UInt8(ascii: "\"")
-                if let base = utf8.baseAddress { (p + 1).update(from: base, count: utf8.count) }
-                p[utf8.count + 1] = UInt8(ascii: "\"")
-                return utf8.count + 2
-            }
+        if !Self.needsEscape(utf8) {
+            let p = reserve(utf8.count + 2)
+            p[0] = UInt8(ascii: "\"")
+            if let base = utf8.baseAddress { (p + 1).update(from: base, count: utf8.count) }
+            p[utf8.count + 1] = UInt8(ascii: "\"")
+            count += utf8.count + 2
         } else {
             put(UInt8(ascii: "\""))
             for byte in utf8 { appendEscaping(byte) }
@@ -214,16 +220,45 @@ public struct JSONBytes: Sendable {
         byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\")
     }
 
+    /// Whether any byte of `utf8` needs an escape, eight bytes at a time: a timestamp, a name or
+    /// a topic is tested in a few steps instead of a comparison per byte.
+    private static func needsEscape(_ utf8: UnsafeBufferPointer<UInt8>) -> Bool {
+        guard let base = utf8.baseAddress else { return false }
+        let ones: UInt64 = 0x0101_0101_0101_0101, highs: UInt64 = 0x8080_8080_8080_8080
+        let quotes = ones &* UInt64(UInt8(ascii: "\"")), backslashes = ones &* UInt64(UInt8(ascii: "\\"))
+        var index = 0
+        while index + 8 <= utf8.count {
+            let word = UInt64(littleEndian: UnsafeRawPointer(base + index).loadUnaligned(as: UInt64.self))
+            // A byte below 0x20, or equal to `"` or `\` (zero after the xor), sets its high bit in
+            // `word - 0x20…` or `x - 0x01…` where the byte's own high bit was clear: the classic
+            // test for a byte below a bound, exact for any byte whose high bit is clear.
+            let below = (word &- ones &* 0x20) & ~word
+            let quote = ((word ^ quotes) &- ones) & ~(word ^ quotes)
+            let backslash = ((word ^ backslashes) &- ones) & ~(word ^ backslashes)
+            if (below | quote | backslash) & highs != 0 {
+                // Possibly a false alarm (a borrow past a byte that matched, or a byte of 0x80 and
+                // above): the bytes say exactly.
+                for k in index..<(index + 8) where needsEscape(base[k]) { return true }
+            }
+            index += 8
+        }
+        while index < utf8.count {
+            if needsEscape(base[index]) { return true }
+            index += 1
+        }
+        return false
+    }
+
     private mutating func appendEscaping(_ byte: UInt8) {
         switch byte {
-        case UInt8(ascii: "\""): appendASCII("\\\"")
-        case UInt8(ascii: "\\"): appendASCII("\\\\")
-        case UInt8(ascii: "\n"): appendASCII("\\n")
-        case UInt8(ascii: "\r"): appendASCII("\\r")
-        case UInt8(ascii: "\t"): appendASCII("\\t")
+        case UInt8(ascii: "\""): putLiteral("\\\"")
+        case UInt8(ascii: "\\"): putLiteral("\\\\")
+        case UInt8(ascii: "\n"): putLiteral("\\n")
+        case UInt8(ascii: "\r"): putLiteral("\\r")
+        case UInt8(ascii: "\t"): putLiteral("\\t")
         case ..<0x20:
             // `\u00XX` with lower-case hex digits, as the String renderer wrote them.
-            appendASCII("\\u00")
+            putLiteral("\\u00")
             for nibble in [byte >> 4, byte & 0xF] {
                 put(nibble < 10 ? UInt8(ascii: "0") + nibble : UInt8(ascii: "a") + nibble - 10)
             }
@@ -233,19 +268,19 @@ public struct JSONBytes: Sendable {
 
     /// `", "` or `": "`: the renderer has always put a space after both.
     private mutating func appendSeparator(_ mark: UInt8) {
-        write(atMost: 2) { p in
-            p[0] = mark
-            p[1] = UInt8(ascii: " ")
-            return 2
-        }
+        let p = reserve(2)
+        p[0] = mark
+        p[1] = UInt8(ascii: " ")
+        count += 2
     }
 
-    private mutating func appendNull() { appendASCII("null") }
+    private mutating func appendNull() { putLiteral("null") }
 
     /// Decimal digits of `value`, `Int64.min` included (its magnitude fits `UInt64`): at most a
     /// sign and 19 digits, written least significant first and then put in order in place.
     private mutating func appendInteger(_ value: Int64) {
-        write(atMost: 20) { p in
+        let p = reserve(20)
+        do {
             var end = 0
             if value < 0 {
                 p[0] = UInt8(ascii: "-")
@@ -264,44 +299,66 @@ public struct JSONBytes: Sendable {
                 low += 1
                 high -= 1
             }
-            return end
+            count += end
         }
     }
 
-    /// Literals and other short texts: small strings, no allocation. Any text is copied as UTF-8.
+    /// Any text (`TextOutputStream`), copied as UTF-8.
     private mutating func appendASCII(_ text: String) {
         var text = text
         text.withUTF8 { put($0) }
     }
 
+    /// A literal of the writer's own (`null`, `true`, an escape): its bytes from the binary.
+    private mutating func putLiteral(_ text: StaticString) {
+        let p = reserve(text.utf8CodeUnitCount)
+        p.update(from: text.utf8Start, count: text.utf8CodeUnitCount)
+        count += text.utf8CodeUnitCount
+    }
+
     // MARK: The buffer
 
-    /// The last byte written, nil before the first.
-    private var last: UInt8? { count > 0 ? storage[count - 1] : nil }
-
     private mutating func put(_ byte: UInt8) {
-        write(atMost: 1) { p in
-            p[0] = byte
-            return 1
-        }
+        reserve(1)[0] = byte
+        count += 1
     }
 
     private mutating func put(_ bytes: UnsafeBufferPointer<UInt8>) {
         guard let base = bytes.baseAddress else { return }
-        write(atMost: bytes.count) { p in
-            p.update(from: base, count: bytes.count)
-            return bytes.count
-        }
+        reserve(bytes.count).update(from: base, count: bytes.count)
+        count += bytes.count
     }
 
-    /// Lets `body` write at most `maximum` bytes at the end and returns how many it wrote.
+    /// Room for `maximum` more bytes in storage of this writer's own: where they go. The caller
+    /// adds what it wrote to `count`.
     @inline(__always)
-    private mutating func write(atMost maximum: Int, _ body: (UnsafeMutablePointer<UInt8>) -> Int) {
-        if count + maximum > storage.count {
-            storage.append(contentsOf: repeatElement(0, count: Swift.max(count + maximum, storage.count * 2) - storage.count))
+    private mutating func reserve(_ maximum: Int) -> UnsafeMutablePointer<UInt8> {
+        if count + maximum > storage.capacity || !isKnownUniquelyReferenced(&storage) {
+            storage = storage.copy(count: count, capacity: Swift.max(count + maximum, storage.capacity * 2))
         }
-        let start = count
-        count += storage.withUnsafeMutableBufferPointer { body($0.baseAddress! + start) }
+        return storage.base + count
+    }
+
+    /// Bytes on the heap, freed with the last writer that refers to them. Written only through
+    /// a writer that holds the one reference (`reserve`), so the bytes a writer shares are never
+    /// changed: as sendable as an array's buffer.
+    private final class Storage: @unchecked Sendable {
+        let base: UnsafeMutablePointer<UInt8>
+        let capacity: Int
+
+        init(capacity: Int) {
+            base = .allocate(capacity: capacity)
+            self.capacity = capacity
+        }
+
+        /// The first `count` bytes in new storage of `capacity`.
+        func copy(count: Int, capacity: Int) -> Storage {
+            let copy = Storage(capacity: capacity)
+            copy.base.update(from: base, count: count)
+            return copy
+        }
+
+        deinit { base.deallocate() }
     }
 }
 

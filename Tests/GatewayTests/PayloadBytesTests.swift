@@ -59,12 +59,12 @@ import RulesReading
         let start = json.count
         Payloads.range(into: &json, ts: timestamps.rfc3339(Self.ts), peer: "tool-cart", measurement: m, session: UInt32.max,
                        sequence: sequence, filteredDistance: filtered, angles: angles, mac: "0A:01")
-        return Array(json[start..<json.count])
+        return json.withBytes(in: start..<json.count) { Array($0) }
     }
 
     private mutating func feedbackPayload(_ f: Feedback) -> [UInt8] {
         let start = json.count
         ProximityPayloads.feedback(f, ts: timestamps.rfc3339(f.ts), into: &json)
-        return Array(json[start..<json.count])
+        return json.withBytes(in: start..<json.count) { Array($0) }
     }
 }

@@ -26,16 +26,38 @@ public enum MQTTTopic {
     /// bytes for every message published, instead of one per check.
     static func isPlainForPublish(_ topic: String) -> Bool {
         topic.utf8.withContiguousStorageIfAvailable { bytes in
-            guard !bytes.isEmpty, bytes.count <= 65535 else { return false }
-            // A byte outside 0x20…0x7E wraps to 0x5F or more; the loop has no closure to call.
+            guard let base = bytes.baseAddress, !bytes.isEmpty, bytes.count <= 65535 else { return false }
+            // Eight bytes at a time: any byte of 0x80 and above, below 0x20, or equal to 0x7F, `+`
+            // or `#` flags the word (see `zeroByte`), whose bytes are then tested one by one.
+            let ones: UInt64 = 0x0101_0101_0101_0101, highs = ones &* 0x80
             var index = 0
+            while index + 8 <= bytes.count {
+                let word = UInt64(littleEndian: UnsafeRawPointer(base + index).loadUnaligned(as: UInt64.self))
+                let flagged = word | ((word &- ones &* 0x20) & ~word) | zeroByte(word ^ (ones &* 0x7F))
+                    | zeroByte(word ^ (ones &* UInt64(UInt8(ascii: "+")))) | zeroByte(word ^ (ones &* UInt64(UInt8(ascii: "#"))))
+                if flagged & highs != 0 {
+                    for k in index..<(index + 8) where !isPlain(base[k]) { return false }
+                }
+                index += 8
+            }
             while index < bytes.count {
-                let byte = bytes[index]
-                if byte &- 0x20 >= 0x5F || byte == UInt8(ascii: "+") || byte == UInt8(ascii: "#") { return false }
-                index &+= 1
+                if !isPlain(base[index]) { return false }
+                index += 1
             }
             return true
         } ?? false
+    }
+
+    /// Printable ASCII, neither `+` nor `#`. A byte outside 0x20…0x7E wraps to 0x5F or more.
+    private static func isPlain(_ byte: UInt8) -> Bool {
+        byte &- 0x20 < 0x5F && byte != UInt8(ascii: "+") && byte != UInt8(ascii: "#")
+    }
+
+    /// The high bit set in a byte of the result where `word` may have a zero byte: always where
+    /// it has one (a borrow may flag the bytes above a zero byte too, and a byte of 0x80 and
+    /// above is flagged by the caller anyway).
+    private static func zeroByte(_ word: UInt64) -> UInt64 {
+        (word &- 0x0101_0101_0101_0101) & ~word
     }
 
     /// What libmosquitto's `mosquitto_validate_utf8` refuses beyond invalid UTF-8 (which a Swift

@@ -1,6 +1,7 @@
 #if canImport(Glibc)
 @preconcurrency import Glibc
 #endif
+import Vocabulary
 
 /// QoS 0 packets the client writes to the broker's socket itself, all of one wake-up of the loop
 /// in one `send`.
@@ -22,7 +23,7 @@ struct LiveWrites {
     /// and feedback with their topics: 4.4 KB a notification of 8 measurements).
     static let limit = 1 << 20
 
-    private var bytes: [UInt8] = []
+    private var bytes = ByteBuffer(capacity: 16 * 1024)
     /// How much of `bytes` the socket took.
     private var sent = 0
 
@@ -39,8 +40,8 @@ struct LiveWrites {
     /// MSG_NOSIGNAL: MSG_MORE when another write follows at once.
     mutating func write(to socket: Int32, flags: Int32 = 0) -> Int32? {
         while sent < bytes.count {
-            let n = bytes.withUnsafeBytes { buffer in
-                send(socket, buffer.baseAddress! + sent, buffer.count - sent, Int32(MSG_NOSIGNAL) | flags)
+            let n = bytes.withBytes(in: sent..<bytes.count) { unsent in
+                send(socket, unsent.baseAddress, unsent.count, Int32(MSG_NOSIGNAL) | flags)
             }
             if n > 0 {
                 sent += n
@@ -57,7 +58,7 @@ struct LiveWrites {
 
     /// Forgets what was not written (the connection it was for is gone) and keeps the storage.
     mutating func reset() {
-        bytes.removeAll(keepingCapacity: true)
+        bytes.removeAll()
         sent = 0
     }
 }

@@ -1,3 +1,5 @@
+import Vocabulary
+
 /// A QoS 0 PUBLISH packet as bytes (MQTT 3.1.1 §3.3, MQTT 5.0 §3.3): what the client writes
 /// to the broker itself for live data (see `LiveWrites`).
 ///
@@ -8,27 +10,31 @@
 enum PublishPacket {
     static let noProperties: [UInt8] = [0]
 
-    /// Appends the packet to `bytes` in four copies (header, topic, properties, payload), each
-    /// from contiguous bytes: the agent writes two of these per measurement.
+    /// Appends the packet to `bytes`, its room reserved once: the agent writes two of these per
+    /// measurement.
     static func append(topic: String, payload: UnsafeRawBufferPointer, retain: Bool, version: MQTTProtocolVersion,
-                       properties: [UInt8], to bytes: inout [UInt8]) {
+                       properties: [UInt8], to bytes: inout ByteBuffer) {
         var topic = topic
         topic.withUTF8 { topicBytes in
-            let remaining = 2 + topicBytes.count + (version == .v5 ? properties.count : 0) + payload.count
-            // The fixed header, at most four bytes of remaining length, the topic's length.
-            var header: (UInt64, UInt64) = (0, 0)
-            withUnsafeMutableBytes(of: &header) { raw in
-                let p = raw.baseAddress!.assumingMemoryBound(to: UInt8.self)
-                p[0] = retain ? 0x31 : 0x30
-                var end = 1 + VariableByteInteger.write(remaining, at: p + 1)
-                p[end] = UInt8(topicBytes.count >> 8)
-                p[end + 1] = UInt8(topicBytes.count & 0xFF)
-                end += 2
-                bytes.append(contentsOf: UnsafeBufferPointer(start: p, count: end))
+            let propertyBytes = version == .v5 ? properties.count : 0
+            let remaining = 2 + topicBytes.count + propertyBytes + payload.count
+            // The fixed header, at most four bytes of remaining length, then the rest.
+            var p = bytes.reserve(1 + 4 + remaining)
+            let start = p
+            p[0] = retain ? 0x31 : 0x30
+            p += 1 + VariableByteInteger.write(remaining, at: p + 1)
+            p[0] = UInt8(topicBytes.count >> 8)
+            p[1] = UInt8(topicBytes.count & 0xFF)
+            p += 2
+            if let base = topicBytes.baseAddress { p.update(from: base, count: topicBytes.count) }
+            p += topicBytes.count
+            if propertyBytes > 0 {
+                properties.withUnsafeBufferPointer { p.update(from: $0.baseAddress!, count: propertyBytes) }
+                p += propertyBytes
             }
-            bytes.append(contentsOf: topicBytes)
-            if version == .v5 { bytes.append(contentsOf: properties) }
-            payload.withMemoryRebound(to: UInt8.self) { bytes.append(contentsOf: $0) }
+            if let base = payload.baseAddress { UnsafeMutableRawPointer(p).copyMemory(from: base, byteCount: payload.count) }
+            p += payload.count
+            bytes.advance(by: p - start)
         }
     }
 }

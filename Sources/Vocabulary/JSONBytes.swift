@@ -7,35 +7,30 @@
 /// strings with the RFC 8259 escapes (`\"`, `\\`, `\n`, `\r`, `\t`, `\u00XX` for other control
 /// characters) while every other byte, non-ASCII UTF-8 included, is copied through.
 public struct JSONBytes: Sendable {
-    /// The bytes written are the first `count` of `storage`; beyond them is room, grown by
-    /// doubling. Every write reserves its room once (`reserve`) and stores through a pointer: an
-    /// array would check its uniqueness and capacity, and call a closure, for every key and
-    /// value, and the agent renders a few hundred of them a notification. Copies share the
-    /// storage until one of them writes (`reserve` copies it first), as an array's would.
-    private var storage: Storage
-    public private(set) var count = 0
+    /// Keys and values are written straight into the buffer's room (`ByteBuffer.reserve`).
+    private var buffer: ByteBuffer
+    public var count: Int { buffer.count }
 
     /// `capacity`: a guess at the size, so that a typical payload needs a single allocation.
-    public init(capacity: Int) { storage = Storage(capacity: Swift.max(capacity, 16)) }
+    public init(capacity: Int) { buffer = ByteBuffer(capacity: capacity) }
 
     /// Lends the bytes of `range` (positions among what was written) for the time of the call.
     public func withBytes<R, E: Error>(in range: Range<Int>, _ body: (UnsafeRawBufferPointer) throws(E) -> R) throws(E) -> R {
-        precondition(range.lowerBound >= 0 && range.upperBound <= count, "bytes \(range) of \(count) written")
-        return try body(UnsafeRawBufferPointer(start: storage.base + range.lowerBound, count: range.count))
+        try buffer.withBytes(in: range, body)
     }
 
     /// The bytes written, as an array of their own.
-    public var bytes: [UInt8] { Array(UnsafeBufferPointer(start: storage.base, count: count)) }
+    public var bytes: [UInt8] { buffer.bytes }
 
     /// Hands the bytes over and leaves the writer empty.
     public mutating func takeBytes() -> [UInt8] {
         let taken = bytes
-        count = 0
+        buffer.removeAll()
         return taken
     }
 
     /// Forgets what was written and keeps the room for the next bytes.
-    public mutating func removeAll() { count = 0 }
+    public mutating func removeAll() { buffer.removeAll() }
 
     /// Bytes already rendered as JSON (a payload made elsewhere), copied as they are.
     public mutating func appendRendered(_ bytes: [UInt8]) {
@@ -98,16 +93,16 @@ public struct JSONBytes: Sendable {
 
     /// Before each item of a list begun with `beginList`: the separator after the first.
     public mutating func listItem() {
-        if count == 0 || storage.base[count - 1] != UInt8(ascii: "[") { appendSeparator(UInt8(ascii: ",")) }
+        if buffer.last != UInt8(ascii: "[") { appendSeparator(UInt8(ascii: ",")) }
     }
 
     /// `"key": ` after `{`, else `, "key": `: the separators `appendObject` writes. Keys are
     /// literals of the payload schema and never need escaping.
     public mutating func member(_ key: StaticString) {
-        let separator = count > 0 && storage.base[count - 1] != UInt8(ascii: "{")
+        let separator = buffer.last.map { $0 != UInt8(ascii: "{") } ?? false
         // Keys are string literals: a pointer to their UTF-8 (no closure for `withUTF8Buffer`).
         let start = key.utf8Start, length = key.utf8CodeUnitCount
-        var p = reserve(length + 6)
+        var p = buffer.reserve(length + 6)
         if separator {
             p[0] = UInt8(ascii: ",")
             p[1] = UInt8(ascii: " ")
@@ -118,7 +113,7 @@ public struct JSONBytes: Sendable {
         p[length + 1] = UInt8(ascii: "\"")
         p[length + 2] = UInt8(ascii: ":")
         p[length + 3] = UInt8(ascii: " ")
-        count += (separator ? 2 : 0) + length + 4
+        buffer.advance(by: (separator ? 2 : 0) + length + 4)
     }
 
     /// A double as its shortest round-trip text (`description`): a short decimal digit by digit
@@ -149,7 +144,7 @@ public struct JSONBytes: Sendable {
             decimals -= 1
         }
         if fraction == 0 { decimals = 1 }
-        let p = reserve(24)
+        let p = buffer.reserve(24)
         do {
             var end = 0
             if scaled < 0 {
@@ -170,7 +165,7 @@ public struct JSONBytes: Sendable {
                 p[position] = UInt8(ascii: "0") + UInt8(fraction % 10)
                 fraction /= 10
             }
-            count += end + 1 + decimals
+            buffer.advance(by: end + 1 + decimals)
         }
         return true
     }
@@ -202,11 +197,11 @@ public struct JSONBytes: Sendable {
 
     private mutating func appendString(utf8: UnsafeBufferPointer<UInt8>) {
         if !Self.needsEscape(utf8) {
-            let p = reserve(utf8.count + 2)
+            let p = buffer.reserve(utf8.count + 2)
             p[0] = UInt8(ascii: "\"")
             if let base = utf8.baseAddress { (p + 1).update(from: base, count: utf8.count) }
             p[utf8.count + 1] = UInt8(ascii: "\"")
-            count += utf8.count + 2
+            buffer.advance(by: utf8.count + 2)
         } else {
             put(UInt8(ascii: "\""))
             for byte in utf8 { appendEscaping(byte) }
@@ -268,10 +263,10 @@ public struct JSONBytes: Sendable {
 
     /// `", "` or `": "`: the renderer has always put a space after both.
     private mutating func appendSeparator(_ mark: UInt8) {
-        let p = reserve(2)
+        let p = buffer.reserve(2)
         p[0] = mark
         p[1] = UInt8(ascii: " ")
-        count += 2
+        buffer.advance(by: 2)
     }
 
     private mutating func appendNull() { putLiteral("null") }
@@ -279,7 +274,7 @@ public struct JSONBytes: Sendable {
     /// Decimal digits of `value`, `Int64.min` included (its magnitude fits `UInt64`): at most a
     /// sign and 19 digits, written least significant first and then put in order in place.
     private mutating func appendInteger(_ value: Int64) {
-        let p = reserve(20)
+        let p = buffer.reserve(20)
         do {
             var end = 0
             if value < 0 {
@@ -299,7 +294,7 @@ public struct JSONBytes: Sendable {
                 low += 1
                 high -= 1
             }
-            count += end
+            buffer.advance(by: end)
         }
     }
 
@@ -311,55 +306,14 @@ public struct JSONBytes: Sendable {
 
     /// A literal of the writer's own (`null`, `true`, an escape): its bytes from the binary.
     private mutating func putLiteral(_ text: StaticString) {
-        let p = reserve(text.utf8CodeUnitCount)
+        let p = buffer.reserve(text.utf8CodeUnitCount)
         p.update(from: text.utf8Start, count: text.utf8CodeUnitCount)
-        count += text.utf8CodeUnitCount
+        buffer.advance(by: text.utf8CodeUnitCount)
     }
 
-    // MARK: The buffer
+    private mutating func put(_ byte: UInt8) { buffer.append(byte) }
 
-    private mutating func put(_ byte: UInt8) {
-        reserve(1)[0] = byte
-        count += 1
-    }
-
-    private mutating func put(_ bytes: UnsafeBufferPointer<UInt8>) {
-        guard let base = bytes.baseAddress else { return }
-        reserve(bytes.count).update(from: base, count: bytes.count)
-        count += bytes.count
-    }
-
-    /// Room for `maximum` more bytes in storage of this writer's own: where they go. The caller
-    /// adds what it wrote to `count`.
-    @inline(__always)
-    private mutating func reserve(_ maximum: Int) -> UnsafeMutablePointer<UInt8> {
-        if count + maximum > storage.capacity || !isKnownUniquelyReferenced(&storage) {
-            storage = storage.copy(count: count, capacity: Swift.max(count + maximum, storage.capacity * 2))
-        }
-        return storage.base + count
-    }
-
-    /// Bytes on the heap, freed with the last writer that refers to them. Written only through
-    /// a writer that holds the one reference (`reserve`), so the bytes a writer shares are never
-    /// changed: as sendable as an array's buffer.
-    private final class Storage: @unchecked Sendable {
-        let base: UnsafeMutablePointer<UInt8>
-        let capacity: Int
-
-        init(capacity: Int) {
-            base = .allocate(capacity: capacity)
-            self.capacity = capacity
-        }
-
-        /// The first `count` bytes in new storage of `capacity`.
-        func copy(count: Int, capacity: Int) -> Storage {
-            let copy = Storage(capacity: capacity)
-            copy.base.update(from: base, count: count)
-            return copy
-        }
-
-        deinit { base.deallocate() }
-    }
+    private mutating func put(_ bytes: UnsafeBufferPointer<UInt8>) { buffer.append(bytes) }
 }
 
 /// `Double.write(to:)` hands its digits to `_writeASCII` as a buffer on the stack; `write` is the

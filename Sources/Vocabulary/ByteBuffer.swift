@@ -1,0 +1,80 @@
+/// Bytes appended at the end of storage of their own, grown by doubling and written through a
+/// pointer: room is reserved once for a run of bytes (`reserve`), where an array checks its
+/// uniqueness and capacity, and calls a closure, at every append. Copies share the storage until
+/// one of them writes, as an array's would. What `JSONBytes` writes into, and the MQTT client's
+/// live packets: the agent appends a few hundred keys and values and a few dozen packet parts a
+/// notification.
+public struct ByteBuffer: Sendable {
+    private var storage: Storage
+    public private(set) var count = 0
+
+    /// `capacity`: a guess at the size, so that the usual contents need a single allocation.
+    public init(capacity: Int) { storage = Storage(capacity: Swift.max(capacity, 16)) }
+
+    /// Room for `maximum` more bytes, in storage of this buffer's own: where they go. The caller
+    /// says how many it wrote there with `advance(by:)`.
+    @inline(__always)
+    public mutating func reserve(_ maximum: Int) -> UnsafeMutablePointer<UInt8> {
+        if count + maximum > storage.capacity || !isKnownUniquelyReferenced(&storage) {
+            storage = storage.copy(count: count, capacity: Swift.max(count + maximum, storage.capacity * 2))
+        }
+        return storage.base + count
+    }
+
+    /// Counts `written` bytes written at the pointer `reserve` gave.
+    @inline(__always)
+    public mutating func advance(by written: Int) {
+        precondition(written >= 0 && count + written <= storage.capacity, "\(written) bytes written beyond the room reserved")
+        count += written
+    }
+
+    public mutating func append(_ byte: UInt8) {
+        reserve(1)[0] = byte
+        count += 1
+    }
+
+    public mutating func append(_ bytes: UnsafeRawBufferPointer) {
+        guard let base = bytes.baseAddress, !bytes.isEmpty else { return }
+        UnsafeMutableRawPointer(reserve(bytes.count)).copyMemory(from: base, byteCount: bytes.count)
+        count += bytes.count
+    }
+
+    public mutating func append(_ bytes: UnsafeBufferPointer<UInt8>) { append(UnsafeRawBufferPointer(bytes)) }
+
+    /// The last byte written, nil before the first.
+    public var last: UInt8? { count > 0 ? storage.base[count - 1] : nil }
+
+    /// Lends the bytes of `range` (positions among what was written) for the time of the call.
+    public func withBytes<R, E: Error>(in range: Range<Int>, _ body: (UnsafeRawBufferPointer) throws(E) -> R) throws(E) -> R {
+        precondition(range.lowerBound >= 0 && range.upperBound <= count, "bytes \(range) of \(count) written")
+        return try body(UnsafeRawBufferPointer(start: storage.base + range.lowerBound, count: range.count))
+    }
+
+    /// The bytes written, as an array of their own.
+    public var bytes: [UInt8] { Array(UnsafeBufferPointer(start: storage.base, count: count)) }
+
+    /// Forgets what was written and keeps the room for the next bytes.
+    public mutating func removeAll() { count = 0 }
+
+    /// Bytes on the heap, freed with the last buffer that refers to them. Written only through a
+    /// buffer that holds the one reference (`reserve`), so bytes that buffers share are never
+    /// changed: as sendable as an array's storage.
+    private final class Storage: @unchecked Sendable {
+        let base: UnsafeMutablePointer<UInt8>
+        let capacity: Int
+
+        init(capacity: Int) {
+            base = .allocate(capacity: capacity)
+            self.capacity = capacity
+        }
+
+        /// The first `count` bytes in new storage of `capacity`.
+        func copy(count: Int, capacity: Int) -> Storage {
+            let copy = Storage(capacity: capacity)
+            copy.base.update(from: base, count: count)
+            return copy
+        }
+
+        deinit { base.deallocate() }
+    }
+}

@@ -90,8 +90,9 @@ public struct ProximityEngine: Sendable {
     /// at: the caller ends the round with ``endRound(at:into:)``.
     public mutating func ingestWithinRound(peer: PeerIdentity, sample: RangingSample, at time: Double,
                                            into outputs: inout [ProximityOutput]) {
-        let (taken, slot) = takeTracker(for: peer)
-        var tracker = taken
+        var tracker: PeerTracker
+        let slot: TrackerTable.Slot?
+        (tracker, slot) = takeTracker(for: peer)
         var events: [ProximityEvent] = []
         var guidance: Feedback?
         var estimate: Position?
@@ -326,7 +327,7 @@ public struct ProximityEngine: Sendable {
 
     /// Puts `tracker` (back) in ``trackers``, with its deadline: into `slot` when it was taken
     /// from there, else into the slot of its address.
-    private mutating func store(_ tracker: PeerTracker, in slot: TrackerTable.Slot? = nil) {
+    private mutating func store(_ tracker: consuming PeerTracker, in slot: TrackerTable.Slot? = nil) {
         let deadline = tracker.nextDeadline(rules: rules)
         if let slot { trackers.put(tracker, deadline: deadline, in: slot) } else { trackers.put(tracker, deadline: deadline) }
     }
@@ -399,13 +400,12 @@ public struct ProximityEngine: Sendable {
         entries.reserveCapacity(order.count)
         // Every tracker, without a lookup per peer (this runs after every round); the sort
         // below is a total order, so the order they are visited in does not matter.
-        trackers.forEach { t in
-            guard t.link == .ranging, let d = t.distance, let base = t.rankings[index] else { return }
+        trackers.forEachRanked(in: index) { peer, d, base, facing in
             if let within = rule.within, d > within { return }
             var score = base
             if let nearby = rule.nearbyWithin, d <= nearby { score += rule.nearbyBonus }
-            if t.facing == true { score += rule.facingBonus }
-            entries.append(Ranking.Entry(peer: t.identity, score: score, distanceM: d, facing: t.facing))
+            if facing == true { score += rule.facingBonus }
+            entries.append(Ranking.Entry(peer: peer, score: score, distanceM: d, facing: facing))
         }
         entries.sort { a, b in
             if a.score != b.score { return a.score > b.score }

@@ -30,9 +30,9 @@ struct TrackerTable: Sendable {
     }
 
     /// Puts `tracker` back where `take` found it.
-    mutating func put(_ tracker: PeerTracker, deadline: Double?, in slot: Slot) {
+    mutating func put(_ tracker: consuming PeerTracker, deadline: Double?, in slot: Slot) {
         distances[slot.index] = tracker.link == .ranging ? tracker.distance : nil
-        trackers[slot.index] = tracker
+        trackers[slot.index] = consume tracker
         deadlines[slot.index] = deadline
     }
 
@@ -80,6 +80,18 @@ struct TrackerTable: Sendable {
     /// Every tracker, in no particular order.
     func forEach(_ body: (PeerTracker) -> Void) {
         for case let tracker? in trackers { body(tracker) }
+    }
+
+    /// What ranking `ranking` reads of every ranging tracker with a base score in it: its peer,
+    /// filtered distance, base score and facing, in no particular order. Read field by field in
+    /// place: handing out each tracker would copy it (a retain of each of its arrays and
+    /// strings), for every ranking after every round.
+    func forEachRanked(in ranking: Int, _ body: (PeerIdentity, _ distance: Double, _ base: Double, _ facing: Bool?) -> Void) {
+        for index in trackers.indices where trackers[index]?.link == .ranging {
+            guard let distance = trackers[index]?.distance, let base = trackers[index]?.rankings[ranking],
+                  let identity = trackers[index]?.identity else { continue }
+            body(identity, distance, base, trackers[index]?.facing ?? nil)
+        }
     }
 
     /// The earliest deadline of all: a scan of a small array, read twice a round.

@@ -296,16 +296,16 @@ public struct AgentCore {
     private mutating func range(_ m: TwoWayRangingMeasurement, sequence: UInt32, at ts: Double) {
         measurements += 1
         let route = roster.route(for: m.macAddress)
-        engine.ingestWithinRound(peer: route.identity, measurement: m, at: ts, into: &outputs)
+        let ranging = engine.ingestWithinRound(peer: route.identity, measurement: m, at: ts, into: &outputs)
         let angles = (m.azimuthDegrees(deviceHasAoA: engine.deviceHasAoA), m.elevationDegrees(deviceHasAoA: engine.deviceHasAoA))
-        let filtered = m.validDistanceMeters.map { engine.filteredDistance(of: route.identity) ?? $0 }
+        let filtered = m.validDistanceMeters.map { ranging ?? $0 }
         let session = roster.session(of: m.macAddress, configured: settings.sessionID)
         let text = timestamps.rfc3339(ts)
         outbox.append(topic: route.range, delivery: .live(qos: settings.qosRanges)) { json in
             Payloads.range(into: &json, ts: text, peer: route.name, measurement: m, session: session, sequence: sequence,
                            filteredDistance: filtered, angles: angles, mac: route.mac)
         }
-        publish(outputs)
+        publish(outputs, of: route)
         outputs.removeAll(keepingCapacity: true)
         // `state` goes out on every discrete change (above) and otherwise at most every state_interval.
         // The full state is built only when it is due; publishing `outputs` does not change the engine.
@@ -317,20 +317,25 @@ public struct AgentCore {
 
     /// What the proximity engine produced, each on its topic with its delivery class. The payloads
     /// of every measurement (feedback, position, ranking) are written straight into the outbox.
-    private mutating func publish(_ outputs: [ProximityOutput]) {
+    /// `known`: the route of the peer a measurement's outputs are nearly all about, looked up once.
+    private mutating func publish(_ outputs: [ProximityOutput], of known: PeerRoute? = nil) {
+        func route(for address: MacAddress) -> PeerRoute {
+            if let known, known.identity.address == address { return known }
+            return roster.route(for: address)
+        }
         for output in outputs {
             switch output {
             case let .state(state):
                 lastStateAt[state.peer.address] = state.ts
-                durable(roster.route(for: state.peer.address).state, ProximityPayloads.state(state), retain: true)
+                durable(route(for: state.peer.address).state, ProximityPayloads.state(state), retain: true)
             case let .feedback(feedback):
                 let text = timestamps.rfc3339(feedback.ts)
-                outbox.append(topic: roster.route(for: feedback.peer.address).feedback, delivery: .live(qos: 0)) { json in
+                outbox.append(topic: route(for: feedback.peer.address).feedback, delivery: .live(qos: 0)) { json in
                     ProximityPayloads.feedback(feedback, ts: text, into: &json)
                 }
             case let .position(position):
                 let text = timestamps.rfc3339(position.ts)
-                outbox.append(topic: roster.route(for: position.peer.address).position, delivery: .live(qos: 0)) { json in
+                outbox.append(topic: route(for: position.peer.address).position, delivery: .live(qos: 0)) { json in
                     ProximityPayloads.position(position, ts: text, into: &json)
                 }
             case let .event(event):
@@ -338,7 +343,7 @@ public struct AgentCore {
                 case let .failure(drop):
                     for text in drop.lines { log(.warning, text) }
                 case let .success(counter):
-                    durable(roster.route(for: event.peer.address).event,
+                    durable(route(for: event.peer.address).event,
                             ProximityPayloads.event(event, id: "\(settings.eventIDPrefix):\(counter)"), retain: false)
                 }
             case let .ranking(ranking):

@@ -63,8 +63,9 @@ public struct ProximityEngine: Sendable {
     }
 
     /// Feeds one UCI ranging result of a round of several, as ``ingestWithinRound(peer:sample:at:into:)``.
+    @discardableResult
     public mutating func ingestWithinRound(peer: PeerIdentity, measurement: TwoWayRangingMeasurement, at time: Double,
-                                           into outputs: inout [ProximityOutput]) {
+                                           into outputs: inout [ProximityOutput]) -> Double? {
         ingestWithinRound(peer: peer, sample: RangingSample(measurement, deviceHasAoA: deviceHasAoA), at: time, into: &outputs)
     }
 
@@ -87,9 +88,12 @@ public struct ProximityEngine: Sendable {
     /// `measurement_errors`); a valid one is filtered and runs every rule. The outputs are
     /// appended to `outputs`: the agent passes the same storage every time, so that the usual
     /// outputs of a measurement (its feedback) need no array of their own. Rankings are not looked
-    /// at: the caller ends the round with ``endRound(at:into:)``.
+    /// at: the caller ends the round with ``endRound(at:into:)``. Returns the peer's filtered
+    /// distance while it ranges (the `distanceM` of ``state(of:at:)``, for the `range` payload of
+    /// every measurement), nil otherwise.
+    @discardableResult
     public mutating func ingestWithinRound(peer: PeerIdentity, sample: RangingSample, at time: Double,
-                                           into outputs: inout [ProximityOutput]) {
+                                           into outputs: inout [ProximityOutput]) -> Double? {
         var tracker: PeerTracker
         let slot: TrackerTable.Slot?
         (tracker, slot) = takeTracker(for: peer)
@@ -124,7 +128,9 @@ public struct ProximityEngine: Sendable {
         if let state = stateChange(of: &tracker, at: time) { outputs.append(.state(state)) }
         if let guidance { outputs.append(.feedback(guidance)) }
         if let estimate { outputs.append(.position(estimate)) }
+        let distance = tracker.link == .ranging ? tracker.distance : nil
         store(tracker, in: slot)
+        return distance
     }
 
     /// A round's measurements are in: the rankings they changed, judged once on the whole round —
@@ -305,12 +311,6 @@ public struct ProximityEngine: Sendable {
     /// The current state of a peer (configured or seen), nil for an unknown peer.
     public func state(of peer: PeerIdentity, at time: Double) -> PeerState? {
         trackers.read(peer.address) { $0.state(at: time) }
-    }
-
-    /// The filtered distance of a ranging peer: the `distanceM` of ``state(of:at:)`` without building
-    /// the whole state (zone and approach lists), for the `range` payload of every measurement.
-    public func filteredDistance(of peer: PeerIdentity) -> Double? {
-        trackers.rangingDistance(peer.address)
     }
 
     /// Every known peer's state, in configuration order: the `state` request's answer.

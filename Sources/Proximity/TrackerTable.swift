@@ -1,6 +1,6 @@
 import UCI
 
-/// The engine's peer trackers by address, each with its next deadline and ranging distance beside it.
+/// The engine's peer trackers by address, each with its next deadline beside it.
 ///
 /// A tracker lives in a slot of an array, found by one dictionary lookup, and is moved out of its
 /// slot while the engine works on it (`take`) and back into the same slot (`put`): one hash of
@@ -18,9 +18,6 @@ struct TrackerTable: Sendable {
     private var trackers: [PeerTracker?] = []
     /// Each slot's ``PeerTracker/nextDeadline(rules:)`` as of its last `put`.
     private var deadlines: [Double?] = []
-    /// Each slot's filtered distance while it ranges, as of its last `put`: read for every
-    /// measurement's `range` payload, where reading it from the tracker would copy the tracker.
-    private var distances: [Double?] = []
     private var freed: [Int] = []
 
     /// Moves the tracker of `address` out of its slot; nil for an address without one.
@@ -31,7 +28,6 @@ struct TrackerTable: Sendable {
 
     /// Puts `tracker` back where `take` found it.
     mutating func put(_ tracker: consuming PeerTracker, deadline: Double?, in slot: Slot) {
-        distances[slot.index] = tracker.link == .ranging ? tracker.distance : nil
         trackers[slot.index] = consume tracker
         deadlines[slot.index] = deadline
     }
@@ -49,7 +45,6 @@ struct TrackerTable: Sendable {
             index = trackers.count
             trackers.append(nil)
             deadlines.append(nil)
-            distances.append(nil)
         }
         slots[address] = index
         put(tracker, deadline: deadline, in: Slot(index: index))
@@ -60,16 +55,10 @@ struct TrackerTable: Sendable {
         guard let index = slots.removeValue(forKey: address) else { return }
         trackers[index] = nil
         deadlines[index] = nil
-        distances[index] = nil
         freed.append(index)
     }
 
     func contains(_ address: MacAddress) -> Bool { slots[address] != nil }
-
-    /// The filtered distance of `address` while it ranges, nil otherwise.
-    func rangingDistance(_ address: MacAddress) -> Double? {
-        slots[address].flatMap { distances[$0] }
-    }
 
     /// What `body` makes of the tracker of `address`, without taking it out; nil without one.
     func read<Result>(_ address: MacAddress, _ body: (PeerTracker) -> Result) -> Result? {

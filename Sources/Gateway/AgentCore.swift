@@ -302,8 +302,8 @@ public struct AgentCore {
         let session = roster.session(of: m.macAddress, configured: settings.sessionID)
         let text = timestamps.rfc3339(ts)
         outbox.append(topic: route.range, delivery: .live(qos: settings.qosRanges)) { json in
-            Payloads.range(into: &json, ts: text, peer: route.name, measurement: m, session: session, sequence: sequence,
-                           filteredDistance: filtered, angles: angles, mac: route.mac)
+            Payloads.range(into: &json, ts: text, peer: route.rangePeer, measurement: m, session: session, sequence: sequence,
+                           filteredDistance: filtered, angles: angles)
         }
         publish(outputs, of: route)
         outputs.removeAll(keepingCapacity: true)

@@ -92,21 +92,20 @@ public enum Payloads {
     ])
 
     /// `range`: one ranging measurement of one peer. Angles are null unless the device gave a
-    /// valid one (FOM above zero); distances null when the measurement failed. `mac` is the
-    /// measurement's address notation when the caller has it at hand (the agent keeps it per peer);
-    /// `ts` the RFC 3339 text of the measurement's time (shared by the measurements of one
-    /// notification). Once per measurement, so written member by member into `json` (no member
-    /// list to build and walk), with the bytes `render` gives for the same fields.
+    /// valid one (FOM above zero); distances null when the measurement failed. `peer` is the
+    /// peer's `peer` and `mac` members as ``rangePeer(name:mac:)`` rendered them (the agent keeps
+    /// them per peer); `ts` the RFC 3339 text of the measurement's time (shared by the
+    /// measurements of one notification). Once per measurement, so written member by member into
+    /// `json` (no member list to build and walk), with the bytes `render` gives for the same fields.
     ///
     /// ``rangeSchema`` declares what it writes, member by member in the same order.
-    static func range(into json: inout JSONBytes, ts: String, peer: String, measurement m: TwoWayRangingMeasurement,
+    static func range(into json: inout JSONBytes, ts: String, peer: RenderedMembers, measurement m: TwoWayRangingMeasurement,
                       session: UInt32, sequence: UInt32, filteredDistance: Double?,
-                      angles: (azimuth: Double?, elevation: Double?), mac: String? = nil) {
+                      angles: (azimuth: Double?, elevation: Double?)) {
         let raw = m.validDistanceMeters
         json.beginObject()
         json.member(.ts); json.appendString(ts)
-        json.member(.peer); json.appendString(peer)
-        json.member(.mac); json.appendString(mac ?? m.macAddress.description)
+        json.append(peer)
         json.member(.session); json.appendNumber(Int64(session))
         json.member(.seq); json.appendNumber(Int64(sequence))
         json.member(.status); json.appendString(m.status.isSuccess ? "ok" : m.status.description)
@@ -121,7 +120,16 @@ public enum Payloads {
         json.endObject()
     }
 
-    /// What ``range(into:ts:peer:measurement:session:sequence:filteredDistance:angles:mac:)`` writes.
+    /// The `peer` and `mac` members of a peer's `range` payloads: the same for every measurement
+    /// of the peer, so written once.
+    static func rangePeer(name: String, mac: String) -> RenderedMembers {
+        RenderedMembers { json in
+            json.member(.peer); json.appendString(name)
+            json.member(.mac); json.appendString(mac)
+        }
+    }
+
+    /// What ``range(into:ts:peer:measurement:session:sequence:filteredDistance:angles:)`` writes.
     package static let rangeSchema = JSONSchema.object([
         .init(.ts, .timestamp), .init(.peer, JSONSchema.string.described("the peer's name as configured, or its address")),
         .init(.mac, JSONSchema.string.described("the peer's address: 0x0001, or 16 hex digits for an extended address")),

@@ -1,3 +1,4 @@
+import Vocabulary
 import Proximity
 import UCI
 
@@ -7,8 +8,8 @@ import UCI
 final class PeerRoute: Sendable {
     let name: String
     let identity: PeerIdentity
-    /// `m.macAddress.description`, the `mac` field of `range`.
-    let mac: String
+    /// The `peer` and `mac` (`m.macAddress.description`) members of its `range` payloads.
+    let rangePeer: RenderedMembers
     let range: String
     let state: String
     let feedback: String
@@ -19,7 +20,7 @@ final class PeerRoute: Sendable {
         let (name, segment) = directory.names(of: address)
         self.name = name
         identity = directory.identity(of: address)
-        mac = address.description
+        rangePeer = Payloads.rangePeer(name: name, mac: address.description)
         range = topics.peer(segment, .peerRange)
         state = topics.peer(segment, .peerState)
         feedback = topics.peer(segment, .peerFeedback)

@@ -57,8 +57,8 @@ import RulesReading
     private mutating func rangePayload(_ m: TwoWayRangingMeasurement, filtered: Double?, angles: (Double?, Double?),
                               sequence: UInt32 = 0) -> [UInt8] {
         let start = json.count
-        Payloads.range(into: &json, ts: timestamps.rfc3339(Self.ts), peer: "tool-cart", measurement: m, session: UInt32.max,
-                       sequence: sequence, filteredDistance: filtered, angles: angles, mac: "0A:01")
+        Payloads.range(into: &json, ts: timestamps.rfc3339(Self.ts), peer: Payloads.rangePeer(name: "tool-cart", mac: "0A:01"), measurement: m, session: UInt32.max,
+                       sequence: sequence, filteredDistance: filtered, angles: angles)
         return json.withBytes(in: start..<json.count) { Array($0) }
     }
 

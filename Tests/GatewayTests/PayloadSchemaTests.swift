@@ -34,7 +34,7 @@ import Vocabulary
                                             aoaAzimuthFOM: 87, aoaElevation: Q9_7Angle(raw: 321), aoaElevationFOM: 0, rssiRaw: 161)
         let failed = TwoWayRangingMeasurement(macAddress: .short(0x0A01), status: .rangingRxTimeout, nlosRaw: 0xFF, distanceRaw: 0xFFFF)
         for (m, filtered, angles) in [(good, 1.52349, (good.aoaAzimuth.degrees, nil)), (failed, nil, (nil, nil))] as [(TwoWayRangingMeasurement, Double?, (Double?, Double?))] {
-            try check(written { Payloads.range(into: &$0, ts: Timestamp.rfc3339(Self.ts), peer: "tool-cart", measurement: m, session: 42,
+            try check(written { Payloads.range(into: &$0, ts: Timestamp.rfc3339(Self.ts), peer: Payloads.rangePeer(name: "tool-cart", mac: m.macAddress.description), measurement: m, session: 42,
                                                sequence: 7, filteredDistance: filtered, angles: angles) },
                       Payloads.rangeSchema, "range")
         }

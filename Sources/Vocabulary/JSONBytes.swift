@@ -99,21 +99,25 @@ public struct JSONBytes: Sendable {
     /// `"key": ` after `{`, else `, "key": `: the separators `appendObject` writes. Keys are
     /// literals of the payload schema and never need escaping.
     public mutating func member(_ key: StaticString) {
-        let separator = buffer.last.map { $0 != UInt8(ascii: "{") } ?? false
         // Keys are string literals: a pointer to their UTF-8 (no closure for `withUTF8Buffer`).
         let start = key.utf8Start, length = key.utf8CodeUnitCount
         var p = buffer.reserve(length + 6)
-        if separator {
+        let written: Int
+        // The byte before the room reserved is the last one written.
+        if count > 0, p[-1] != UInt8(ascii: "{") {
             p[0] = UInt8(ascii: ",")
             p[1] = UInt8(ascii: " ")
             p += 2
+            written = length + 6
+        } else {
+            written = length + 4
         }
         p[0] = UInt8(ascii: "\"")
         (p + 1).update(from: start, count: length)
         p[length + 1] = UInt8(ascii: "\"")
         p[length + 2] = UInt8(ascii: ":")
         p[length + 3] = UInt8(ascii: " ")
-        buffer.advance(by: (separator ? 2 : 0) + length + 4)
+        buffer.advance(by: written)
     }
 
     /// A double as its shortest round-trip text (`description`): a short decimal digit by digit

@@ -94,9 +94,8 @@ public struct ProximityEngine: Sendable {
     @discardableResult
     public mutating func ingestWithinRound(peer: PeerIdentity, sample: RangingSample, at time: Double,
                                            into outputs: inout [ProximityOutput]) -> Double? {
-        var tracker: PeerTracker
-        let slot: TrackerTable.Slot?
-        (tracker, slot) = takeTracker(for: peer)
+        let (taken, slot) = takeTracker(for: peer)
+        var tracker = taken
         var events: [ProximityEvent] = []
         var guidance: Feedback?
         var estimate: Position?
@@ -327,7 +326,7 @@ public struct ProximityEngine: Sendable {
 
     /// Puts `tracker` (back) in ``trackers``, with its deadline: into `slot` when it was taken
     /// from there, else into the slot of its address.
-    private mutating func store(_ tracker: consuming PeerTracker, in slot: TrackerTable.Slot? = nil) {
+    private mutating func store(_ tracker: PeerTracker, in slot: TrackerTable.Slot? = nil) {
         let deadline = tracker.nextDeadline(rules: rules)
         if let slot { trackers.put(tracker, deadline: deadline, in: slot) } else { trackers.put(tracker, deadline: deadline) }
     }

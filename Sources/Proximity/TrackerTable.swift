@@ -27,8 +27,8 @@ struct TrackerTable: Sendable {
     }
 
     /// Puts `tracker` back where `take` found it.
-    mutating func put(_ tracker: consuming PeerTracker, deadline: Double?, in slot: Slot) {
-        trackers[slot.index] = consume tracker
+    mutating func put(_ tracker: PeerTracker, deadline: Double?, in slot: Slot) {
+        trackers[slot.index] = tracker
         deadlines[slot.index] = deadline
     }
 

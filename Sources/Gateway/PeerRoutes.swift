@@ -6,7 +6,6 @@ import UCI
 /// payload name, identity for the rules, MAC notation and the topics of its leaves. Worked out once
 /// per address instead of sanitising and concatenating topic strings for every measurement.
 final class PeerRoute: Sendable {
-    let name: String
     let identity: PeerIdentity
     /// The `peer` and `mac` (`m.macAddress.description`) members of its `range` payloads.
     let rangePeer: RenderedMembers
@@ -18,7 +17,6 @@ final class PeerRoute: Sendable {
 
     init(address: MacAddress, directory: PeerDirectory, topics: TopicTree) {
         let (name, segment) = directory.names(of: address)
-        self.name = name
         identity = directory.identity(of: address)
         rangePeer = Payloads.rangePeer(name: name, mac: address.description)
         range = topics.peer(segment, .peerRange)

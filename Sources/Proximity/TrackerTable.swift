@@ -66,11 +66,6 @@ struct TrackerTable: Sendable {
         return trackers[index].map(body)
     }
 
-    /// Every tracker, in no particular order.
-    func forEach(_ body: (PeerTracker) -> Void) {
-        for case let tracker? in trackers { body(tracker) }
-    }
-
     /// What ranking `ranking` reads of every ranging tracker with a base score in it: its peer,
     /// filtered distance, base score and facing, in no particular order. Read field by field in
     /// place: handing out each tracker would copy it (a retain of each of its arrays and

@@ -185,9 +185,10 @@ import UCI
     /// The bar's last clause: a deliberately wrong parameter gives no ranging, and a diagnosis
     /// that names it; the gateway lets the phone go when the phone would give up.
     @Test func aWrongParameterGivesNoRangingAndADiagnosisNamingIt() async throws {
-        // 5 s, not 2: on a loaded machine the test's phone started more than 2 s after the
-        // gateway's session for it ranged, was let go first, and never ranged to be diagnosed.
-        let world = try await World(noRangingTimeout: "5s")
+        // 15 s: the phone must range before the gateway lets it go, or there is nothing to
+        // diagnose. On CI's loaded cores the test's phone started more than 5 s after the
+        // gateway's session for it ranged, and the simulator never saw them meet.
+        let world = try await World(noRangingTimeout: "15s")
         defer { world.stop() }
         try await world.waitForTheTagToRange()
         let answer = try await world.ask(#"{"id": "w", "name": "phone-dan", "phone_role": "controlee", "config_id": 1, "phone_address": "AB:CD"}"#)
@@ -196,14 +197,16 @@ import UCI
         parameters.preambleIndex = parameters.preambleIndex == 12 ? 11 : parameters.preambleIndex + 1
         world.host.startPhone(parameters)
 
-        let lost = await eventually("the gateway letting the phone go", timeout: 20) {
-            world.agent.logLines.contains { $0.contains("phone phone-dan: no successful round within 5 s of the start") }
+        let expected = "PREAMBLE_CODE_INDEX: gateway \(parameters.preambleIndex == 12 ? 11 : parameters.preambleIndex - 1), phone \(parameters.preambleIndex)"
+        let diagnosed = await eventually("the simulator naming the parameter that differs", timeout: 30) {
+            world.simulatorLog.lines.withLock { $0 }.contains { $0.contains("no ranging") && $0.contains(expected) }
+        }
+        #expect(diagnosed, "\(world.simulatorLog.lines.withLock { $0 }.filter { $0.contains("no ranging") })")
+        let lost = await eventually("the gateway letting the phone go", timeout: 40) {
+            world.agent.logLines.contains { $0.contains("phone phone-dan: no successful round within 15 s of the start") }
         }
         #expect(lost)
         #expect(world.phoneRanges("phone-dan").allSatisfy { $0["status"] as? String != "ok" }, "no successful range")
-        let diagnosis = world.simulatorLog.lines.withLock { $0 }.filter { $0.contains("no ranging") }
-        #expect(diagnosis.contains { $0.contains("PREAMBLE_CODE_INDEX: gateway \(parameters.preambleIndex == 12 ? 11 : parameters.preambleIndex - 1), phone \(parameters.preambleIndex)") },
-                "\(diagnosis)")
         await eventually("SESSION_DEINIT of the phone's session") { world.host.commandsSeen.contains(.sessionDeinit(sessionHandle: 2)) }
         // Let go before its first good round, the phone's link is lost, not `connecting` for good:
         // one signal_lost (from connecting) and the retained state says so.

@@ -141,9 +141,12 @@ import RulesReading
         #expect(error?["line"] as? Int == 67 && error?["column"] as? Int == 5, "\(refused)")
         #expect(refused["sha256"] as? String == active)
         // The old zone still decides: the cart at 3 m stays in it, the agent runs and stays small.
+        // Only `near` is ever named (a loaded machine may lose the cart for a moment: zones are
+        // then empty), and the cart is in it again.
         let before = subscriber.messages.filter { $0.topic.hasSuffix("/state") }.count
-        let states = try await subscriber.waitForMessages(topic: "uwb2mqtt/gw/peer/tool-cart/state", count: before + 2, timeout: .seconds(10))
-        #expect(states.dropFirst(before).allSatisfy { (json($0.payload)["zones"] as? [String]) == ["near"] }, "\(states)")
+        let after = { subscriber.messages.filter { $0.topic.hasSuffix("/state") }.dropFirst(before).map { json($0.payload)["zones"] as? [String] ?? [] } }
+        #expect(await waitUntil(timeout: 20) { after().contains(["near"]) }, "\(after())")
+        #expect(after().allSatisfy { Set($0).isSubset(of: ["near"]) }, "\(after())")
         #expect(agent.process.isRunning)
         #expect(agent.residentKiB < 64 * 1024, "VmRSS \(agent.residentKiB) KiB")
     }

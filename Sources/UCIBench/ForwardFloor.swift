@@ -1,3 +1,5 @@
+import UCI
+
 #if canImport(Glibc)
 @preconcurrency import Glibc
 #endif
@@ -15,24 +17,30 @@
 /// recorded groups of packets (OwnMessagesFloor.swift), over MQTT 5 as the agent does, reading
 /// the acknowledgements of those at QoS 1 as the agent must.
 ///
-/// `uwb2mqtt-bench forward-floor --port LINK --broker-port PORT [--packets FILE]` runs it; the
-/// bench measures it as it measures `cat` (Floor.swift).
+/// With `--render` as well, it decodes each notification (`UCIMessage`) and makes the recorded
+/// packets again instead of replaying them (RenderedMessages.swift): the floor of the agent's own
+/// messages with their rendering in it.
+///
+/// `uwb2mqtt-bench forward-floor --port LINK --broker-port PORT [--packets FILE [--render]]` runs
+/// it; the bench measures it as it measures `cat` (Floor.swift).
 func runForwardFloor(_ arguments: [String]) -> Int32 {
     var link: String?
     var brokerPort: UInt16?
     var packetsPath: String?
+    let render = arguments.contains("--render")
     var index = 0
-    while index + 1 < arguments.count {
-        switch arguments[index] {
-        case "--port": link = arguments[index + 1]
-        case "--broker-port": brokerPort = UInt16(arguments[index + 1])
-        case "--packets": packetsPath = arguments[index + 1]
+    let pairs = arguments.filter { $0 != "--render" }
+    while index + 1 < pairs.count {
+        switch pairs[index] {
+        case "--port": link = pairs[index + 1]
+        case "--broker-port": brokerPort = UInt16(pairs[index + 1])
+        case "--packets": packetsPath = pairs[index + 1]
         default: break
         }
         index += 2
     }
     guard let link, let brokerPort else {
-        fputs("usage: uwb2mqtt-bench forward-floor --port LINK --broker-port PORT [--packets FILE]\n", stderr)
+        fputs("usage: uwb2mqtt-bench forward-floor --port LINK --broker-port PORT [--packets FILE [--render]]\n", stderr)
         return 2
     }
     var recorded: [[UInt8]]?
@@ -40,6 +48,14 @@ func runForwardFloor(_ arguments: [String]) -> Int32 {
         guard let groups = RecordedTraffic.groups(from: packetsPath), !groups.isEmpty else { return fail("read \(packetsPath)") }
         recorded = groups
     }
+    var rendered: RenderedMessages?
+    if render {
+        guard let recorded, let messages = RenderedMessages(groups: recorded) else { return fail("--render needs --packets of MQTT 5 PUBLISH packets") }
+        rendered = messages
+    }
+    var notification: [UInt8] = []
+    var packets: [UInt8] = []
+    packets.reserveCapacity(16_384)
     let device = open(link, O_RDWR | O_NOCTTY)
     guard device >= 0 else { return fail("open \(link)") }
     var attributes = termios()
@@ -94,8 +110,22 @@ func runForwardFloor(_ arguments: [String]) -> Int32 {
                 sequence = UInt32(input[start + 4]) | UInt32(input[start + 5]) << 8 | UInt32(input[start + 6]) << 16
                     | UInt32(input[start + 7]) << 24
             }
+            if isSessionInfo, rendered != nil {
+                notification.append(contentsOf: input[(start + 4)..<(start + 4 + length)])
+            }
             if isSessionInfo, header0 & 0x10 == 0, let number = sequence {
-                if let recorded {
+                if rendered != nil {
+                    let message = RawMessage(messageType: .notification, gid: 2, oid: 0, payload: notification)
+                    notification.removeAll(keepingCapacity: true)
+                    guard case .notification(.sessionInfo)? = try? UCIMessage(decoding: message) else { return fail("decode") }
+                    var now = timespec()
+                    clock_gettime(CLOCK_REALTIME, &now)
+                    packets.removeAll(keepingCapacity: true)
+                    rendered!.render(next, at: Double(now.tv_sec) + Double(now.tv_nsec) * 1e-9, into: &packets)
+                    let sent = packets.withUnsafeBytes { Glibc.send(broker, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+                    guard sent == packets.count else { return fail("send") }
+                    next = (next + 1) % rendered!.count
+                } else if let recorded {
                     let sent = recorded[next].withUnsafeBytes { Glibc.send(broker, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
                     guard sent == recorded[next].count else { return fail("send") }
                     next = (next + 1) % recorded.count

@@ -225,11 +225,13 @@ func recordAgentTraffic(executable: String, broker: BenchBroker, settings: Pipel
 }
 
 /// The forwarder of the agent's own recorded messages at each rate (a process per rate, since
-/// each rate has its recording), measured as the other floors are.
+/// each rate has its recording), measured as the other floors are: replaying them, then making
+/// them again (`--render`), one after the other at each rate.
 func measureOwnMessagesFloor(settings: PipelineSettings, broker: BenchBroker,
-                             traffic: [Int: RecordedTraffic]) throws -> [FloorFigure] {
+                             traffic: [Int: RecordedTraffic]) throws -> (replayed: [FloorFigure], rendered: [FloorFigure]) {
     let directory = try TemporaryDirectory(prefix: "uwb2mqtt-bench-own")
     var floors: [FloorFigure] = []
+    var renderedFloors: [FloorFigure] = []
     for rate in settings.rates {
         guard let recording = traffic[rate] else { continue }
         let file = directory.file("packets-\(rate)")
@@ -238,11 +240,16 @@ func measureOwnMessagesFloor(settings: PipelineSettings, broker: BenchBroker,
         one.rates = [rate]
         let subscriber = try Subscriber(port: broker.port, filter: "bench/swift/peer/+/range", clientID: "bench-sub-own-\(rate)")
         defer { subscriber.close() }
-        floors += try measureFloor(name: "forwarder of the agent's own messages", settings: one, subscriber: subscriber) { link, directory in
-            try ChildProcess(executable: executableDirectory() + "/uwb2mqtt-bench",
-                             arguments: ["forward-floor", "--port", link, "--broker-port", String(broker.port), "--packets", file],
-                             stdoutPath: directory.file("floor.stdout"), stderrPath: directory.file("floor.stderr"))
+        for render in [false, true] {
+            let figures = try measureFloor(name: "forwarder of the agent's own messages" + (render ? ", rendered" : ""), settings: one,
+                                           subscriber: subscriber) { link, directory in
+                try ChildProcess(executable: executableDirectory() + "/uwb2mqtt-bench",
+                                 arguments: ["forward-floor", "--port", link, "--broker-port", String(broker.port), "--packets", file]
+                                    + (render ? ["--render"] : []),
+                                 stdoutPath: directory.file("floor.stdout"), stderrPath: directory.file("floor.stderr"))
+            }
+            if render { renderedFloors += figures } else { floors += figures }
         }
     }
-    return floors
+    return (floors, renderedFloors)
 }

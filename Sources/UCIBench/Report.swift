@@ -32,6 +32,8 @@ struct BenchReport: Sendable {
     /// replayed per notification at each rate.
     var ownFloor: [FloorFigure] = []
     var ownTraffic: [OwnTrafficFigure] = []
+    /// The same messages made again per notification from their values (RenderedMessages.swift).
+    var renderedFloor: [FloorFigure] = []
     var ownFloorError: String?
     /// Instructions per notification of the whole agent process (AgentInstructions.swift).
     var instructions: InstructionFigure?
@@ -98,14 +100,15 @@ struct BenchReport: Sendable {
                 out.append(phaseRow(String(repeating: " ", count: 11), "python", other,
                                     ratio: other.cpuPerMeasurementMicroseconds / phase.cpuPerMeasurementMicroseconds))
             }
-            for (name, floors) in [("cat", wakeFloor), ("forward", forwardFloor), ("own", ownFloor)] {
+            for (name, floors) in [("cat", wakeFloor), ("forward", forwardFloor), ("own", ownFloor), ("rendered", renderedFloor)] {
                 guard let floor = floors.first(where: { $0.rate == phase.targetRate }) else { continue }
                 out.append(pad("", 12) + pad(name, 9) + lpad(grouped(Double(floor.rate)), 12)
                            + lpad(floor.delivered.map { grouped(Double($0) / settings.window) } ?? "—", 13)
                            + lpad(format(floor.microsecondsPerMeasurement, 1), 14)
                            + lpad(format(floor.microsecondsPerMeasurement * Double(floor.rate) / 1e4, 1), 13)
-                           + (name == "own" ? lpad(format(phase.cpuPerMeasurementMicroseconds / floor.microsecondsPerMeasurement, 2)
-                                                   + "× (uwb2mqtt/own)", 25) : ""))
+                           + (name == "own" || name == "rendered"
+                              ? lpad(format(phase.cpuPerMeasurementMicroseconds / floor.microsecondsPerMeasurement, 2)
+                                     + "× (uwb2mqtt/\(name))", 30) : ""))
             }
         }
         if !wakeFloor.isEmpty {
@@ -200,16 +203,21 @@ struct BenchReport: Sendable {
             out.append("  own: reads the pty and sends, per notification, the packets the agent sent for one (recorded from the agent on")
             out.append("  this load through a proxy, replayed pre-encoded over MQTT 5 in one send, QoS 1 acknowledgements read):")
             out.append("  the cost of saying what the agent says, with no decoding, rules or JSON")
-            out.append("    offered/s   recorded notif.   packets/notif. (QoS 1)   bytes/notif.   uwb2mqtt/own CPU per meas.")
+            out.append("  rendered: the same, but each notification decoded and its packets made again, every number and timestamp")
+            out.append("  formatted anew with the agent's formatters (no rules, no state): the cost of saying it with the JSON made")
+            out.append("    offered/s   recorded notif.   packets/notif. (QoS 1)   bytes/notif.   uwb2mqtt/own CPU per meas.   rendered/own")
             var met = true
             for traffic in ownTraffic {
                 let phase = swift.phases.first { $0.targetRate == traffic.rate }
                 let floor = ownFloor.first { $0.rate == traffic.rate }
                 let ratio = phase.flatMap { p in floor.map { p.cpuPerMeasurementMicroseconds / $0.microsecondsPerMeasurement } }
                 if (ratio ?? .infinity) > Self.ownFloorGoal { met = false }
+                let rendered = renderedFloor.first { $0.rate == traffic.rate }
+                let renderedRatio = rendered.flatMap { r in floor.map { r.microsecondsPerMeasurement / $0.microsecondsPerMeasurement } }
                 out.append(lpad(grouped(Double(traffic.rate)), 13) + lpad(grouped(Double(traffic.notifications)), 18)
                            + lpad(format(traffic.packets, 2) + " (" + format(traffic.acknowledged, 2) + ")", 25)
-                           + lpad(grouped(traffic.bytes), 15) + lpad(ratio.map { format($0, 2) + "×" } ?? "—", 29))
+                           + lpad(grouped(traffic.bytes), 15) + lpad(ratio.map { format($0, 2) + "×" } ?? "—", 29)
+                           + lpad(renderedRatio.map { format($0, 2) + "×" } ?? "—", 15))
             }
             out.append("    goal ≤ \(format(Self.ownFloorGoal, 1))× at every rate: " + (met ? "met" : "not met"))
         }
@@ -384,6 +392,14 @@ struct BenchReport: Sendable {
                         ("qos1_packets_per_notification", traffic.map { num($0.acknowledged) } ?? .null),
                         ("bytes_per_notification", traffic.map { num($0.bytes) } ?? .null),
                         ("uwb2mqtt_over_own", phase.map { num($0.cpuPerMeasurementMicroseconds / f.microsecondsPerMeasurement) } ?? .null)])
+        })))
+        fields.append(("own_messages_rendered_floor", .list(renderedFloor.map { f in
+            let phase = swift?.phases.first { $0.targetRate == f.rate }
+            let own = ownFloor.first { $0.rate == f.rate }
+            return obj([("offered_target_per_s", num(Double(f.rate))), ("cpu_us_per_measurement", num(f.microsecondsPerMeasurement)),
+                        ("delivered", f.delivered.map { num(Double($0)) } ?? .null),
+                        ("rendered_over_own", own.map { num(f.microsecondsPerMeasurement / $0.microsecondsPerMeasurement) } ?? .null),
+                        ("uwb2mqtt_over_rendered", phase.map { num($0.cpuPerMeasurementMicroseconds / f.microsecondsPerMeasurement) } ?? .null)])
         })))
         fields.append(("own_messages_floor_error", ownFloorError.map(JSONValue.string) ?? .null))
         fields.append(("instructions", instructions.map { i in

@@ -16,9 +16,10 @@
 //                                  difference of two runs with different N, divided by ΔN)
 //   uwb2mqtt-bench core1 N         exactly N rounds of the core (d), the same way (valgrind
 //                                  3.19 reads no DWARF 5: run it on a `strip --strip-debug` copy)
-//   uwb2mqtt-bench forward-floor --port LINK --broker-port PORT [--packets FILE]
+//   uwb2mqtt-bench forward-floor --port LINK --broker-port PORT [--packets FILE [--render]]
 //                                  the forwarding floor's process (ForwardFloor.swift); with
-//                                  --packets, the forwarder of the agent's own messages
+//                                  --packets, the forwarder of the agent's own messages; with
+//                                  --render too, those messages made again (RenderedMessages.swift)
 //   uwb2mqtt-bench link-order BINARY CALLGRIND_OUT...
 //                                  the agent's link order from callgrind profiles of BINARY
 //                                  (LinkOrder.swift; `make link-order`)
@@ -238,7 +239,7 @@ if !decodeOnly {
                     BenchReport.OwnTrafficFigure(rate: rate, notifications: recording.groups.count, packets: recording.packetsPerNotification,
                                                  acknowledged: recording.acknowledgedPerNotification, bytes: recording.bytesPerNotification)
                 }
-                report.ownFloor = try measureOwnMessagesFloor(settings: settings, broker: broker, traffic: traffic)
+                (report.ownFloor, report.renderedFloor) = try measureOwnMessagesFloor(settings: settings, broker: broker, traffic: traffic)
             } catch {
                 report.ownFloorError = "\(error)"
             }

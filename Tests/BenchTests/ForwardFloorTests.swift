@@ -55,4 +55,48 @@ import UCI
         #expect(await waitUntil(timeout: 10) { exitStatus.withLock { $0 } != nil }, "the forwarder ends when the broker goes")
         #expect(exitStatus.withLock { $0 } == 0)
     }
+
+    /// `--packets FILE --render`: each notification leaves as the recorded group made again, its
+    /// timestamps from the clock at that notification.
+    @Test func theRenderedFloorSendsTheRecordedMessagesWithTheirTimeRenderedAgain() async throws {
+        let broker = try await MosquittoBroker.start()
+        defer { broker.stop() }
+        let subscriber = try await MQTTTestSubscriber.start(broker: broker, topics: ["bench/own/#"], qos: 0)
+        defer { subscriber.stop() }
+        let directory = try TemporaryDirectory(prefix: "rendered-floor")
+        let recordedTime = "2026-01-01T00:00:00.000Z"
+        let group = RenderedMessagesTests.publish("bench/own/peer/tag-1/range", #"{"ts": "\#(recordedTime)", "seq": 7, "distance_m": 1.23}"#)
+            + RenderedMessagesTests.publish("bench/own/peer/tag-1/feedback", #"{"ts": "\#(recordedTime)", "stage": "near"}"#)
+        let packets = directory.file("packets")
+        try RecordedTraffic(groups: [group]).write(to: packets)
+        let terminal = try PseudoTerminal()
+        defer { terminal.close() }
+        let link = directory.file("dwm3001c")
+        try terminal.link(at: link)
+
+        let exitStatus = Mutex<Int32?>(nil)
+        let arguments = ["--port", link, "--broker-port", String(broker.port), "--packets", packets, "--render"]
+        DetachedThread.start(name: "rendered floor") {
+            let status = runForwardFloor(arguments)
+            exitStatus.withLock { $0 = status }
+        }
+        try await broker.waitForLog(containing: "bench-own-floor")
+        let before = Date()
+        try terminal.write(sessionInfo(measurements: 8).encoded())
+
+        let range = try await subscriber.waitForMessages(topic: "bench/own/peer/tag-1/range", count: 1)
+        let feedback = try await subscriber.waitForMessages(topic: "bench/own/peer/tag-1/feedback", count: 1)
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(range[0].payload.utf8)) as? [String: Any])
+        #expect(object["seq"] as? Int == 7 && object["distance_m"] as? Double == 1.23)
+        let ts = try #require(object["ts"] as? String)
+        #expect(ts != recordedTime && feedback[0].payload.contains(ts), "\(range[0].payload) \(feedback[0].payload)")
+        let formatter = ISO8601DateFormatter()
+        formatter.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
+        let sent = try #require(formatter.date(from: ts))
+        #expect(sent.timeIntervalSince(before) > -1 && sent.timeIntervalSince(before) < 30)
+
+        broker.stop()
+        #expect(await waitUntil(timeout: 10) { exitStatus.withLock { $0 } != nil }, "the forwarder ends when the broker goes")
+        #expect(exitStatus.withLock { $0 } == 0)
+    }
 }

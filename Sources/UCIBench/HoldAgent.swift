@@ -3,24 +3,51 @@ import TestSupport
 @preconcurrency import Glibc
 #endif
 
-/// `uwb2mqtt-bench hold [--agent PATH] [--rate N] [--seconds S]`: the agent on the bench's load
-/// (its peers, rules and private broker) at one rate for S seconds, its PID printed once it
-/// ranges, for a profiler to attach to (`perf record -e cpu-clock -p PID`). Nothing is measured.
+/// `uwb2mqtt-bench hold [--agent PATH] [--rate N] [--seconds S] [--floor own|rendered]`: the agent
+/// on the bench's load (its peers, rules and private broker) at one rate for S seconds, its PID
+/// printed once it ranges, for a profiler to attach to (`perf record -e cpu-clock -p PID`). With
+/// `--floor`, the forwarder of the agent's own messages instead (recorded from the agent at that
+/// rate first), replaying them or making them again. Nothing is measured.
 func holdAgent(options: [String: String]) -> Int32 {
     let binary = options["--agent"] ?? executableDirectory() + "/uwb2mqtt"
     let rate = options["--rate"].flatMap(Int.init) ?? PipelineSettings().deploymentRate
     let seconds = options["--seconds"].flatMap(Double.init) ?? 30
+    let floor = options["--floor"]
+    guard floor == nil || floor == "own" || floor == "rendered" else {
+        fputs("uwb2mqtt-bench: hold: --floor is own or rendered\n", stderr)
+        return 2
+    }
     do {
         let broker = try BenchBroker()
         defer { broker.stop() }
         let directory = try TemporaryDirectory(prefix: "uwb2mqtt-bench-hold")
         let link = directory.file("dwm3001c")
-        let writer = try DeviceWriter(linkPath: link, peers: benchPeers.map(\.address), requiresBringUp: true)
-        defer { writer.stop() }
-        let agent = try startBenchAgent(executable: binary, brokerPort: broker.port, link: link, writer: writer, directory: directory)
-        defer { agent.terminate() }
+        let process: ChildProcess
+        let writer: DeviceWriter
+        if let floor {
+            var settings = PipelineSettings()
+            settings.rates = [rate]
+            settings.window = 5
+            guard let recording = try recordAgentTraffic(executable: binary, broker: broker, settings: settings)[rate] else {
+                throw BenchError("nothing recorded")
+            }
+            let packets = directory.file("packets")
+            try recording.write(to: packets)
+            writer = try DeviceWriter(linkPath: link, peers: benchPeers.map(\.address), requiresBringUp: false)
+            process = try ChildProcess(executable: executableDirectory() + "/uwb2mqtt-bench",
+                                       arguments: ["forward-floor", "--port", link, "--broker-port", String(broker.port), "--packets", packets]
+                                           + (floor == "rendered" ? ["--render"] : []),
+                                       stdoutPath: directory.file("floor.stdout"), stderrPath: directory.file("floor.stderr"))
+        } else {
+            writer = try DeviceWriter(linkPath: link, peers: benchPeers.map(\.address), requiresBringUp: true)
+            process = try startBenchAgent(executable: binary, brokerPort: broker.port, link: link, writer: writer, directory: directory)
+        }
+        defer {
+            process.terminate()
+            writer.stop()
+        }
         writer.setRate(measurementsPerSecond: rate)
-        print("pid \(agent.pid) at \(rate)/s for \(seconds) s")
+        print("pid \(process.pid) at \(rate)/s for \(seconds) s")
         fflush(stdout)
         sleepSeconds(seconds)
         return 0

@@ -11,8 +11,9 @@
 //   uwb2mqtt-bench instructions-only [--agent PATH] [--rate N] [--seconds S] [--profile PATH]
 //                                  the agent's instructions per notification under callgrind,
 //                                  its profile kept (default .build/bench-agent.callgrind)
-//   uwb2mqtt-bench hold [--agent PATH] [--rate N] [--seconds S]
-//                                  the agent on the bench's load at one rate, its PID printed,
+//   uwb2mqtt-bench hold [--agent PATH] [--rate N] [--seconds S] [--floor own|rendered]
+//                                  the agent (or, with --floor, the forwarder of its own
+//                                  messages) on the bench's load at one rate, its PID printed,
 //                                  for a profiler to attach to (`perf record -p PID`)
 //   uwb2mqtt-bench decode1 N       exactly N decodes of (a), no timing: for
 //                                  `valgrind --tool=callgrind` (instructions per decode =
@@ -159,7 +160,7 @@ while !arguments.isEmpty {
     case "--agent": agentPath = value()
     case "--python-gateway": pythonGateway = value()
     default:
-        fputs("usage: uwb2mqtt-bench [decode-only | journal-only | solver-only | core-only | decode1 N | core1 N | forward-floor --port LINK --broker-port PORT [--packets FILE [--render]] | hold [--rate N] [--seconds S] | link-order BINARY CALLGRIND_OUT...] [--no-python REASON] [--no-own-floor] [--quick] [--json PATH] [--agent PATH] [--python-gateway PATH] [--journal-mib N]\n", stderr)
+        fputs("usage: uwb2mqtt-bench [decode-only | journal-only | solver-only | core-only | decode1 N | core1 N | forward-floor --port LINK --broker-port PORT [--packets FILE [--render]] | hold [--rate N] [--seconds S] [--floor own|rendered] | link-order BINARY CALLGRIND_OUT...] [--no-python REASON] [--no-own-floor] [--quick] [--json PATH] [--agent PATH] [--python-gateway PATH] [--journal-mib N]\n", stderr)
         exit(2)
     }
 }

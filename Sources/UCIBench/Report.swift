@@ -258,7 +258,7 @@ struct BenchReport: Sendable {
     /// The fuse fed by fake gateways through mosquitto: per load, what it sustains and at what cost.
     private func fuseRows() -> [String] {
         guard !fuse.isEmpty else { return ["Fuse at site scale: NOT MEASURED"] }
-        var out = [pad("Fuse at site scale (real broker)", 46) + "ranges/s  pos/tag/round  fixes/s   CPU %  µs/fix  p50 ms  p99 ms  VmHWM KiB"]
+        var out = [pad("Fuse at site scale (real broker)", 46) + "ranges/s  pos/tag/round  fixes/s   CPU %  µs/fix  p50 ms  p99 ms  last ms  VmHWM KiB"]
         // A load that gave no position has no latency or cost per fix: a dash, not a trap.
         func figure(_ value: Double, _ digits: Int) -> String { value.isFinite ? format(value, digits) : "–" }
         func count(_ value: Double) -> String { value.isFinite ? grouped(value) : "–" }
@@ -266,8 +266,10 @@ struct BenchReport: Sendable {
             out.append(pad("  " + f.name, 46) + lpad(count(f.rangesPerSecond), 8) + lpad(figure(f.positionsPerTagRound, 2), 15)
                        + lpad(count(f.fixesPerSecond), 9) + lpad(figure(f.cpuPercent, 0), 8) + lpad(figure(f.cpuMicrosecondsPerFix, 0), 8)
                        + lpad(figure(f.latencyP50Milliseconds, 0), 8) + lpad(figure(f.latencyP99Milliseconds, 0), 8)
-                       + lpad(count(Double(f.peakRSSKiB)), 11))
+                       + lpad(figure(f.lastRoundLatencyMilliseconds, 0), 9) + lpad(count(Double(f.peakRSSKiB)), 11))
         }
+        out.append("  latency: from a position's newest range to the subscriber, of the positions while every tag ranges; last: the")
+        out.append("  median of each tag's last position when ranging stops, its round closed by the window's deadline")
         return out
     }
 
@@ -358,6 +360,7 @@ struct BenchReport: Sendable {
             obj([("load", .string(f.name)), ("ranges_per_s", num(f.rangesPerSecond)), ("positions_per_tag_round", num(f.positionsPerTagRound)),
                  ("fixes_per_s", num(f.fixesPerSecond)), ("cpu_percent", num(f.cpuPercent)), ("us_per_fix", num(f.cpuMicrosecondsPerFix)),
                  ("latency_p50_ms", num(f.latencyP50Milliseconds)), ("latency_p99_ms", num(f.latencyP99Milliseconds)),
+                 ("last_round_latency_ms", num(f.lastRoundLatencyMilliseconds)),
                  ("vmhwm_kib", num(Double(f.peakRSSKiB)))])
         })))
         fields.append(("settings", obj([("window_s", num(settings.window)), ("latency_rate_per_s", num(Double(settings.latencyRate))),

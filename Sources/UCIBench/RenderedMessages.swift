@@ -29,7 +29,6 @@ struct RenderedMessages {
     private var groups: [[Template]] = []
     private var payload = JSONBytes(capacity: 1024)
     private(set) var formattedNumbers = 0
-    private(set) var formattedTimestamps = 0
 
     var count: Int { groups.count }
 
@@ -61,7 +60,6 @@ struct RenderedMessages {
     /// Group `index` rendered at `seconds` since the epoch, appended to `out`.
     mutating func render(_ index: Int, at seconds: Double, into out: inout [UInt8]) {
         let timestamp = Timestamp.rfc3339(seconds)
-        formattedTimestamps += 1
         for template in groups[index] {
             payload.removeAll()
             for piece in template.payload {

@@ -181,6 +181,8 @@ public final class Agent {
         try? publisher.direct(topic: topics.status, payload: status(online: false), retain: true)
         let undelivered = client.disconnect(timeout: .seconds(3))
         if undelivered > 0 { logger.warning("\(undelivered) messages were not acknowledged by the broker before shutdown") }
+        // Events and state it did not acknowledge wait in the journal for the next start.
+        if let problem = publisher.brokerDisconnected().problem { logger.warning(problem) }
         // What the last wake-ups journaled: synced here, the loop has nothing left to read.
         do { try spool.syncAppends() } catch { logger.warning("\(error)") }
         // Loop-bound parts go before the loop does.
@@ -361,7 +363,8 @@ public final class Agent {
             if let problem = publisher.brokerConnected() { logger.warning(problem) }
             feed(.brokerConnected)
         case let .disconnected(reason):
-            let largest = publisher.brokerDisconnected()
+            let (largest, problem) = publisher.brokerDisconnected()
+            if let problem { logger.warning(problem) }
             feed(.brokerDisconnected(reason, largestPublished: largest))
         case let .message(message):
             feed(.message(message))

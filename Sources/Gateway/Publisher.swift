@@ -48,6 +48,16 @@ struct Publisher {
     /// number of its last message, up to which the journal forgets once they all arrived.
     private var batch: (pending: Set<Int>, through: UInt64)?
     static let batchSize = 50
+    /// Events and state sent straight to the broker (nothing journaled ahead of them) and not
+    /// acknowledged yet, in the order sent. libmosquitto holds them in memory only: if the
+    /// connection ends first they are journaled (`brokerDisconnected`), so that a crash before
+    /// the reconnect loses none of them.
+    private var sentUnacknowledged: [(id: Int, message: SpooledMessage)] = []
+    /// Those journaled when the connection ended, first in the journal, which libmosquitto sends
+    /// again on the reconnect: their message ids, and the journal sequence they end at. The
+    /// journal waits for their acknowledgements and then forgets them rather than sending them a
+    /// second time; after a restart it delivers them itself.
+    private var resending: (pending: Set<Int>, through: UInt64)?
     /// Syncs the journal off the loop (`syncJournal`); without one, every append is synced as it
     /// is written.
     private let journalSync: JournalSync?
@@ -79,9 +89,10 @@ struct Publisher {
     /// Publishes an event or a piece of retained state (QoS 1): now if the broker has it and
     /// nothing journaled is ahead of it, otherwise into the journal. Returns a problem to log.
     mutating func durable(topic: String, payload: UnsafeRawBufferPointer, retain: Bool) -> String? {
-        if connected && spool.isEmpty && batch == nil {
+        if connected && spool.isEmpty && batch == nil && resending == nil {
             do {
-                try publish(topic: topic, payload: payload, qos: .atLeastOnce, retain: retain, properties: contract.lasting)
+                let id = try publish(topic: topic, payload: payload, qos: .atLeastOnce, retain: retain, properties: contract.lasting)
+                sentUnacknowledged.append((id, SpooledMessage(topic: topic, payload: Array(payload), qos: 1, retain: retain)))
                 return nil
             } catch .queueFull, .notConnected {
                 // fall through to the journal
@@ -257,7 +268,9 @@ struct Publisher {
 
     /// The connection ended: the largest message sent on it, which the core names when the
     /// broker closed it soon after connecting (it may have been over the broker's limit).
-    mutating func brokerDisconnected() -> PublishedPacket? {
+    /// What was sent straight to the broker and not acknowledged is journaled (a problem to log,
+    /// if the journal could not take it, goes with the packet).
+    mutating func brokerDisconnected() -> (largest: PublishedPacket?, problem: String?) {
         connected = false
         defer {
             largest = nil
@@ -266,7 +279,36 @@ struct Publisher {
         // A batch in flight stays as it is: libmosquitto resends its unacknowledged QoS 1
         // messages after the reconnect, and their PUBACKs complete it. Publishing it again here
         // would deliver every message twice. (After a restart the journal still has it.)
-        return largest
+        return (largest, journalUnacknowledged())
+    }
+
+    /// Journals the events and state sent straight to the broker that it has not acknowledged.
+    /// libmosquitto sends them again after the reconnect; when they were the journal's first
+    /// records, their acknowledgements then retire them from it (`resending`). Behind records
+    /// already journaled (rare: a full QoS 1 window journals while connected) they are delivered
+    /// a second time after the reconnect, as QoS 1 allows.
+    private mutating func journalUnacknowledged() -> String? {
+        guard !sentUnacknowledged.isEmpty else { return nil }
+        let first = spool.isEmpty && batch == nil && resending == nil
+        var ids: Set<Int> = []
+        var through: UInt64?
+        var problems: [String] = []
+        for (id, message) in sentUnacknowledged {
+            do {
+                through = try spool.append(message, sync: journalSync == nil)
+                ids.insert(id)
+            } catch {
+                switch error {
+                case .topicTooLong, .messageTooLarge: if let problem = refuse(message.topic, error) { problems.append(problem) }
+                case .io, .locked: if let problem = journalFailed(error) { problems.append(problem) }
+                }
+            }
+        }
+        sentUnacknowledged = []
+        if first, let through { resending = (ids, through) }
+        journalSync?.request()
+        if let notice = spool.takeNotice() { problems.append(notice) }
+        return problems.joinedProblems
     }
 
     /// The broker refused a message with a failure reason code: it is not delivered and not
@@ -286,13 +328,30 @@ struct Publisher {
         // behind the journal; with state journaled at every change a batch is nearly always in
         // flight after an outage, and answers held behind it waited until the journal was delivered).
         if connected { flushLive() }
+        if let index = sentUnacknowledged.firstIndex(where: { $0.id == messageID }) { sentUnacknowledged.remove(at: index) }
+        if var current = resending, current.pending.remove(messageID) != nil {
+            guard current.pending.isEmpty else {
+                resending = current
+                return nil
+            }
+            // Sent again by libmosquitto and acknowledged: the journal forgets them, and goes on.
+            resending = nil
+            var problems: [String] = []
+            do {
+                try spool.delivered(through: current.through)
+            } catch {
+                if let problem = journalFailed(error) { problems.append(problem) }
+            }
+            if let next = deliverNextBatch() { problems.append(next) }
+            return problems.joinedProblems
+        }
         guard var current = batch, current.pending.remove(messageID) != nil else {
             // Outside a journal batch, what else waited for the window goes now: the journal,
             // when an event or state found the window full while connected (without this it
             // waited for the next reconnect).
             guard connected else { return nil }
             // A window still full is retried at the next acknowledgement.
-            return batch == nil && !spool.isEmpty ? deliverNextBatch(reportingAFullWindow: false) : nil
+            return batch == nil && resending == nil && !spool.isEmpty ? deliverNextBatch(reportingAFullWindow: false) : nil
         }
         batch = current
         guard current.pending.isEmpty else { return nil }
@@ -315,7 +374,8 @@ struct Publisher {
     /// (the window full) ends the batch, and is retried at the next acknowledgement.
     private mutating func deliverNextBatch(reportingAFullWindow: Bool = true) -> String? {
         var problems: [String] = []
-        while connected, batch == nil {
+        // While libmosquitto sends again what the journal's first records hold, the journal waits.
+        while connected, batch == nil, resending == nil {
             let messages = spool.pending(upTo: Self.batchSize)
             guard !messages.isEmpty else { break }
             var ids: Set<Int> = []

@@ -29,6 +29,8 @@ public final class TCPOutageProxy: Sendable {
     /// acknowledgement (PUBACK) from the broker (see `withholdAcknowledgements`), -1: none.
     private let connections = Atomic<Int>(0)
     private let withheldThrough = Atomic<Int>(-1)
+    /// Connections up to this number lose what the client sends (see `loseWhatTheClientSends`).
+    private let silencedThrough = Atomic<Int>(-1)
     private let done = DispatchSemaphore(value: 0)
 
     public init(to target: UInt16, refusingMQTT5: Bool = false,
@@ -67,6 +69,13 @@ public final class TCPOutageProxy: Sendable {
     /// everything else still passes, and a new connection gets its acknowledgements again.
     public func withholdAcknowledgements() {
         withheldThrough.store(connections.load(ordering: .relaxed), ordering: .relaxed)
+    }
+
+    /// From now on what the client sends on the connections open now is read and lost, as on a
+    /// network that fails without a word: sent as far as the client knows, it never reaches the
+    /// broker, and no answer comes. A new connection is relayed again.
+    public func loseWhatTheClientSends() {
+        silencedThrough.store(connections.load(ordering: .relaxed), ordering: .relaxed)
     }
 
     public func stop() {
@@ -154,6 +163,7 @@ public final class TCPOutageProxy: Sendable {
                     }
                 }
                 if index == 0, let observingClient { observingClient(buffer.prefix(n)) }
+                if index == 0, number <= silencedThrough.load(ordering: .relaxed) { continue }
                 var outgoing = Array(buffer.prefix(n))
                 let withholding = number <= withheldThrough.load(ordering: .relaxed)
                 if index == 1, withholding || !fromBroker.isEmpty {

@@ -170,6 +170,44 @@ import Glibc
               + "\(Set(firstRun).count) of its events delivered in all")
     }
 
+    /// An event sent just as the network fails without a word: the agent handed it to the broker
+    /// as far as it knows, and no acknowledgement comes. When the connection ends it is journaled
+    /// with what the outage brings after it, so that an agent killed before the reconnect loses
+    /// none of it: the next run delivers it, in order.
+    @Test func anEventLostOnTheWayBeforeACrashIsDeliveredByTheNextRun() async throws {
+        let (broker, dir, subscriber) = try await startBrokerAndSubscriber(prefix: "fault-lost-on-the-way", topics: ["uwb2mqtt/gw/peer/+/event"])
+        defer { subscriber.stop(); broker.stop() }
+        let proxy = try TCPOutageProxy(to: broker.port)
+        defer { proxy.stop() }
+        let config = testConfig(url: proxy.url, spool: dir.file("spool"), extra: "rules: \(exampleRulesPath)\nlog_level: debug")
+        let first = try AgentProcess(config: config, scenario: AgentFixtures.walkBy, directory: dir, name: "first")
+        defer { first.stop() }
+        await eventually("the first run's first event", timeout: 20) { !eventIDs(subscriber).isEmpty }
+        let firstBoot = try #require(eventIDs(subscriber).first?.boot)
+        let producedBefore = Self.producedEvents(first).count
+        proxy.loseWhatTheClientSends()
+        await eventually("an event sent into the silent network", timeout: 30) { Self.producedEvents(first).count > producedBefore }
+        #expect(eventIDs(subscriber).count == producedBefore, "nothing got through the silent network")
+        proxy.cut()
+        let journal = dir.file("spool")
+        await eventually("the unacknowledged event in the journal", timeout: 15) {
+            Self.journaledEventIDs(journal).contains { $0.boot == firstBoot && $0.counter == producedBefore + 1 }
+        }
+        let journaled = Self.journaledEventIDs(journal)
+        first.process.kill(SIGKILL)
+        #expect(await first.process.waitForExit(timeout: .seconds(5)) == .signaled(SIGKILL))
+
+        proxy.restore()
+        let second = try AgentProcess(config: config, directory: dir, name: "second")
+        defer { second.stop() }
+        await eventually("the journaled events delivered by the second run", timeout: 20) {
+            Set(eventIDs(subscriber)).isSuperset(of: journaled)
+        }
+        let firstRun = eventIDs(subscriber).filter { $0.boot == firstBoot }
+        #expect(deliveryViolations(firstRun).isEmpty, "\(deliveryViolations(firstRun)) in \(firstRun)")
+        #expect(Set(firstRun.map(\.counter)) == Set(1...(journaled.map(\.counter).max() ?? 0)))
+    }
+
     /// The event ids in the journal's segments (records hold the JSON payloads as they are: `"id": "gw:…"`).
     static func journaledEventIDs(_ spool: String) -> [EventID] {
         let text = String(decoding: journalSegments(spool), as: UTF8.self)

@@ -181,8 +181,6 @@ public final class Agent {
         try? publisher.direct(topic: topics.status, payload: status(online: false), retain: true)
         let undelivered = client.disconnect(timeout: .seconds(3))
         if undelivered > 0 { logger.warning("\(undelivered) messages were not acknowledged by the broker before shutdown") }
-        // Events and state it did not acknowledge wait in the journal for the next start.
-        if let problem = publisher.brokerDisconnected().problem { logger.warning(problem) }
         // What the last wake-ups journaled: synced here, the loop has nothing left to read.
         do { try spool.syncAppends() } catch { logger.warning("\(error)") }
         // Loop-bound parts go before the loop does.

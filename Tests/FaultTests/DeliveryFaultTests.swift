@@ -208,6 +208,36 @@ import Glibc
         #expect(Set(firstRun.map(\.counter)) == Set(1...(journaled.map(\.counter).max() ?? 0)))
     }
 
+    /// A broker that stops acknowledging, and the agent stopped (SIGTERM) with an event it
+    /// sent still unacknowledged after its wait: the event waits in the journal, and the next
+    /// run delivers it again (a second copy, as QoS 1 allows; none lost).
+    @Test func anEventUnacknowledgedAtAStopIsDeliveredByTheNextRun() async throws {
+        let (broker, dir, subscriber) = try await startBrokerAndSubscriber(prefix: "fault-stop-unacked", topics: ["uwb2mqtt/gw/peer/+/event"])
+        defer { subscriber.stop(); broker.stop() }
+        let proxy = try TCPOutageProxy(to: broker.port)
+        defer { proxy.stop() }
+        let config = testConfig(url: proxy.url, spool: dir.file("spool"), extra: "rules: \(exampleRulesPath)\nlog_level: debug")
+        let first = try AgentProcess(config: config, scenario: AgentFixtures.walkBy, directory: dir, name: "first")
+        defer { first.stop() }
+        await eventually("the first run's first event", timeout: 20) { !eventIDs(subscriber).isEmpty }
+        let delivered = eventIDs(subscriber).count
+        proxy.withholdAcknowledgements()
+        // The broker has it (the subscriber too), but the agent never hears so.
+        await eventually("an event the broker does not acknowledge", timeout: 30) { eventIDs(subscriber).count > delivered }
+        let unacknowledged = try #require(eventIDs(subscriber).last)
+        #expect(first.process.terminate(grace: .seconds(10)) == .exited(0))
+        #expect(first.log.contains("messages were not acknowledged by the broker before shutdown"))
+        #expect(Self.journaledEventIDs(dir.file("spool")).contains(unacknowledged), "the event waits in the journal")
+
+        let second = try AgentProcess(config: config, directory: dir, name: "second")
+        defer { second.stop() }
+        await eventually("the event delivered again by the next run", timeout: 20) {
+            eventIDs(subscriber).filter { $0 == unacknowledged }.count >= 2
+        }
+        let firstRun = eventIDs(subscriber).filter { $0.boot == unacknowledged.boot }
+        #expect(deliveryViolations(firstRun).isEmpty, "\(deliveryViolations(firstRun)) in \(firstRun)")
+    }
+
     /// The event ids in the journal's segments (records hold the JSON payloads as they are: `"id": "gw:…"`).
     static func journaledEventIDs(_ spool: String) -> [EventID] {
         let text = String(decoding: journalSegments(spool), as: UTF8.self)

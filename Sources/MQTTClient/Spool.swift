@@ -299,10 +299,13 @@ public final class Spool {
         return Array(window[windowHead..<min(window.count, windowHead + limit)])
     }
 
-    /// Forgets the messages up to `sequence` once delivered (those already gone are ignored):
-    /// moves the cursor and deletes the segments it has passed.
+    /// Forgets the messages up to `sequence` once delivered, read by `pending` or not (those
+    /// already gone are ignored): moves the cursor and deletes the segments it has passed.
     public func delivered(through sequence: UInt64) throws(SpoolError) {
         guard sequence >= cursor else { return }
+        // Messages delivered without being read first (the MQTT client sent them again after a
+        // reconnect) are read now, so that the window below counts them.
+        while lastRead < sequence, let message = readNext() { window.append(message) }
         var left = 0
         while windowHead < window.count, window[windowHead].sequence <= sequence {
             windowHead += 1

@@ -208,6 +208,38 @@ import Glibc
         #expect(Set(firstRun.map(\.counter)) == Set(1...(journaled.map(\.counter).max() ?? 0)))
     }
 
+    /// The same without the crash: after the reconnect libmosquitto sends the event again, its
+    /// acknowledgement retires it from the journal (no second copy from there), the journal is
+    /// empty again, and the next event goes straight out.
+    @Test func anEventLostOnTheWayIsSentAgainOnTheReconnectAndLeavesTheJournal() async throws {
+        let (broker, dir, subscriber) = try await startBrokerAndSubscriber(prefix: "fault-lost-reconnect",
+                                                                           topics: ["uwb2mqtt/gw/peer/+/event", "uwb2mqtt/gw/metrics"])
+        defer { subscriber.stop(); broker.stop() }
+        let proxy = try TCPOutageProxy(to: broker.port)
+        defer { proxy.stop() }
+        let config = testConfig(url: proxy.url, spool: dir.file("spool"), extra: "rules: \(exampleRulesPath)\nlog_level: debug")
+        let agent = try AgentProcess(config: config, scenario: AgentFixtures.walkBy, directory: dir)
+        defer { agent.stop() }
+        await eventually("the first event", timeout: 20) { !eventIDs(subscriber).isEmpty }
+        let producedBefore = Self.producedEvents(agent).count
+        proxy.loseWhatTheClientSends()
+        await eventually("an event sent into the silent network", timeout: 30) { Self.producedEvents(agent).count > producedBefore }
+        proxy.cut()
+        let journal = dir.file("spool")
+        await eventually("the unacknowledged event in the journal", timeout: 15) { !Self.journaledEventIDs(journal).isEmpty }
+        let lost = try #require(Self.journaledEventIDs(journal).first)
+        proxy.restore()
+        await eventually("the event delivered after the reconnect", timeout: 30) { eventIDs(subscriber).contains(lost) }
+        // Once everything is acknowledged the journal is empty: the metrics after this say so.
+        let seen = subscriber.messages.count
+        await eventually("metrics with an empty journal", timeout: 15) {
+            subscriber.messages[seen...].contains { $0.topic == "uwb2mqtt/gw/metrics" && json($0.payload)["spooled"] as? Int == 0 }
+        }
+        let ids = eventIDs(subscriber)
+        #expect(ids.filter { $0 == lost }.count == 1, "sent once again, by libmosquitto alone: \(ids)")
+        #expect(deliveryViolations(ids).isEmpty, "\(deliveryViolations(ids)) in \(ids)")
+    }
+
     /// A broker that stops acknowledging, and the agent stopped (SIGTERM) with an event it
     /// sent still unacknowledged after its wait: the event waits in the journal, and the next
     /// run delivers it again (a second copy, as QoS 1 allows; none lost).

@@ -36,6 +36,26 @@ import Vocabulary
         return offsets
     }
 
+    /// Messages delivered by other means (sent again by the MQTT client after a reconnect) are
+    /// forgotten without being read first: the count, the pending messages and a restart agree.
+    @Test func messagesDeliveredWithoutBeingReadAreForgotten() throws {
+        let dir = temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        do {
+            let spool = try Spool(directory: dir, maximumBytes: 1 << 20)
+            _ = try spool.append(event(1))
+            let second = try spool.append(event(2))
+            _ = try spool.append(event(3))
+            try spool.delivered(through: second)
+            #expect(spool.count == 1)
+            #expect(undelivered(spool) == [event(3).payload])
+            try spool.delivered(through: second + 1)
+            #expect(spool.isEmpty)
+        }
+        let reopened = try Spool(directory: dir, maximumBytes: 1 << 20)
+        #expect(reopened.isEmpty && undelivered(reopened).isEmpty)
+    }
+
     @Test func messagesSurviveARestartInOrder() throws {
         let dir = temporaryDirectory()
         defer { try? FileManager.default.removeItem(atPath: dir) }

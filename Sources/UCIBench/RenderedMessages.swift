@@ -102,7 +102,11 @@ struct RenderedMessages {
             if byte == UInt8(ascii: "\"") {
                 var end = index + 1
                 while end < bytes.endIndex, bytes[end] != UInt8(ascii: "\"") { end += bytes[end] == UInt8(ascii: "\\") ? 2 : 1 }
-                end = min(end, bytes.endIndex - 1)
+                guard end < bytes.endIndex else {
+                    // A string without its closing quote (not JSON): the rest stays as it is.
+                    literals += bytes[index...]
+                    break
+                }
                 let content = bytes[(index + 1)..<end]
                 if content.count == 24, content[content.startIndex + 10] == UInt8(ascii: "T"), content.last == UInt8(ascii: "Z") {
                     closeLiteral()
@@ -116,13 +120,15 @@ struct RenderedMessages {
                 var end = index + 1
                 while end < bytes.endIndex, Self.numberBytes.contains(bytes[end]) { end += 1 }
                 let text = String(decoding: bytes[index..<end], as: UTF8.self)
-                closeLiteral()
-                if let integer = Int64(text) {
-                    pieces.append(.integer(integer))
+                let piece: Piece? = Int64(text).map(Piece.integer) ?? Double(text).flatMap { $0.isFinite ? Piece.decimal($0) : nil }
+                if let piece {
+                    closeLiteral()
+                    pieces.append(piece)
+                    literalStart = literals.count
                 } else {
-                    pieces.append(.decimal(Double(text) ?? 0))
+                    // Not a number JSON has (`-`, `1e999`): kept as it is.
+                    literals += bytes[index..<end]
                 }
-                literalStart = literals.count
                 index = end
             } else {
                 literals.append(byte)

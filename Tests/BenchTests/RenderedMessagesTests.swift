@@ -38,6 +38,17 @@ import Vocabulary
         #expect(later.count == group.count && later != group, "the timestamps come from the time given")
     }
 
+    /// What is not JSON in a payload (a string left open, a number out of range) is kept as it is.
+    @Test func aPayloadThatIsNotJSONComesOutAsItWent() throws {
+        for payload in [#"{"n": 1e999, "m": -, "s": "open"#, #"""#, "-"] {
+            let group = Self.publish("bench/gw/x", payload)
+            var rendered = try #require(RenderedMessages(groups: [group]))
+            var out: [UInt8] = []
+            rendered.render(0, at: 0, into: &out)
+            #expect(out == group, "\(payload)")
+        }
+    }
+
     @Test func whatIsNotAPublishIsRefused() {
         #expect(RenderedMessages(groups: [[0x20, 0x03, 0, 0, 0]]) == nil)
     }

@@ -134,40 +134,17 @@ import Glibc
     /// Agent cut off from the broker while events happen, SIGKILLed with them in its journal; a new
     /// agent on the same spool_dir delivers them, ids carrying the first run's boot id.
     @Test func eventsJournaledByASIGKILLedAgentAreDeliveredByTheNextRun() async throws {
-        let (broker, dir, subscriber) = try await startBrokerAndSubscriber(prefix: "fault-agentkill", topics: ["uwb2mqtt/gw/peer/+/event", "uwb2mqtt/gw/device"])
-        defer { subscriber.stop(); broker.stop() }
-        let proxy = try TCPOutageProxy(to: broker.port)
-        defer { proxy.stop() }
-        let config = testConfig(url: proxy.url, spool: dir.file("spool"), extra: "rules: \(exampleRulesPath)\nlog_level: debug")
-        let first = try AgentProcess(config: config, scenario: AgentFixtures.walkBy, directory: dir, name: "first")
-        defer { first.stop() }
-        await eventually("the first run's first event", timeout: 20) { !eventIDs(subscriber).isEmpty }
-        let firstBoot = try #require(eventIDs(subscriber).first?.boot)
-        proxy.cut()
+        let run = try await ProxiedAgent.start(prefix: "fault-agentkill", topics: ["uwb2mqtt/gw/device"])
+        defer { run.stop() }
+        run.proxy.cut()
         // The zone enter and the approach complete while the broker is unreachable: into the journal.
-        let journal = dir.file("spool")
         await eventually("the zone enter and the approach in the journal", timeout: 30) {
-            let text = String(decoding: journalSegments(journal), as: UTF8.self)
+            let text = String(decoding: journalSegments(run.journal), as: UTF8.self)
             return text.contains(#""type": "zone_enter""#) && text.contains(#""type": "approach_completed""#)
         }
-        let journaled = Self.journaledEventIDs(journal)
-        if journaled.isEmpty { print("first run log:\n" + first.logLines.suffix(40).joined(separator: "\n")) }
-        first.process.kill(SIGKILL)
-        #expect(await first.process.waitForExit(timeout: .seconds(5)) == .signaled(SIGKILL))
-        #expect(!journaled.isEmpty && journaled.allSatisfy { $0.boot == firstBoot })
-
-        proxy.restore()
-        let second = try AgentProcess(config: config, directory: dir, name: "second")
-        defer { second.stop() }
-        await eventually("the journaled events delivered by the second run", timeout: 20) {
-            Set(eventIDs(subscriber)).isSuperset(of: journaled)
-        }
-        #expect(second.log.contains("journaled messages wait for the broker"))
-        let firstRun = eventIDs(subscriber).filter { $0.boot == firstBoot }
-        #expect(deliveryViolations(firstRun).isEmpty, "\(deliveryViolations(firstRun)) in \(firstRun)")
-        #expect(Set(firstRun.map(\.counter)) == Set(1..<((journaled.map(\.counter).max() ?? 0) + 1)))
+        let journaled = try await run.killedAndDeliveredByTheNextRun()
         print("FIGURES agent-kill: \(journaled.count) events journaled by the first run (counters \(journaled.map(\.counter))), "
-              + "\(Set(firstRun).count) of its events delivered in all")
+              + "\(Set(run.firstRunEvents).count) of its events delivered in all")
     }
 
     /// An event sent just as the network fails without a word: the agent handed it to the broker
@@ -175,60 +152,27 @@ import Glibc
     /// with what the outage brings after it, so that an agent killed before the reconnect loses
     /// none of it: the next run delivers it, in order.
     @Test func anEventLostOnTheWayBeforeACrashIsDeliveredByTheNextRun() async throws {
-        let (broker, dir, subscriber) = try await startBrokerAndSubscriber(prefix: "fault-lost-on-the-way", topics: ["uwb2mqtt/gw/peer/+/event"])
-        defer { subscriber.stop(); broker.stop() }
-        let proxy = try TCPOutageProxy(to: broker.port)
-        defer { proxy.stop() }
-        let config = testConfig(url: proxy.url, spool: dir.file("spool"), extra: "rules: \(exampleRulesPath)\nlog_level: debug")
-        let first = try AgentProcess(config: config, scenario: AgentFixtures.walkBy, directory: dir, name: "first")
-        defer { first.stop() }
-        await eventually("the first run's first event", timeout: 20) { !eventIDs(subscriber).isEmpty }
-        let firstBoot = try #require(eventIDs(subscriber).first?.boot)
-        let producedBefore = Self.producedEvents(first).count
-        proxy.loseWhatTheClientSends()
-        await eventually("an event sent into the silent network", timeout: 30) { Self.producedEvents(first).count > producedBefore }
-        #expect(eventIDs(subscriber).count == producedBefore, "nothing got through the silent network")
-        proxy.cut()
-        let journal = dir.file("spool")
+        let run = try await ProxiedAgent.start(prefix: "fault-lost-on-the-way")
+        defer { run.stop() }
+        let lost = await run.eventLostOnTheWay()
+        run.proxy.cut()
         await eventually("the unacknowledged event in the journal", timeout: 15) {
-            Self.journaledEventIDs(journal).contains { $0.boot == firstBoot && $0.counter == producedBefore + 1 }
+            Self.journaledEventIDs(run.journal).contains(lost)
         }
-        let journaled = Self.journaledEventIDs(journal)
-        first.process.kill(SIGKILL)
-        #expect(await first.process.waitForExit(timeout: .seconds(5)) == .signaled(SIGKILL))
-
-        proxy.restore()
-        let second = try AgentProcess(config: config, directory: dir, name: "second")
-        defer { second.stop() }
-        await eventually("the journaled events delivered by the second run", timeout: 20) {
-            Set(eventIDs(subscriber)).isSuperset(of: journaled)
-        }
-        let firstRun = eventIDs(subscriber).filter { $0.boot == firstBoot }
-        #expect(deliveryViolations(firstRun).isEmpty, "\(deliveryViolations(firstRun)) in \(firstRun)")
-        #expect(Set(firstRun.map(\.counter)) == Set(1...(journaled.map(\.counter).max() ?? 0)))
+        _ = try await run.killedAndDeliveredByTheNextRun()
     }
 
     /// The same without the crash: after the reconnect libmosquitto sends the event again, its
     /// acknowledgement retires it from the journal (no second copy from there), the journal is
     /// empty again, and the next event goes straight out.
     @Test func anEventLostOnTheWayIsSentAgainOnTheReconnectAndLeavesTheJournal() async throws {
-        let (broker, dir, subscriber) = try await startBrokerAndSubscriber(prefix: "fault-lost-reconnect",
-                                                                           topics: ["uwb2mqtt/gw/peer/+/event", "uwb2mqtt/gw/metrics"])
-        defer { subscriber.stop(); broker.stop() }
-        let proxy = try TCPOutageProxy(to: broker.port)
-        defer { proxy.stop() }
-        let config = testConfig(url: proxy.url, spool: dir.file("spool"), extra: "rules: \(exampleRulesPath)\nlog_level: debug")
-        let agent = try AgentProcess(config: config, scenario: AgentFixtures.walkBy, directory: dir)
-        defer { agent.stop() }
-        await eventually("the first event", timeout: 20) { !eventIDs(subscriber).isEmpty }
-        let producedBefore = Self.producedEvents(agent).count
-        proxy.loseWhatTheClientSends()
-        await eventually("an event sent into the silent network", timeout: 30) { Self.producedEvents(agent).count > producedBefore }
-        proxy.cut()
-        let journal = dir.file("spool")
-        await eventually("the unacknowledged event in the journal", timeout: 15) { !Self.journaledEventIDs(journal).isEmpty }
-        let lost = try #require(Self.journaledEventIDs(journal).first)
-        proxy.restore()
+        let run = try await ProxiedAgent.start(prefix: "fault-lost-reconnect", topics: ["uwb2mqtt/gw/metrics"])
+        defer { run.stop() }
+        let lost = await run.eventLostOnTheWay()
+        run.proxy.cut()
+        await eventually("the unacknowledged event in the journal", timeout: 15) { Self.journaledEventIDs(run.journal).contains(lost) }
+        run.proxy.restore()
+        let subscriber = run.subscriber
         await eventually("the event delivered after the reconnect", timeout: 30) { eventIDs(subscriber).contains(lost) }
         // Once everything is acknowledged the journal is empty: the metrics after this say so.
         let seen = subscriber.messages.count
@@ -244,30 +188,111 @@ import Glibc
     /// sent still unacknowledged after its wait: the event waits in the journal, and the next
     /// run delivers it again (a second copy, as QoS 1 allows; none lost).
     @Test func anEventUnacknowledgedAtAStopIsDeliveredByTheNextRun() async throws {
-        let (broker, dir, subscriber) = try await startBrokerAndSubscriber(prefix: "fault-stop-unacked", topics: ["uwb2mqtt/gw/peer/+/event"])
-        defer { subscriber.stop(); broker.stop() }
-        let proxy = try TCPOutageProxy(to: broker.port)
-        defer { proxy.stop() }
-        let config = testConfig(url: proxy.url, spool: dir.file("spool"), extra: "rules: \(exampleRulesPath)\nlog_level: debug")
-        let first = try AgentProcess(config: config, scenario: AgentFixtures.walkBy, directory: dir, name: "first")
-        defer { first.stop() }
-        await eventually("the first run's first event", timeout: 20) { !eventIDs(subscriber).isEmpty }
+        let run = try await ProxiedAgent.start(prefix: "fault-stop-unacked")
+        defer { run.stop() }
+        let subscriber = run.subscriber
         let delivered = eventIDs(subscriber).count
-        proxy.withholdAcknowledgements()
+        run.proxy.withholdAcknowledgements()
         // The broker has it (the subscriber too), but the agent never hears so.
         await eventually("an event the broker does not acknowledge", timeout: 30) { eventIDs(subscriber).count > delivered }
         let unacknowledged = try #require(eventIDs(subscriber).last)
-        #expect(first.process.terminate(grace: .seconds(10)) == .exited(0))
-        #expect(first.log.contains("messages were not acknowledged by the broker before shutdown"))
-        #expect(Self.journaledEventIDs(dir.file("spool")).contains(unacknowledged), "the event waits in the journal")
+        #expect(run.first.process.terminate(grace: .seconds(10)) == .exited(0))
+        #expect(run.first.log.contains("messages were not acknowledged by the broker before shutdown"))
+        #expect(Self.journaledEventIDs(run.journal).contains(unacknowledged), "the event waits in the journal")
 
-        let second = try AgentProcess(config: config, directory: dir, name: "second")
+        let second = try AgentProcess(config: run.config, directory: run.directory, name: "second")
         defer { second.stop() }
         await eventually("the event delivered again by the next run", timeout: 20) {
             eventIDs(subscriber).filter { $0 == unacknowledged }.count >= 2
         }
-        let firstRun = eventIDs(subscriber).filter { $0.boot == unacknowledged.boot }
+        let firstRun = run.firstRunEvents
         #expect(deliveryViolations(firstRun).isEmpty, "\(deliveryViolations(firstRun)) in \(firstRun)")
+    }
+
+    /// A first agent walking `walkBy` with the example rules (at debug level: each event it makes
+    /// is in its log) through a proxy the test can cut, its journal in the test's directory,
+    /// started and past its first event; the subscriber hears its events and `topics`.
+    final class ProxiedAgent {
+        let broker: MosquittoBroker
+        let directory: TemporaryDirectory
+        let subscriber: MQTTTestSubscriber
+        let proxy: TCPOutageProxy
+        let config: String
+        let first: AgentProcess
+        let firstBoot: String
+        private var second: AgentProcess?
+        var journal: String { directory.file("spool") }
+        /// The first run's events the subscriber heard, in order.
+        var firstRunEvents: [EventID] { eventIDs(subscriber).filter { $0.boot == firstBoot } }
+
+        private init(broker: MosquittoBroker, directory: TemporaryDirectory, subscriber: MQTTTestSubscriber, proxy: TCPOutageProxy,
+                     config: String, first: AgentProcess, firstBoot: String) {
+            (self.broker, self.directory, self.subscriber, self.proxy, self.config, self.first, self.firstBoot)
+                = (broker, directory, subscriber, proxy, config, first, firstBoot)
+        }
+
+        static func start(prefix: String, topics: [String] = []) async throws -> ProxiedAgent {
+            let (broker, dir, subscriber) = try await startBrokerAndSubscriber(prefix: prefix, topics: ["uwb2mqtt/gw/peer/+/event"] + topics)
+            var parts: (TCPOutageProxy?, AgentProcess?) = (nil, nil)
+            do {
+                let proxy = try TCPOutageProxy(to: broker.port)
+                parts.0 = proxy
+                let config = testConfig(url: proxy.url, spool: dir.file("spool"), extra: "rules: \(exampleRulesPath)\nlog_level: debug")
+                let first = try AgentProcess(config: config, scenario: AgentFixtures.walkBy, directory: dir, name: "first")
+                parts.1 = first
+                await eventually("the first run's first event", timeout: 20) { !eventIDs(subscriber).isEmpty }
+                let boot = try #require(eventIDs(subscriber).first?.boot)
+                return ProxiedAgent(broker: broker, directory: dir, subscriber: subscriber, proxy: proxy, config: config, first: first, firstBoot: boot)
+            } catch {
+                parts.1?.stop()
+                parts.0?.stop()
+                subscriber.stop()
+                broker.stop()
+                throw error
+            }
+        }
+
+        /// Stops every process of the test, each by its PID.
+        func stop() {
+            second?.stop()
+            first.stop()
+            proxy.stop()
+            subscriber.stop()
+            broker.stop()
+        }
+
+        /// The next event the first run makes, once the network loses what it sends: sent, as
+        /// far as the agent knows, and arriving nowhere.
+        func eventLostOnTheWay() async -> EventID {
+            let before = DeliveryFaultTests.producedEvents(first).count
+            proxy.loseWhatTheClientSends()
+            await eventually("an event sent into the silent network", timeout: 30) { DeliveryFaultTests.producedEvents(self.first).count > before }
+            #expect(eventIDs(subscriber).count == before, "nothing got through the silent network")
+            return EventID(boot: firstBoot, counter: before + 1)
+        }
+
+        /// Kills the first run (SIGKILL) with what its journal holds, lets the network through again
+        /// and starts a second run on the same journal: every event journaled arrives, and the first
+        /// run's events run 1, 2, 3, … without a gap up to the last it journaled. Returns those journaled.
+        func killedAndDeliveredByTheNextRun() async throws -> [EventID] {
+            let journaled = DeliveryFaultTests.journaledEventIDs(journal)
+            if journaled.isEmpty { print("first run log:\n" + first.logLines.suffix(40).joined(separator: "\n")) }
+            first.process.kill(SIGKILL)
+            #expect(await first.process.waitForExit(timeout: .seconds(5)) == .signaled(SIGKILL))
+            #expect(!journaled.isEmpty && journaled.allSatisfy { $0.boot == firstBoot })
+            proxy.restore()
+            let second = try AgentProcess(config: config, directory: directory, name: "second")
+            self.second = second
+            let subscriber = self.subscriber
+            await eventually("the journaled events delivered by the second run", timeout: 20) {
+                Set(eventIDs(subscriber)).isSuperset(of: journaled)
+            }
+            #expect(second.log.contains("journaled messages wait for the broker"))
+            let firstRun = firstRunEvents
+            #expect(deliveryViolations(firstRun).isEmpty, "\(deliveryViolations(firstRun)) in \(firstRun)")
+            #expect(Set(firstRun.map(\.counter)) == Set(1..<((journaled.map(\.counter).max() ?? 0) + 1)))
+            return journaled
+        }
     }
 
     /// The event ids in the journal's segments (records hold the JSON payloads as they are: `"id": "gw:…"`).

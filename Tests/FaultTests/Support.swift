@@ -32,6 +32,11 @@ struct EventID: Hashable, CustomStringConvertible {
     var boot: String
     var counter: Int
 
+    init(boot: String, counter: Int) {
+        self.boot = boot
+        self.counter = counter
+    }
+
     init?(_ text: String) {
         let parts = text.split(separator: ":")
         guard parts.count == 3, let counter = Int(parts[2]) else { return nil }

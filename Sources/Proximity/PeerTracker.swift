@@ -125,6 +125,18 @@ public struct PeerTracker: Sendable {
 }
 
 extension PeerTracker {
+    /// What of the rules ``nextDeadline(_:)`` follows, besides the trackings' own deadlines: the
+    /// table that keeps each tracker's deadline is handed these two numbers, not the whole rules.
+    struct Timeouts: Sendable {
+        var signalLostAfter: Double
+        var angleMaxAge: Double
+
+        init(_ rules: Rules) {
+            signalLostAfter = rules.signalLostAfter
+            angleMaxAge = rules.direction.maxAge
+        }
+    }
+
     /// Since when the tag has been silent as far as signal loss goes: its last valid
     /// measurement, or the end of a silence excused since.
     var silentSince: Double? {
@@ -136,10 +148,10 @@ extension PeerTracker {
     /// aged past `max_age`, a rule's own deadline (a zone's pending dwell). Each is a time at
     /// which the tick's own test passes (its slack is on the safe side), so a tick at the
     /// deadline acts and the next deadline is later.
-    func nextDeadline(rules: Rules) -> Double? {
+    func nextDeadline(_ timeouts: Timeouts) -> Double? {
         guard link == .ranging, let silent = silentSince else { return nil }
-        var earliest = silent + rules.signalLostAfter
-        if let bearing { earliest = min(earliest, bearing.at + rules.direction.maxAge + 2 * Self.timeSlack) }
+        var earliest = silent + timeouts.signalLostAfter
+        if let bearing { earliest = min(earliest, bearing.at + timeouts.angleMaxAge + 2 * Self.timeSlack) }
         for index in trackings.indices {
             if let deadline = trackings[index].deadline { earliest = min(earliest, deadline) }
         }

@@ -27,9 +27,9 @@ public struct ProximityEngine: Sendable {
     public let gateway: GatewayPose?
     /// Whether the device measures angles (its capabilities), learned once the device is identified.
     public var deviceHasAoA: Bool
-    /// Trackers are put in only through ``store(_:in:)``, which keeps each one's
-    /// ``PeerTracker/nextDeadline(rules:)`` with it: `nextDeadline` is read twice a round, and
-    /// reading it from the trackers themselves would copy each.
+    /// Each peer's tracker, with its ``PeerTracker/nextDeadline(_:)`` kept beside it:
+    /// `nextDeadline` is read twice a round, and reading it from the trackers themselves would
+    /// copy each.
     private var trackers = TrackerTable()
     /// Peers in configuration order, then in order of first measurement: the order of outputs.
     private var order: [MacAddress] = []
@@ -49,7 +49,7 @@ public struct ProximityEngine: Sendable {
         published = Array(repeating: nil, count: rules.rankings.count)
         initialStatesDue = !peers.isEmpty
         for peer in peers where !trackers.contains(peer.address) {
-            store(PeerTracker(identity: peer, rules: rules))
+            trackers.insert(PeerTracker(identity: peer, rules: rules), timeouts: inUse.timeouts)
             order.append(peer.address)
         }
     }
@@ -94,42 +94,17 @@ public struct ProximityEngine: Sendable {
     @discardableResult
     public mutating func ingestWithinRound(peer: PeerIdentity, sample: RangingSample, at time: Double,
                                            into outputs: inout [ProximityOutput]) -> Double? {
-        let (taken, slot) = takeTracker(for: peer)
-        var tracker = taken
-        var events: [ProximityEvent] = []
-        var guidance: Feedback?
-        var estimate: Position?
-        if !sample.isValid {
-            tracker.lastFailure = time
-            if tracker.link == .ranging, let silent = tracker.silentSince, time - silent >= rules.signalLostAfter - PeerTracker.timeSlack {
-                tracker.lose(.measurementErrors, at: time, into: &events)
-            }
-        } else {
-            if tracker.link == .lost {
-                events.append(tracker.event(.signalRegained, at: time, from: "lost", to: "ranging",
-                                            reason: EventReason(cause: tracker.lossCause?.rawValue, lastSeen: tracker.lastValid)))
-                // Afresh: no filter memory across the gap, every rule from its initial state.
-                let reported = tracker.reported
-                tracker = PeerTracker(identity: tracker.identity, rules: rules)
-                tracker.reported = reported
-            }
-            tracker.link = .ranging
-            tracker.lossCause = nil
-            tracker.lastValid = time
-            let raw = max(0, sample.distanceMeters ?? 0)
-            tracker.distance = tracker.filter.update(raw, at: time, nonLineOfSight: sample.nonLineOfSight == true)
-            events.appendIfAny(tracker.takeAngle(sample, at: time, rules: rules, deviceHasAoA: deviceHasAoA))
-            tracker.evaluate(at: time, measured: true, into: &events)
-            guidance = feedback(of: tracker, at: time)
-            estimate = position(of: tracker, at: time)
-        }
-        for event in events { outputs.append(.event(event)) }
-        if let state = stateChange(of: &tracker, at: time) { outputs.append(.state(state)) }
-        if let guidance { outputs.append(.feedback(guidance)) }
-        if let estimate { outputs.append(.position(estimate)) }
-        let distance = tracker.link == .ranging ? tracker.distance : nil
-        store(tracker, in: slot)
-        return distance
+        // Changed where it lives: every field the step reads is a stored property beside it.
+        trackers[slot(for: peer), timeouts: inUse.timeouts]
+            .measure(sample, at: time, rules: rules, inUse: inUse, gateway: gateway, deviceHasAoA: deviceHasAoA, into: &outputs)
+    }
+
+    /// The slot of `peer`'s tracker: a new tracker's for a peer first seen, which joins the
+    /// output order.
+    private mutating func slot(for peer: PeerIdentity) -> TrackerTable.Slot {
+        if let slot = trackers.slot(of: peer.address) { return slot }
+        order.append(peer.address)
+        return trackers.insert(PeerTracker(identity: peer, rules: rules), timeouts: inUse.timeouts)
     }
 
     /// A round's measurements are in: the rankings they changed, judged once on the whole round —
@@ -164,24 +139,8 @@ public struct ProximityEngine: Sendable {
     private mutating func tickEveryPeer(at time: Double) -> [ProximityOutput] {
         var outputs: [ProximityOutput] = []
         for address in order {
-            // Taken out rather than copied, so that the tracker's arrays are not shared with the
-            // table's copy and change in place (a copy of each, every tick, otherwise).
-            guard case (var tracker, let slot)? = trackers.take(address) else { continue }
-            var events: [ProximityEvent] = []
-            if tracker.link == .ranging, let last = tracker.lastValid, let silent = tracker.silentSince {
-                if time - silent >= rules.signalLostAfter - PeerTracker.timeSlack {
-                    let errors = (tracker.lastFailure ?? -.infinity) > last
-                    tracker.lose(errors ? .measurementErrors : .timeout, at: time, into: &events)
-                } else {
-                    let before = tracker.bearing
-                    events.appendIfAny(tracker.expireAngle(at: time, rules: rules))
-                    tracker.evaluate(at: time, measured: false, into: &events)
-                    if tracker.bearing != before { tracker.directionChanged(at: time, into: &events) }
-                }
-            }
-            for event in events { outputs.append(.event(event)) }
-            if let state = stateChange(of: &tracker, at: time) { outputs.append(.state(state)) }
-            store(tracker, in: slot)
+            guard let slot = trackers.slot(of: address) else { continue }
+            trackers[slot, timeouts: inUse.timeouts].tick(at: time, rules: rules, into: &outputs)
         }
         initialStatesDue = false
         rankingChanges(at: time, into: &outputs)
@@ -194,13 +153,10 @@ public struct ProximityEngine: Sendable {
     /// engine does not track.
     public mutating func phoneAngle(peer: PeerIdentity, azimuthDeg: Double?, elevationDeg: Double?, measuredAt: Double,
                                     at time: Double) -> [ProximityOutput] {
-        guard case (var tracker, let slot)? = trackers.take(peer.address) else { return [] }
-        var events = tracker.takePhoneAngle(azimuthDeg: azimuthDeg, elevationDeg: elevationDeg, measuredAt: measuredAt,
-                                            at: time, rules: rules)
-        if tracker.link == .ranging { tracker.directionChanged(at: time, into: &events) }
-        var outputs = events.map(ProximityOutput.event)
-        if let state = stateChange(of: &tracker, at: time) { outputs.append(.state(state)) }
-        store(tracker, in: slot)
+        guard let slot = trackers.slot(of: peer.address) else { return [] }
+        var outputs: [ProximityOutput] = []
+        trackers[slot, timeouts: inUse.timeouts].phoneAngle(azimuthDeg: azimuthDeg, elevationDeg: elevationDeg, measuredAt: measuredAt,
+                                                at: time, rules: rules, into: &outputs)
         rankingChanges(at: time, into: &outputs)
         return outputs
     }
@@ -210,9 +166,8 @@ public struct ProximityEngine: Sendable {
     /// measurements (read late, in a burst) continue the link as if nothing happened.
     public mutating func excuseSilence(until time: Double) {
         for address in order {
-            guard case (var tracker, let slot)? = trackers.take(address) else { continue }
-            if tracker.link == .ranging { tracker.excusedUntil = time }
-            store(tracker, in: slot)
+            guard let slot = trackers.slot(of: address) else { continue }
+            if trackers[slot, timeouts: inUse.timeouts].link == .ranging { trackers[slot, timeouts: inUse.timeouts].excusedUntil = time }
         }
     }
 
@@ -222,12 +177,8 @@ public struct ProximityEngine: Sendable {
     public mutating func linkLost(peer: PeerIdentity?, cause: LossCause, at time: Double, endsConnecting: Bool = false) -> [ProximityOutput] {
         var outputs: [ProximityOutput] = []
         for address in order where peer == nil || peer?.address == address {
-            guard case (var tracker, let slot)? = trackers.take(address) else { continue }
-            var events: [ProximityEvent] = []
-            tracker.lose(cause, at: time, endsConnecting: endsConnecting, into: &events)
-            outputs += events.map(ProximityOutput.event)
-            if let state = stateChange(of: &tracker, at: time) { outputs.append(.state(state)) }
-            store(tracker, in: slot)
+            guard let slot = trackers.slot(of: address) else { continue }
+            trackers[slot, timeouts: inUse.timeouts].loseLink(cause, at: time, endsConnecting: endsConnecting, into: &outputs)
         }
         rankingChanges(at: time, into: &outputs)
         return outputs
@@ -249,12 +200,11 @@ public struct ProximityEngine: Sendable {
     /// its tracker, place and ranking memberships move with it, so that its state, stage, zones
     /// and approaches carry on without an event. No-op unless `old` is tracked and `new` is not.
     public mutating func readdress(_ old: MacAddress, to new: MacAddress) {
-        guard old != new, !trackers.contains(new), case (var tracker, _)? = trackers.take(old) else { return }
-        trackers.remove(old)
+        guard old != new, !trackers.contains(new), var tracker = trackers.remove(old) else { return }
         let moved = PeerIdentity(address: new, name: tracker.identity.name)
         let previous = tracker.identity
         tracker.identity = moved
-        store(tracker)
+        trackers.insert(tracker, timeouts: inUse.timeouts)
         if let index = order.firstIndex(of: old) { order[index] = new }
         for index in published.indices {
             published[index] = published[index]?.map { $0 == previous ? moved : $0 }
@@ -281,17 +231,8 @@ public struct ProximityEngine: Sendable {
         rules = new
         var outputs: [ProximityOutput] = []
         for address in order {
-            guard case (var tracker, let slot)? = trackers.take(address) else { continue }
-            if !tracker.filter.matches(new.filter) {
-                var filter = DistanceFilter(new.filter)
-                if let d = tracker.distance, let t = tracker.lastValid { _ = filter.update(d, at: t) }
-                tracker.filter = filter
-            }
-            var events: [ProximityEvent] = []
-            tracker.carryOver(to: new, at: time, into: &events)
-            outputs += events.map(ProximityOutput.event)
-            if let state = stateChange(of: &tracker, at: time) { outputs.append(.state(state)) }
-            store(tracker, in: slot)
+            guard let slot = trackers.slot(of: address) else { continue }
+            trackers[slot, timeouts: inUse.timeouts].adopt(new, at: time, into: &outputs)
         }
         // Rankings carry over by name; one that went is published once, empty.
         let before = published
@@ -323,66 +264,6 @@ public struct ProximityEngine: Sendable {
     }
 
     // MARK: - Outputs
-
-    /// Puts `tracker` (back) in ``trackers``, with its deadline: into `slot` when it was taken
-    /// from there, else into the slot of its address.
-    private mutating func store(_ tracker: PeerTracker, in slot: TrackerTable.Slot? = nil) {
-        let deadline = tracker.nextDeadline(rules: rules)
-        if let slot { trackers.put(tracker, deadline: deadline, in: slot) } else { trackers.put(tracker, deadline: deadline) }
-    }
-
-    /// The tracker of `peer`, taken out of ``trackers`` until the caller puts it back (a new one,
-    /// without a slot yet, for a peer first seen): while the table holds a second reference,
-    /// every write to the tracker's rule arrays would copy them.
-    private mutating func takeTracker(for peer: PeerIdentity) -> (PeerTracker, TrackerTable.Slot?) {
-        if let (tracker, slot) = trackers.take(peer.address) { return (tracker, slot) }
-        order.append(peer.address)
-        return (PeerTracker(identity: peer, rules: rules), nil)
-    }
-
-    /// The state of `tracker` when a discrete field changed since it was last reported. The check
-    /// runs on every measurement and builds nothing; the state (with its name lists) only on change.
-    private func stateChange(of tracker: inout PeerTracker, at time: Double) -> PeerState? {
-        let unchanged = tracker.reported.map { tracker.discreteMatches($0) } ?? false
-        assert(unchanged == (tracker.state(at: time).discrete == tracker.reported),
-               "discreteMatches disagrees with PeerState.discrete")
-        if unchanged { return nil }
-        let state = tracker.state(at: time)
-        tracker.reported = state.discrete
-        return state
-    }
-
-    private static let noAttributes = RenderedJSON(.object([]))
-
-    private func feedback(of tracker: PeerTracker, at time: Double) -> Feedback? {
-        guard let d = tracker.distance else { return nil }
-        // What `state(at:)` would say, without building its zone and approach lists.
-        let stages = inUse.stages
-        let stage = tracker.stage.flatMap { i in stages.flatMap { $0.bands.indices.contains(i) ? $0.bands[i].name : nil } }
-        let activeApproach = tracker.approachProgress
-        guard stage != nil || activeApproach != nil || tracker.facing != nil else { return nil }
-        var progress = activeApproach ?? 0
-        var attributes = Self.noAttributes
-        if let index = tracker.stage, let stages {
-            attributes = stages.bands[index].attributes
-            if activeApproach == nil, let outer = stages.bounds(of: index).outer {
-                let inner = stages.bounds(of: index).inner
-                progress = outer > inner ? min(1, max(0, (outer - d) / (outer - inner))) : 1
-            }
-        }
-        return Feedback(ts: time, peer: tracker.identity, stage: stage, attributes: attributes, progress: progress,
-                        facing: tracker.facing, directionSource: tracker.bearing?.source,
-                        cue: tracker.facing == true ? inUse.holdingCue : nil)
-    }
-
-    private func position(of tracker: PeerTracker, at time: Double) -> Position? {
-        // A phone's angle is where it points, not where it is: no position from it.
-        guard let d = tracker.distance, let bearing = tracker.bearing, bearing.source == .gateway, bearing.at == time,
-              let elevation = bearing.elevationDeg else { return nil }
-        return Position.estimate(ts: time, peer: tracker.identity, distance: d, azimuthDeg: bearing.azimuthDeg,
-                                 azimuthFOM: bearing.azimuthFOM, elevationDeg: elevation, elevationFOM: bearing.elevationFOM,
-                                 distanceSigma: tracker.filter.standardDeviation, gateway: gateway)
-    }
 
     /// The ranking of `rules.rankings[index]`; which peers the rule selects, and their base scores,
     /// come from each tracker's ``PeerTracker/rankings``.
@@ -443,16 +324,158 @@ public struct ProximityEngine: Sendable {
     }
 }
 
+// MARK: - A tracker's steps, taken where it lives in the table
+
+/// What the engine does to one peer's tracker at each input. Each step appends the peer's
+/// events, then its state when a discrete field changed, then what else it gives; the engine
+/// runs them on the tracker in its slot (``TrackerTable/subscript(_:timeouts:)``), with what they
+/// read of the engine handed in beside it.
+private extension PeerTracker {
+    /// A measurement of this peer: see ``ProximityEngine/ingestWithinRound(peer:sample:at:into:)``.
+    mutating func measure(_ sample: RangingSample, at time: Double, rules: Rules, inUse: RulesInUse, gateway: GatewayPose?,
+                          deviceHasAoA: Bool, into outputs: inout [ProximityOutput]) -> Double? {
+        var events: [ProximityEvent] = []
+        var guidance: Feedback?
+        var estimate: Position?
+        if !sample.isValid {
+            lastFailure = time
+            if link == .ranging, let silent = silentSince, time - silent >= rules.signalLostAfter - Self.timeSlack {
+                lose(.measurementErrors, at: time, into: &events)
+            }
+        } else {
+            if link == .lost {
+                events.append(event(.signalRegained, at: time, from: "lost", to: "ranging",
+                                    reason: EventReason(cause: lossCause?.rawValue, lastSeen: lastValid)))
+                // Afresh: no filter memory across the gap, every rule from its initial state.
+                let reported = reported
+                self = PeerTracker(identity: identity, rules: rules)
+                self.reported = reported
+            }
+            link = .ranging
+            lossCause = nil
+            lastValid = time
+            let raw = max(0, sample.distanceMeters ?? 0)
+            distance = filter.update(raw, at: time, nonLineOfSight: sample.nonLineOfSight == true)
+            events.appendIfAny(takeAngle(sample, at: time, rules: rules, deviceHasAoA: deviceHasAoA))
+            evaluate(at: time, measured: true, into: &events)
+            guidance = feedback(at: time, inUse: inUse)
+            estimate = position(at: time, gateway: gateway)
+        }
+        for event in events { outputs.append(.event(event)) }
+        if let state = stateChange(at: time) { outputs.append(.state(state)) }
+        if let guidance { outputs.append(.feedback(guidance)) }
+        if let estimate { outputs.append(.position(estimate)) }
+        return link == .ranging ? distance : nil
+    }
+
+    /// A tick: the link lost to silence, or the angle aged out and the rules evaluated without
+    /// a measurement (a zone's dwell completes).
+    mutating func tick(at time: Double, rules: Rules, into outputs: inout [ProximityOutput]) {
+        var events: [ProximityEvent] = []
+        if link == .ranging, let last = lastValid, let silent = silentSince {
+            if time - silent >= rules.signalLostAfter - Self.timeSlack {
+                let errors = (lastFailure ?? -.infinity) > last
+                lose(errors ? .measurementErrors : .timeout, at: time, into: &events)
+            } else {
+                let before = bearing
+                events.appendIfAny(expireAngle(at: time, rules: rules))
+                evaluate(at: time, measured: false, into: &events)
+                if bearing != before { directionChanged(at: time, into: &events) }
+            }
+        }
+        for event in events { outputs.append(.event(event)) }
+        if let state = stateChange(at: time) { outputs.append(.state(state)) }
+    }
+
+    /// The phone's report of its angle: see ``ProximityEngine/phoneAngle(peer:azimuthDeg:elevationDeg:measuredAt:at:)``.
+    mutating func phoneAngle(azimuthDeg: Double?, elevationDeg: Double?, measuredAt: Double, at time: Double,
+                             rules: Rules, into outputs: inout [ProximityOutput]) {
+        var events = takePhoneAngle(azimuthDeg: azimuthDeg, elevationDeg: elevationDeg, measuredAt: measuredAt,
+                                    at: time, rules: rules)
+        if link == .ranging { directionChanged(at: time, into: &events) }
+        for event in events { outputs.append(.event(event)) }
+        if let state = stateChange(at: time) { outputs.append(.state(state)) }
+    }
+
+    /// The device link's report that ranging stopped: see ``ProximityEngine/linkLost(peer:cause:at:endsConnecting:)``.
+    mutating func loseLink(_ cause: LossCause, at time: Double, endsConnecting: Bool, into outputs: inout [ProximityOutput]) {
+        var events: [ProximityEvent] = []
+        lose(cause, at: time, endsConnecting: endsConnecting, into: &events)
+        for event in events { outputs.append(.event(event)) }
+        if let state = stateChange(at: time) { outputs.append(.state(state)) }
+    }
+
+    /// New rules: the filter restarted from the current estimate when its settings changed, and
+    /// each kind's tracking carried over (see ``ProximityEngine/replaceRules(_:at:)``).
+    mutating func adopt(_ new: Rules, at time: Double, into outputs: inout [ProximityOutput]) {
+        if !filter.matches(new.filter) {
+            var restarted = DistanceFilter(new.filter)
+            if let d = distance, let t = lastValid { _ = restarted.update(d, at: t) }
+            filter = restarted
+        }
+        var events: [ProximityEvent] = []
+        carryOver(to: new, at: time, into: &events)
+        for event in events { outputs.append(.event(event)) }
+        if let state = stateChange(at: time) { outputs.append(.state(state)) }
+    }
+
+    /// The state when a discrete field changed since it was last reported. The check runs on
+    /// every measurement and builds nothing; the state (with its name lists) only on change.
+    mutating func stateChange(at time: Double) -> PeerState? {
+        let unchanged = reported.map { discreteMatches($0) } ?? false
+        assert(unchanged == (state(at: time).discrete == reported), "discreteMatches disagrees with PeerState.discrete")
+        if unchanged { return nil }
+        let state = state(at: time)
+        reported = state.discrete
+        return state
+    }
+
+    func feedback(at time: Double, inUse: RulesInUse) -> Feedback? {
+        guard let d = distance else { return nil }
+        // What `state(at:)` would say, without building its zone and approach lists.
+        let stages = inUse.stages
+        let stageName = stage.flatMap { i in stages.flatMap { $0.bands.indices.contains(i) ? $0.bands[i].name : nil } }
+        let activeApproach = approachProgress
+        guard stageName != nil || activeApproach != nil || facing != nil else { return nil }
+        var progress = activeApproach ?? 0
+        var attributes = RulesInUse.noAttributes
+        if let index = stage, let stages {
+            attributes = stages.bands[index].attributes
+            if activeApproach == nil, let outer = stages.bounds(of: index).outer {
+                let inner = stages.bounds(of: index).inner
+                progress = outer > inner ? min(1, max(0, (outer - d) / (outer - inner))) : 1
+            }
+        }
+        return Feedback(ts: time, peer: identity, stage: stageName, attributes: attributes, progress: progress,
+                        facing: facing, directionSource: bearing?.source,
+                        cue: facing == true ? inUse.holdingCue : nil)
+    }
+
+    func position(at time: Double, gateway: GatewayPose?) -> Position? {
+        // A phone's angle is where it points, not where it is: no position from it.
+        guard let d = distance, let bearing, bearing.source == .gateway, bearing.at == time,
+              let elevation = bearing.elevationDeg else { return nil }
+        return Position.estimate(ts: time, peer: identity, distance: d, azimuthDeg: bearing.azimuthDeg,
+                                 azimuthFOM: bearing.azimuthFOM, elevationDeg: elevation, elevationFOM: bearing.elevationFOM,
+                                 distanceSigma: filter.standardDeviation, gateway: gateway)
+    }
+}
+
 /// What the engine reads of the rules after every measurement and round: `feedback` follows the
-/// stage band and the facing cue, rankings their rules.
+/// stage band and the facing cue, rankings their rules, each tracker's deadline the timeouts.
 private struct RulesInUse: Sendable {
     var stages: StageRules?
     var holdingCue: JSONValue?
     var rankings: [RankingRule]
+    var timeouts: PeerTracker.Timeouts
+
+    /// A stage without attributes of its own says `{}`.
+    static let noAttributes = RenderedJSON(.object([]))
 
     init(_ rules: Rules) {
         stages = rules.stages
         holdingCue = rules.facing?.cues.holding
         rankings = rules.rankings
+        timeouts = PeerTracker.Timeouts(rules)
     }
 }

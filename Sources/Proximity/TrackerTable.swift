@@ -2,11 +2,10 @@ import UCI
 
 /// The engine's peer trackers by address, each with its next deadline beside it.
 ///
-/// A tracker lives in a slot of an array, found by one dictionary lookup, and is moved out of its
-/// slot while the engine works on it (`take`) and back into the same slot (`put`): one hash of
-/// the address per measurement, and no second reference to the tracker's arrays while they
-/// change (a write to a shared array would copy it). A dictionary of trackers cost a removal and
-/// two insertions (tracker and deadline) per measurement instead.
+/// A tracker lives in a slot of an array, found by one dictionary lookup, and the engine changes
+/// it there (``subscript(_:timeouts:)``): one hash of the address per measurement, no copy of the
+/// tracker (a few hundred bytes) out of its slot and back, and no second reference to its arrays
+/// while they change (a write to a shared array would copy it).
 struct TrackerTable: Sendable {
     /// Where a tracker lives; valid until its address is removed.
     struct Slot: Sendable {
@@ -14,30 +13,37 @@ struct TrackerTable: Sendable {
     }
 
     private var slots: [MacAddress: Int] = [:]
-    /// nil: a slot freed by `remove`, or a tracker taken out and not yet put back.
+    /// nil: a slot freed by `remove`.
     private var trackers: [PeerTracker?] = []
-    /// Each slot's ``PeerTracker/nextDeadline(rules:)`` as of its last `put`.
+    /// Each slot's ``PeerTracker/nextDeadline(_:)`` as of the end of its last change.
     private var deadlines: [Double?] = []
     private var freed: [Int] = []
 
-    /// Moves the tracker of `address` out of its slot; nil for an address without one.
-    mutating func take(_ address: MacAddress) -> (PeerTracker, Slot)? {
-        guard let index = slots[address], let tracker = trackers[index].take() else { return nil }
-        return (tracker, Slot(index: index))
+    /// The slot of the tracker of `address`; nil for an address without one.
+    func slot(of address: MacAddress) -> Slot? {
+        slots[address].map(Slot.init(index:))
     }
 
-    /// Puts `tracker` back where `take` found it.
-    mutating func put(_ tracker: PeerTracker, deadline: Double?, in slot: Slot) {
-        trackers[slot.index] = tracker
-        deadlines[slot.index] = deadline
-    }
-
-    /// Puts `tracker` in the slot of its address, a new one if it has none.
-    mutating func put(_ tracker: PeerTracker, deadline: Double?) {
-        let address = tracker.identity.address
-        if let index = slots[address] {
-            return put(tracker, deadline: deadline, in: Slot(index: index))
+    /// The tracker in `slot`, changed where it lives; its deadline under `timeouts` is worked
+    /// out again when the change ends, so that ``earliestDeadline`` never misses one.
+    subscript(slot: Slot, timeouts timeouts: PeerTracker.Timeouts) -> PeerTracker {
+        _read { yield trackers[slot.index]! }
+        _modify {
+            defer { deadlines[slot.index] = Self.deadline(of: &trackers[slot.index]!, timeouts) }
+            yield &trackers[slot.index]!
         }
+    }
+
+    /// Read where the tracker lives: the array's getter would copy it out first.
+    private static func deadline(of tracker: inout PeerTracker, _ timeouts: PeerTracker.Timeouts) -> Double? {
+        tracker.nextDeadline(timeouts)
+    }
+
+    /// Puts `tracker` in a slot of its address, which has none.
+    @discardableResult
+    mutating func insert(_ tracker: PeerTracker, timeouts: PeerTracker.Timeouts) -> Slot {
+        let address = tracker.identity.address
+        precondition(slots[address] == nil, "a second tracker of \(address)")
         let index: Int
         if let reused = freed.popLast() {
             index = reused
@@ -47,15 +53,19 @@ struct TrackerTable: Sendable {
             deadlines.append(nil)
         }
         slots[address] = index
-        put(tracker, deadline: deadline, in: Slot(index: index))
+        deadlines[index] = tracker.nextDeadline(timeouts)
+        trackers[index] = tracker
+        return Slot(index: index)
     }
 
-    /// Forgets `address` and its tracker.
-    mutating func remove(_ address: MacAddress) {
-        guard let index = slots.removeValue(forKey: address) else { return }
-        trackers[index] = nil
+    /// Forgets `address`: its tracker, which is handed back; nil for an address without one.
+    @discardableResult
+    mutating func remove(_ address: MacAddress) -> PeerTracker? {
+        guard let index = slots.removeValue(forKey: address) else { return nil }
+        let tracker = trackers[index].take()
         deadlines[index] = nil
         freed.append(index)
+        return tracker
     }
 
     func contains(_ address: MacAddress) -> Bool { slots[address] != nil }

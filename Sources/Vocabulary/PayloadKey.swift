@@ -4,20 +4,30 @@
 /// schemas come from), and the fuse and `watch` read them with the same, so that a renamed member
 /// cannot leave a reader behind. A name is a
 /// literal of the schema: the writer copies its bytes without escaping.
+///
+/// A key holds only the literal's address and length: copying one retains nothing, and each of
+/// the constants below is laid out in the binary rather than made on first use (a `String` in
+/// it cost a lazy initialisation, a retain and a release for every member the hot path wrote).
 public struct PayloadKey: Sendable, Hashable, ExpressibleByStringLiteral, CustomStringConvertible {
     /// The name as written, for the hot path's `JSONBytes.member`.
     public let name: StaticString
-    public let text: String
 
     public init(stringLiteral name: StaticString) {
         self.name = name
-        text = name.description
     }
+
+    /// The name as a `String` (a small one, without storage of its own, up to 15 bytes).
+    public var text: String { name.description }
 
     public var description: String { text }
 
-    public static func == (a: PayloadKey, b: PayloadKey) -> Bool { a.text == b.text }
-    public func hash(into hasher: inout Hasher) { hasher.combine(text) }
+    public static func == (a: PayloadKey, b: PayloadKey) -> Bool { a.utf8.elementsEqual(b.utf8) }
+    public func hash(into hasher: inout Hasher) { hasher.combine(bytes: UnsafeRawBufferPointer(utf8)) }
+
+    /// The name's bytes, in the binary.
+    private var utf8: UnsafeBufferPointer<UInt8> {
+        UnsafeBufferPointer(start: name.utf8Start, count: name.utf8CodeUnitCount)
+    }
 }
 
 extension PayloadKey {

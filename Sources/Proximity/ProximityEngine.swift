@@ -335,8 +335,6 @@ private extension PeerTracker {
     mutating func measure(_ sample: RangingSample, at time: Double, rules: Rules, inUse: RulesInUse, gateway: GatewayPose?,
                           deviceHasAoA: Bool, into outputs: inout [ProximityOutput]) -> Double? {
         var events: [ProximityEvent] = []
-        var guidance: Feedback?
-        var estimate: Position?
         if !sample.isValid {
             lastFailure = time
             if link == .ranging, let silent = silentSince, time - silent >= rules.signalLostAfter - Self.timeSlack {
@@ -358,13 +356,15 @@ private extension PeerTracker {
             distance = filter.update(raw, at: time, nonLineOfSight: sample.nonLineOfSight == true)
             events.appendIfAny(takeAngle(sample, at: time, rules: rules, deviceHasAoA: deviceHasAoA))
             evaluate(at: time, measured: true, into: &events)
-            guidance = feedback(at: time, inUse: inUse)
-            estimate = position(at: time, gateway: gateway)
         }
         for event in events { outputs.append(.event(event)) }
         if let state = stateChange(at: time) { outputs.append(.state(state)) }
-        if let guidance { outputs.append(.feedback(guidance)) }
-        if let estimate { outputs.append(.position(estimate)) }
+        // Made where they are appended (the state's check changes only `reported`), so that each
+        // moves into `outputs` instead of being copied there from a variable.
+        if sample.isValid {
+            if let guidance = feedback(at: time, inUse: inUse) { outputs.append(.feedback(guidance)) }
+            if let estimate = position(at: time, gateway: gateway) { outputs.append(.position(estimate)) }
+        }
         return link == .ranging ? distance : nil
     }
 

@@ -161,26 +161,28 @@ public struct ApproachTracking: RuleTracking {
 
     public mutating func evaluate(_ peer: inout PeerTracker, at time: Double, measured: Bool, into events: inout [ProximityEvent]) {
         guard measured, let d = peer.distance else { return }
-        for (i, rule) in rules.enumerated() {
+        // By index, each rule read where it is: `for rule in rules` would copy every rule (a
+        // retain of each of its strings) at every measurement.
+        for i in rules.indices {
             guard let phase = phases[i] else { continue }
             var next = phase
-            if next == .idle, d <= rule.startWithin {
+            if next == .idle, d <= rules[i].startWithin {
                 next = .ready
-                events.append(peer.event(.approachReady, at: time, rule: rule.name, from: "idle", to: "ready",
-                                         reason: EventReason(thresholdM: rule.startWithin, crossedAt: time)))
+                events.append(peer.event(.approachReady, at: time, rule: rules[i].name, from: "idle", to: "ready",
+                                         reason: EventReason(thresholdM: rules[i].startWithin, crossedAt: time)))
             }
-            if next == .ready, d <= rule.confirmWithin {
+            if next == .ready, d <= rules[i].confirmWithin {
                 next = .completed
-                events.append(peer.event(.approachCompleted, at: time, rule: rule.name, from: "ready", to: "completed",
-                                         reason: EventReason(thresholdM: rule.confirmWithin, crossedAt: time)))
-            } else if next == .ready, d > rule.cancelBeyond {
+                events.append(peer.event(.approachCompleted, at: time, rule: rules[i].name, from: "ready", to: "completed",
+                                         reason: EventReason(thresholdM: rules[i].confirmWithin, crossedAt: time)))
+            } else if next == .ready, d > rules[i].cancelBeyond {
                 next = .idle
-                events.append(peer.event(.approachCanceled, at: time, rule: rule.name, from: "ready", to: "idle",
-                                         reason: EventReason(thresholdM: rule.cancelBeyond, crossedAt: time)))
-            } else if next == .completed, d > rule.startWithin {
+                events.append(peer.event(.approachCanceled, at: time, rule: rules[i].name, from: "ready", to: "idle",
+                                         reason: EventReason(thresholdM: rules[i].cancelBeyond, crossedAt: time)))
+            } else if next == .completed, d > rules[i].startWithin {
                 next = .idle  // re-armed: a new approach can complete
             }
-            phases[i] = next
+            if next != phase { phases[i] = next }
         }
         peer.approachProgress = activeProgress(at: d)
     }
@@ -222,14 +224,14 @@ public struct ApproachTracking: RuleTracking {
     public func describe<Writer: PeerStateWriter>(_ peer: PeerTracker, into writer: inout Writer) {
         writer.member(.approaches)
         writer.beginObject()
-        for (i, rule) in rules.enumerated() {
+        for i in rules.indices {
             guard let phase = phases[i] else { continue }
-            writer.member(rule.name)
+            writer.member(rules[i].name)
             writer.beginObject()
             writer.member(.phase)
             writer.string(phase.rawValue)
             writer.member(.progress)
-            writer.continuous(Self.progress(of: rule, in: phase, at: peer.distance))
+            writer.continuous(Self.progress(of: rules[i], in: phase, at: peer.distance))
             writer.end()
         }
         writer.end()
@@ -246,8 +248,8 @@ public struct ApproachTracking: RuleTracking {
 
     /// The progress of the first approach (in rule order) that is not idle.
     private func activeProgress(at distance: Double) -> Double? {
-        for (rule, phase) in zip(rules, phases) {
-            if let phase, phase != .idle { return Self.progress(of: rule, in: phase, at: distance) }
+        for i in rules.indices {
+            if let phase = phases[i], phase != .idle { return Self.progress(of: rules[i], in: phase, at: distance) }
         }
         return nil
     }

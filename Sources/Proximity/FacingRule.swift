@@ -246,16 +246,18 @@ public struct FacingTracking: RuleTracking {
         }
         let old = peer.facing
         peer.facing = next
-        let cues = judgement.cues
+        // Nearly every measurement: no change, nothing to build.
+        guard next != old else { return }
         let from: JSONValue = old.map(JSONValue.bool) ?? .null
         let to: JSONValue = next.map(JSONValue.bool) ?? .null
-        if next == true, old != true {
+        if next == true {
             events.append(peer.event(.facingGained, at: time, from: from, to: to,
-                                     reason: EventReason(toleranceDeg: tolerance, azimuthDeg: peer.bearing?.azimuthDeg), cue: cues.gained))
-        } else if old == true, next != true {
+                                     reason: EventReason(toleranceDeg: tolerance, azimuthDeg: peer.bearing?.azimuthDeg),
+                                     cue: judgement.cues.gained))
+        } else if old == true {
             let reason = next == false ? EventReason(toleranceDeg: tolerance, azimuthDeg: peer.bearing?.azimuthDeg)
                                        : lossReason ?? .because(.directionUnavailable)
-            events.append(peer.event(.facingLost, at: time, from: from, to: to, reason: reason, cue: cues.lost))
+            events.append(peer.event(.facingLost, at: time, from: from, to: to, reason: reason, cue: judgement.cues.lost))
         }
     }
 }

@@ -206,6 +206,8 @@ public struct StageTracking: RuleTracking {
     /// `fromName` the name moved from (a band of the rules before a reload).
     private func move(_ peer: inout PeerTracker, to next: Int?, at time: Double, reason: EventReason?,
                       fromName: String?? = nil, into events: inout [ProximityEvent]) {
+        // Nearly every measurement: the same band as before, nothing to say or to look up.
+        if fromName == nil, next == peer.stage { return }
         let bands = stages?.bands ?? []
         let oldName = fromName ?? name(of: peer.stage)
         let newName = next.map { bands[$0].name }

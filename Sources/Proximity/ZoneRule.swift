@@ -137,26 +137,29 @@ public struct ZoneTracking: RuleTracking {
 
     public mutating func evaluate(_ peer: inout PeerTracker, at time: Double, measured: Bool, into events: inout [ProximityEvent]) {
         guard let d = peer.distance else { return }
-        for (i, rule) in rules.enumerated() {
-            guard var track = tracks[i] else { continue }
-            let changing = track.inside ? d > rule.exitBeyond : d <= rule.enterWithin
+        // By index, each rule read where it is: `for rule in rules` would copy every rule (a
+        // retain of each of its strings) at every measurement.
+        for i in rules.indices {
+            guard let before = tracks[i] else { continue }
+            var track = before
+            let changing = track.inside ? d > rules[i].exitBeyond : d <= rules[i].enterWithin
             if !changing {
                 track.crossedAt = nil
             } else {
                 let crossedAt = track.crossedAt ?? time
-                if time - crossedAt >= rule.dwell - PeerTracker.timeSlack {
+                if time - crossedAt >= rules[i].dwell - PeerTracker.timeSlack {
                     track.inside.toggle()
                     track.crossedAt = nil
-                    events.append(peer.event(track.inside ? .zoneEnter : .zoneExit, at: time, rule: rule.name,
+                    events.append(peer.event(track.inside ? .zoneEnter : .zoneExit, at: time, rule: rules[i].name,
                                              from: track.inside ? "outside" : "inside", to: track.inside ? "inside" : "outside",
-                                             reason: EventReason(thresholdM: track.inside ? rule.enterWithin : rule.exitBeyond,
-                                                                 dwellMs: TimeSpan(seconds: rule.dwell).milliseconds,
+                                             reason: EventReason(thresholdM: track.inside ? rules[i].enterWithin : rules[i].exitBeyond,
+                                                                 dwellMs: TimeSpan(seconds: rules[i].dwell).milliseconds,
                                                                  crossedAt: crossedAt)))
                 } else {
                     track.crossedAt = crossedAt
                 }
             }
-            tracks[i] = track
+            if track != before { tracks[i] = track }
         }
     }
 
@@ -203,7 +206,7 @@ public struct ZoneTracking: RuleTracking {
     public func describe<Writer: PeerStateWriter>(_ peer: PeerTracker, into writer: inout Writer) {
         writer.member(.zones)
         writer.beginList()
-        for (i, rule) in rules.enumerated() where tracks[i]?.inside == true { writer.string(rule.name) }
+        for i in rules.indices where tracks[i]?.inside == true { writer.string(rules[i].name) }
         writer.end()
     }
 }

@@ -64,6 +64,8 @@ public final class MQTTClient {
     private var acknowledgementsAwaitedSince: Double?
     /// QoS 0 packets written by the client itself (plain TCP only), ahead of libmosquitto's queue.
     private var liveWrites = LiveWrites()
+    /// The topics already found plain: the check of each message's topic.
+    private var plainTopics = PlainTopics()
     /// Whether live packets were written by the client since the last flush: then libmosquitto
     /// writes its packets at once (see `writeLibraryPacketNow`).
     private var liveSinceFlush = false
@@ -415,7 +417,7 @@ public final class MQTTClient {
     @discardableResult
     public func publish(topic: String, payload: UnsafeRawBufferPointer, qos: MQTTQoS = .atMostOnce, retain: Bool = false,
                         properties: PublishProperties? = nil) throws(MQTTError) -> Int {
-        let plain = MQTTTopic.isPlainForPublish(topic)
+        let plain = plainTopics.contains(topic)
         if !plain { try MQTTTopic.validateForPublish(topic) }
         guard payload.count <= 268_435_455 else { throw .payloadTooLarge(bytes: payload.count) }
         guard let mosq, !stopping else { throw .closed }

@@ -20,4 +20,34 @@ import Testing
         #expect(MQTTTopic.isPlainForPublish("uwb/gw-1/peer/anna/range"))
         #expect(!MQTTTopic.isPlainForPublish(String(repeating: "a", count: 65536)))
     }
+
+    /// The memo of topics already found plain answers as the check does, for a topic seen before,
+    /// a copy of it, an equal text made anew, and texts changed from a remembered one.
+    @Test func rememberedTopicsAnswerAsTheCheckDoes() {
+        var memo = PlainTopics()
+        func plain(_ topic: String) -> Bool { memo.contains(topic) }
+        let topic = "uwb/gw-1/peer/anna/range"
+        #expect(plain(topic))
+        #expect(plain(topic))
+        let copy = topic
+        #expect(plain(copy))
+        #expect(plain(String(decoding: Array(topic.utf8), as: UTF8.self)))
+        var wild = topic
+        wild.append("/#")
+        #expect(!plain(wild))
+        var shorter = topic
+        shorter.removeLast()
+        #expect(plain(shorter))
+        // Many topics, each checked, then remembered in their slots or replacing one another.
+        for round in 0..<3 {
+            for n in 0..<200 {
+                let made = "uwb/gw-1/peer/tag-\(n)/feedback"
+                #expect(plain(made), "round \(round)")
+                #expect(!plain(made + "/+"), "round \(round)")
+            }
+        }
+        #expect(!plain("uwb/gw-1/peer/\u{0}nna/range"))
+        #expect(plain("a/b"))
+        #expect(!plain("a/#"))
+    }
 }

@@ -14,6 +14,16 @@ public enum MacAddress: Hashable, Sendable, CustomStringConvertible {
         }
     }
 
+    /// One word to the hasher, not the case and then the value: the agent looks addresses up a
+    /// few times per measurement. A short address and the extended one with the top bit set
+    /// and the same low bits hash alike; only their equality tells them apart, as it should.
+    public func hash(into hasher: inout Hasher) {
+        switch self {
+        case let .short(value): hasher.combine(UInt64(value) | 1 << 63)
+        case let .extended(value): hasher.combine(value)
+        }
+    }
+
     /// Wire size: 2 or 8 bytes.
     public var size: Int {
         switch self { case .short: 2; case .extended: 8 }

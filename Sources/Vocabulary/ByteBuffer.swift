@@ -5,15 +5,17 @@
 /// live packets: the agent appends a few hundred keys and values and a few dozen packet parts a
 /// notification.
 public struct ByteBuffer: Sendable {
-    private var storage: Storage
-    public private(set) var count = 0
+    @usableFromInline var storage: Storage
+    /// How many bytes are written: ``count``, stored where the inlined `advance` can add to it.
+    @usableFromInline var written = 0
+    public var count: Int { written }
 
     /// `capacity`: a guess at the size, so that the usual contents need a single allocation.
     public init(capacity: Int) { storage = Storage(capacity: Swift.max(capacity, 16)) }
 
     /// Room for `maximum` more bytes, in storage of this buffer's own: where they go. The caller
     /// says how many it wrote there with `advance(by:)`.
-    @inline(__always)
+    @inlinable @inline(__always)
     public mutating func reserve(_ maximum: Int) -> UnsafeMutablePointer<UInt8> {
         if count + maximum > storage.capacity || !isKnownUniquelyReferenced(&storage) {
             storage = storage.copy(count: count, capacity: Swift.max(count + maximum, storage.capacity * 2))
@@ -21,22 +23,22 @@ public struct ByteBuffer: Sendable {
         return storage.base + count
     }
 
-    /// Counts `written` bytes written at the pointer `reserve` gave.
-    @inline(__always)
-    public mutating func advance(by written: Int) {
-        precondition(written >= 0 && count + written <= storage.capacity, "\(written) bytes written beyond the room reserved")
-        count += written
+    /// Counts `amount` bytes written at the pointer `reserve` gave.
+    @inlinable @inline(__always)
+    public mutating func advance(by amount: Int) {
+        precondition(amount >= 0 && count + amount <= storage.capacity, "\(amount) bytes written beyond the room reserved")
+        written += amount
     }
 
     public mutating func append(_ byte: UInt8) {
         reserve(1)[0] = byte
-        count += 1
+        written += 1
     }
 
     public mutating func append(_ bytes: UnsafeRawBufferPointer) {
         guard let base = bytes.baseAddress, !bytes.isEmpty else { return }
         UnsafeMutableRawPointer(reserve(bytes.count)).copyMemory(from: base, byteCount: bytes.count)
-        count += bytes.count
+        written += bytes.count
     }
 
     public mutating func append(_ bytes: UnsafeBufferPointer<UInt8>) { append(UnsafeRawBufferPointer(bytes)) }
@@ -54,22 +56,22 @@ public struct ByteBuffer: Sendable {
     public var bytes: [UInt8] { Array(UnsafeBufferPointer(start: storage.base, count: count)) }
 
     /// Forgets what was written and keeps the room for the next bytes.
-    public mutating func removeAll() { count = 0 }
+    public mutating func removeAll() { written = 0 }
 
     /// Bytes on the heap, freed with the last buffer that refers to them. Written only through a
     /// buffer that holds the one reference (`reserve`), so bytes that buffers share are never
     /// changed: as sendable as an array's storage.
-    private final class Storage: @unchecked Sendable {
-        let base: UnsafeMutablePointer<UInt8>
-        let capacity: Int
+    @usableFromInline final class Storage: @unchecked Sendable {
+        @usableFromInline let base: UnsafeMutablePointer<UInt8>
+        @usableFromInline let capacity: Int
 
-        init(capacity: Int) {
+        @usableFromInline init(capacity: Int) {
             base = .allocate(capacity: capacity)
             self.capacity = capacity
         }
 
         /// The first `count` bytes in new storage of `capacity`.
-        func copy(count: Int, capacity: Int) -> Storage {
+        @usableFromInline func copy(count: Int, capacity: Int) -> Storage {
             let copy = Storage(capacity: capacity)
             copy.base.update(from: base, count: count)
             return copy

@@ -8,7 +8,7 @@
 /// characters) while every other byte, non-ASCII UTF-8 included, is copied through.
 public struct JSONBytes: Sendable {
     /// Keys and values are written straight into the buffer's room (`ByteBuffer.reserve`).
-    private var buffer: ByteBuffer
+    @usableFromInline var buffer: ByteBuffer
     public var count: Int { buffer.count }
 
     /// `capacity`: a guess at the size, so that a typical payload needs a single allocation.
@@ -98,6 +98,11 @@ public struct JSONBytes: Sendable {
 
     /// `"key": ` after `{`, else `, "key": `: the separators `appendObject` writes. Keys are
     /// literals of the payload schema and never need escaping.
+    ///
+    /// Inlined into the payload writers of other modules (with the buffer's `reserve` and
+    /// `advance`, hence their `@usableFromInline` parts): a payload writes a member for nearly
+    /// every value, and the call around each cost a fifth of the agent's JSON writing.
+    @inlinable @inline(__always)
     public mutating func member(_ key: StaticString) {
         // Keys are string literals: a pointer to their UTF-8 (no closure for `withUTF8Buffer`).
         let start = key.utf8Start, length = key.utf8CodeUnitCount

@@ -158,6 +158,7 @@ extension PayloadKey {
 
 extension JSONBytes {
     /// `"key": ` (see ``member(_:)-(StaticString)``).
+    @inlinable @inline(__always)
     public mutating func member(_ key: PayloadKey) { member(key.name) }
 }
 

@@ -18,10 +18,10 @@ struct PlainTopics {
         let count = topic.utf8.count
         guard count > 15, let address = topic.utf8.withContiguousStorageIfAvailable({ UnsafeRawPointer($0.baseAddress) }) ?? nil
         else { return MQTTTopic.isPlainForPublish(topic) }
-        // Fibonacci hashing: strings allocated one after another, a fixed stride apart, land in
-        // different slots (the address's own low bits would share a few).
-        // A topic goes in the first free of four slots from its own, so that a few topics whose
-        // slots coincide (likely among a few dozen in 256) do not keep replacing one another.
+        // Fibonacci hashing, so that strings allocated a fixed stride apart land in different
+        // slots (the address's own low bits would share a few); and a topic goes in the first
+        // free of four slots from its own, so that a few whose slots coincide (likely among a few
+        // dozen in 256) do not keep replacing one another.
         let home = Int(truncatingIfNeeded: (UInt64(UInt(bitPattern: address)) &* 0x9E37_79B9_7F4A_7C15) >> (64 - Self.slotBits))
         let mask = places.count - 1
         var free: Int?

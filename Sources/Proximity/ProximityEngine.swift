@@ -155,8 +155,9 @@ public struct ProximityEngine: Sendable {
                                     at time: Double) -> [ProximityOutput] {
         guard let slot = trackers.slot(of: peer.address) else { return [] }
         var outputs: [ProximityOutput] = []
-        trackers[slot, timeouts: inUse.timeouts].phoneAngle(azimuthDeg: azimuthDeg, elevationDeg: elevationDeg, measuredAt: measuredAt,
-                                                at: time, rules: rules, into: &outputs)
+        trackers[slot, timeouts: inUse.timeouts]
+            .phoneAngle(azimuthDeg: azimuthDeg, elevationDeg: elevationDeg, measuredAt: measuredAt, at: time, rules: rules,
+                        into: &outputs)
         rankingChanges(at: time, into: &outputs)
         return outputs
     }
@@ -167,7 +168,9 @@ public struct ProximityEngine: Sendable {
     public mutating func excuseSilence(until time: Double) {
         for address in order {
             guard let slot = trackers.slot(of: address) else { continue }
-            if trackers[slot, timeouts: inUse.timeouts].link == .ranging { trackers[slot, timeouts: inUse.timeouts].excusedUntil = time }
+            if trackers[slot, timeouts: inUse.timeouts].link == .ranging {
+                trackers[slot, timeouts: inUse.timeouts].excusedUntil = time
+            }
         }
     }
 

@@ -101,7 +101,7 @@ public struct JSONBytes: Sendable {
     ///
     /// Inlined into the payload writers of other modules (with the buffer's `reserve` and
     /// `advance`, hence their `@usableFromInline` parts): a payload writes a member for nearly
-    /// every value, and the call around each cost a fifth of the agent's JSON writing.
+    /// every value, and the calls cost the agent 2.4k instructions a notification of 16 payloads.
     @inlinable @inline(__always)
     public mutating func member(_ key: StaticString) {
         // Keys are string literals: a pointer to their UTF-8 (no closure for `withUTF8Buffer`).

@@ -5,9 +5,12 @@
 /// Each slot keeps the string it remembers, so that its bytes stay that string's and unchanged for
 /// as long as it is remembered: a string whose bytes are at the same address, with the same count,
 /// is then the same text. A string of up to 15 bytes lives inside its own value, at no lasting
-/// address, and is checked every time (its check is short).
+/// address, and is checked every time (its check is short). So is one longer than
+/// ``longestRemembered``: what the memo keeps alive stays small whatever topics a client is made
+/// to publish to (a name taken from another client's payload, a requester's response topic).
 struct PlainTopics {
     private static let slotBits = 8
+    static let longestRemembered = 1024
     /// Where each remembered string's bytes are, and how many: what a lookup compares.
     private var places = [(address: UnsafeRawPointer?, count: Int)](repeating: (nil, 0), count: 1 << Self.slotBits)
     /// The remembered strings themselves, which keep those bytes theirs.
@@ -16,7 +19,7 @@ struct PlainTopics {
     /// Whether `topic` passes ``MQTTTopic/isPlainForPublish(_:)``: remembered, or checked now.
     mutating func contains(_ topic: String) -> Bool {
         let count = topic.utf8.count
-        guard count > 15, let address = topic.utf8.withContiguousStorageIfAvailable({ UnsafeRawPointer($0.baseAddress) }) ?? nil
+        guard count > 15, count <= Self.longestRemembered, let address = topic.utf8.withContiguousStorageIfAvailable({ UnsafeRawPointer($0.baseAddress) }) ?? nil
         else { return MQTTTopic.isPlainForPublish(topic) }
         // Fibonacci hashing, so that strings allocated a fixed stride apart land in different
         // slots (the address's own low bits would share a few); and a topic goes in the first

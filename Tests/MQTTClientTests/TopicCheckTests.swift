@@ -47,6 +47,11 @@ import Testing
             }
         }
         #expect(!plain("uwb/gw-1/peer/\u{0}nna/range"))
+        // Longer than the memo keeps: checked every time, answered the same.
+        let long = "uwb/gw-1/peer/" + String(repeating: "a", count: PlainTopics.longestRemembered)
+        #expect(plain(long))
+        #expect(plain(long))
+        #expect(!plain(long + "#"))
         #expect(plain("a/b"))
         #expect(!plain("a/#"))
     }

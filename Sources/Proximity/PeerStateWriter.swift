@@ -113,7 +113,7 @@ struct StateBuilder: PeerStateWriter {
 }
 
 /// Compares what the kinds write, as they write it, with the tokens of the state last published.
-struct StateComparison: PeerStateWriter {
+public struct StateComparison: PeerStateWriter {
     let reported: [StateToken]
     private var index = 0
     private var matchesSoFar = true
@@ -131,12 +131,12 @@ struct StateComparison: PeerStateWriter {
         }
     }
 
-    mutating func member(_ key: PayloadKey) {}
-    mutating func member(_ name: String) { check(.member(name)) }
-    mutating func string(_ value: String?) { check(.string(value)) }
-    mutating func bool(_ value: Bool?) { check(.bool(value)) }
-    mutating func beginList() { check(.beginList) }
-    mutating func beginObject() { check(.beginObject) }
-    mutating func end() { check(.end) }
-    mutating func continuous(_ value: Double) {}
+    public mutating func member(_ key: PayloadKey) {}
+    public mutating func member(_ name: String) { check(.member(name)) }
+    public mutating func string(_ value: String?) { check(.string(value)) }
+    public mutating func bool(_ value: Bool?) { check(.bool(value)) }
+    public mutating func beginList() { check(.beginList) }
+    public mutating func beginObject() { check(.beginObject) }
+    public mutating func end() { check(.end) }
+    public mutating func continuous(_ value: Double) {}
 }

@@ -112,7 +112,7 @@ public struct PeerTracker: Sendable {
         guard reported.link == link, reported.directionSource == bearing?.source else { return false }
         var comparison = StateComparison(reported: reported.rules)
         // By index: `for tracking in trackings` would copy each existential out of the array.
-        for index in trackings.indices { trackings[index].describe(self, into: &comparison) }
+        for index in trackings.indices { trackings[index].compare(self, with: &comparison) }
         return comparison.matches
     }
 

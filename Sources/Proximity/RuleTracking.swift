@@ -25,6 +25,11 @@ public protocol RuleTracking: Sendable {
     var deadline: Double? { get }
     /// Its part of the peer's `state`: the members it adds, in its order.
     func describe<Writer: PeerStateWriter>(_ peer: PeerTracker, into writer: inout Writer)
+    /// ``describe(_:into:)`` into a comparison with the state last published: a requirement of
+    /// its own (kinds keep the default), so that each kind's describing is compiled for the
+    /// comparison, which the engine runs after every measurement, instead of going through the
+    /// writer protocol value by value.
+    func compare(_ peer: PeerTracker, with comparison: inout StateComparison)
     /// The schema of what ``describe(_:into:)`` writes, member by member in the same order: the
     /// AsyncAPI document's `state` has it (no default, so that a kind that writes says what).
     static var stateProperties: [JSONSchema.Property] { get }
@@ -36,4 +41,7 @@ extension RuleTracking {
     public mutating func lose(_ peer: inout PeerTracker, reason: EventReason, at time: Double, into events: inout [ProximityEvent]) {}
     public var deadline: Double? { nil }
     public func describe<Writer: PeerStateWriter>(_ peer: PeerTracker, into writer: inout Writer) {}
+    public func compare(_ peer: PeerTracker, with comparison: inout StateComparison) {
+        describe(peer, into: &comparison)
+    }
 }

@@ -43,7 +43,6 @@ public struct AgentCore {
     private var ledger = EventLedger()
     /// The latest input time.
     private var latest = -Double.infinity
-    private var lastStateAt: [MacAddress: Double] = [:]
     /// The `ts` text of the last measurement: shared by the payloads of one notification.
     private var timestamps = TimestampMemo()
     /// `ranking/<rule>` topics of the current rules: a ranking can change with every measurement.
@@ -105,6 +104,7 @@ public struct AgentCore {
         requestIntake = RequestIntake(responseTopics: ResponseTopicPolicy(topics: settings.topics,
                                                                           prefixes: configuration.mqtt.responseTopicPrefixes))
         engine = ProximityEngine(rules: Rules(), peers: identities, gateway: gateway, deviceHasAoA: false)
+        engine.stateRepeatInterval = settings.stateIntervalSeconds
     }
 
     /// The core of an agent with `configuration`; event ids start with `eventIDPrefix`
@@ -226,7 +226,6 @@ public struct AgentCore {
             let before = old.route(for: address), after = roster.route(for: address)
             if before.state != after.state {
                 outbox.append(topic: before.state, delivery: .durable(retain: true), payload: [])
-                lastStateAt[address] = nil
             }
             if before.state != after.state || before.identity != after.identity { forgotten.append(address) }
         }
@@ -307,12 +306,6 @@ public struct AgentCore {
         }
         publish(outputs, of: route)
         outputs.removeAll(keepingCapacity: true)
-        // `state` goes out on every discrete change (above) and otherwise at most every state_interval.
-        // The full state is built only when it is due; publishing `outputs` does not change the engine.
-        if ts - (lastStateAt[m.macAddress] ?? -.infinity) >= settings.stateIntervalSeconds,
-           let state = engine.state(of: route.identity, at: ts) {
-            publish([.state(state)])
-        }
     }
 
     /// What the proximity engine produced, each on its topic with its delivery class. The payloads
@@ -326,7 +319,6 @@ public struct AgentCore {
         for output in outputs {
             switch output {
             case let .state(state):
-                lastStateAt[state.peer.address] = state.ts
                 durable(route(for: state.peer.address).state, ProximityPayloads.state(state), retain: true)
             case let .feedback(feedback):
                 let text = timestamps.rfc3339(feedback.ts)

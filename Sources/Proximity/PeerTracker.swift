@@ -70,6 +70,9 @@ public struct PeerTracker: Sendable {
     var trackings: [any RuleTracking] = []
     /// The discrete fields last reported, to publish state only on change.
     var reported: PeerState.Discrete?
+    /// When the state was last output: a measurement outputs it again, changed or not, once
+    /// ``ProximityEngine/stateRepeatInterval`` has passed since.
+    var reportedAt = -Double.infinity
 
     init(identity: PeerIdentity, rules: Rules) {
         self.identity = identity

@@ -27,6 +27,10 @@ public struct ProximityEngine: Sendable {
     public let gateway: GatewayPose?
     /// Whether the device measures angles (its capabilities), learned once the device is identified.
     public var deviceHasAoA: Bool
+    /// A measurement outputs its peer's state when the state changed, and also unchanged once
+    /// this many seconds have passed since it was last output (`mqtt.state_interval`: the
+    /// distance moves on in it); never by default.
+    public var stateRepeatInterval = Double.infinity
     /// Each peer's tracker, with its ``PeerTracker/nextDeadline(_:)`` kept beside it:
     /// `nextDeadline` is read twice a round, and reading it from the trackers themselves would
     /// copy each.
@@ -96,7 +100,8 @@ public struct ProximityEngine: Sendable {
                                            into outputs: inout [ProximityOutput]) -> Double? {
         // Changed where it lives: every field the step reads is a stored property beside it.
         trackers[slot(for: peer), timeouts: inUse.timeouts]
-            .measure(sample, at: time, rules: rules, inUse: inUse, gateway: gateway, deviceHasAoA: deviceHasAoA, into: &outputs)
+            .measure(sample, at: time, rules: rules, inUse: inUse, gateway: gateway, deviceHasAoA: deviceHasAoA,
+                     stateRepeat: stateRepeatInterval, into: &outputs)
     }
 
     /// The slot of `peer`'s tracker: a new tracker's for a peer first seen, which joins the
@@ -336,7 +341,7 @@ public struct ProximityEngine: Sendable {
 private extension PeerTracker {
     /// A measurement of this peer: see ``ProximityEngine/ingestWithinRound(peer:sample:at:into:)``.
     mutating func measure(_ sample: RangingSample, at time: Double, rules: Rules, inUse: RulesInUse, gateway: GatewayPose?,
-                          deviceHasAoA: Bool, into outputs: inout [ProximityOutput]) -> Double? {
+                          deviceHasAoA: Bool, stateRepeat: Double, into outputs: inout [ProximityOutput]) -> Double? {
         var events: [ProximityEvent] = []
         if !sample.isValid {
             lastFailure = time
@@ -348,9 +353,9 @@ private extension PeerTracker {
                 events.append(event(.signalRegained, at: time, from: "lost", to: "ranging",
                                     reason: EventReason(cause: lossCause?.rawValue, lastSeen: lastValid)))
                 // Afresh: no filter memory across the gap, every rule from its initial state.
-                let reported = reported
+                let (reported, reportedAt) = (reported, reportedAt)
                 self = PeerTracker(identity: identity, rules: rules)
-                self.reported = reported
+                (self.reported, self.reportedAt) = (reported, reportedAt)
             }
             link = .ranging
             lossCause = nil
@@ -367,6 +372,10 @@ private extension PeerTracker {
         if sample.isValid {
             if let guidance = feedback(at: time, inUse: inUse) { outputs.append(.feedback(guidance)) }
             if let estimate = position(at: time, gateway: gateway) { outputs.append(.position(estimate)) }
+        }
+        if time - reportedAt >= stateRepeat {
+            outputs.append(.state(state(at: time)))
+            reportedAt = time
         }
         return link == .ranging ? distance : nil
     }
@@ -430,6 +439,7 @@ private extension PeerTracker {
         if unchanged { return nil }
         let state = state(at: time)
         reported = state.discrete
+        reportedAt = time
         return state
     }
 

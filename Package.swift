@@ -155,6 +155,12 @@ let package = Package(
 // agent's instructions per notification (`uwb2mqtt-bench instructions-only`: 192.1k → 180.7k).
 // The compile-time checks stay, and the debug builds the tests run keep the runtime ones, so an
 // overlapping access still fails the suite.
+//
+// They also compile every module for optimization across modules (`-cross-module-optimization`):
+// the payload writers inline the JSON writer's appends and the byte buffer's, the engine the
+// filters', the shell the MQTT client's packet writing, and generic code is specialized where it
+// is used. 130.4k → 120.2k instructions per notification, for a binary 1 % larger.
 for target in package.targets where target.type == .regular || target.type == .executable {
-    target.swiftSettings = (target.swiftSettings ?? []) + [.unsafeFlags(["-enforce-exclusivity=unchecked"], .when(configuration: .release))]
+    target.swiftSettings = (target.swiftSettings ?? [])
+        + [.unsafeFlags(["-enforce-exclusivity=unchecked", "-cross-module-optimization"], .when(configuration: .release))]
 }

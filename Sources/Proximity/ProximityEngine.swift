@@ -443,6 +443,9 @@ private extension PeerTracker {
         return state
     }
 
+    // `feedback` and `position` are inlined into `measure`, their one caller: called, each was
+    // handed a copy of the whole tracker (424 bytes), which `measure` changes in place.
+    @inline(__always)
     func feedback(at time: Double, inUse: RulesInUse) -> Feedback? {
         guard let d = distance else { return nil }
         // What `state(at:)` would say, without building its zone and approach lists.
@@ -464,6 +467,7 @@ private extension PeerTracker {
                         cue: facing == true ? inUse.holdingCue : nil)
     }
 
+    @inline(__always)
     func position(at time: Double, gateway: GatewayPose?) -> Position? {
         // A phone's angle is where it points, not where it is: no position from it.
         guard let d = distance, let bearing, bearing.source == .gateway, bearing.at == time,

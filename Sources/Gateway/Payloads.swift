@@ -104,11 +104,11 @@ public enum Payloads {
                       angles: (azimuth: Double?, elevation: Double?)) {
         let raw = m.validDistanceMeters
         json.beginObject()
-        json.member(.ts); json.appendString(ts)
+        json.member(.ts); json.appendPlainString(ts)
         json.append(peer)
         json.member(.session); json.appendNumber(Int64(session))
         json.member(.seq); json.appendNumber(Int64(sequence))
-        json.member(.status); json.appendString(m.status.isSuccess ? "ok" : m.status.description)
+        json.member(.status); json.appendPlainString(m.status.isSuccess ? "ok" : m.status.description)
         json.member(.distanceM); json.appendNumber(raw == nil ? nil : filteredDistance.map(ProximityPayloads.millimetres))
         json.member(.rawDistanceM); json.appendNumber(raw)
         json.member(.nlos); json.appendBool(m.isNonLineOfSight)

@@ -43,13 +43,13 @@ enum ProximityPayloads {
     /// what it writes.
     static func feedback(_ f: Feedback, ts: String, into json: inout JSONBytes) {
         json.beginObject()
-        json.member(.ts); json.appendString(ts)
+        json.member(.ts); json.appendPlainString(ts)
         json.member(.peer); json.appendString(f.peer.displayName)
         json.member(.stage); json.appendString(f.stage)
         json.member(.attributes); json.append(f.attributes)
         json.member(.progress); json.appendNumber(f.progress)
         json.member(.facing); json.appendBool(f.facing)
-        json.member(.directionSource); json.appendString(f.directionSource?.rawValue)
+        json.member(.directionSource); json.appendPlainString(f.directionSource?.rawValue)
         json.member(.cue); json.append(f.cue ?? .null)
         json.endObject()
     }
@@ -68,9 +68,9 @@ enum ProximityPayloads {
     /// member by member; `ts` is the text of `p.ts`. ``positionSchema`` declares what it writes.
     static func position(_ p: Position, ts: String, into json: inout JSONBytes) {
         json.beginObject()
-        json.member(.ts); json.appendString(ts)
+        json.member(.ts); json.appendPlainString(ts)
         json.member(.peer); json.appendString(p.peer.displayName)
-        json.member(.frame); json.appendString(p.frame.rawValue)
+        json.member(.frame); json.appendPlainString(p.frame.rawValue)
         json.member(.x); json.appendNumber(millimetres(p.x))
         json.member(.y); json.appendNumber(millimetres(p.y))
         json.member(.z); json.appendNumber(millimetres(p.z))
@@ -114,7 +114,7 @@ enum ProximityPayloads {
     /// `ts` is the text of `r.ts`. ``rankingSchema`` declares what it writes.
     static func ranking(_ r: Ranking, ts: String, into json: inout JSONBytes) {
         json.beginObject()
-        json.member(.ts); json.appendString(ts)
+        json.member(.ts); json.appendPlainString(ts)
         json.member(.rule); json.appendString(r.rule)
         json.member(.peers); json.beginList()
         for entry in r.peers {

@@ -145,38 +145,41 @@ public struct JSONBytes: Sendable {
         let scaled = (value * 10_000).rounded()
         guard scaled != 0, abs(scaled) < 1e13, scaled / 10_000 == value else { return false }
         let magnitude = UInt64(abs(scaled))
-        var whole = magnitude / 10_000
-        var fraction = magnitude % 10_000
-        var decimals = 4
-        while fraction != 0 && fraction % 10 == 0 {
-            fraction /= 10
-            decimals -= 1
-        }
-        if fraction == 0 { decimals = 1 }
+        let fraction = Int(magnitude % 10_000)
         let p = buffer.reserve(24)
-        do {
-            var end = 0
-            if scaled < 0 {
-                p[0] = UInt8(ascii: "-")
-                end = 1
-            }
-            // The whole part, most significant digit first.
-            var digits = 1
-            var power: UInt64 = 10
-            while whole >= power { digits += 1; power *= 10 }
-            for position in stride(from: end + digits - 1, through: end, by: -1) {
-                p[position] = UInt8(ascii: "0") + UInt8(whole % 10)
-                whole /= 10
-            }
-            end += digits
-            p[end] = UInt8(ascii: ".")
-            for position in stride(from: end + decimals, to: end, by: -1) {
-                p[position] = UInt8(ascii: "0") + UInt8(fraction % 10)
-                fraction /= 10
-            }
-            buffer.advance(by: end + 1 + decimals)
+        var end = 0
+        if scaled < 0 {
+            p[0] = UInt8(ascii: "-")
+            end = 1
         }
+        // The whole part (below 10^9), two digits at a time from the last.
+        var whole = Int(magnitude / 10_000)
+        var digits = 1
+        var power = 10
+        while whole >= power { digits += 1; power &*= 10 }
+        var position = end + digits
+        while position - end >= 2 {
+            Self.putTwoDigits(whole % 100, at: p + position - 2)
+            whole /= 100
+            position -= 2
+        }
+        if position > end { p[end] = UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: whole) }
+        end += digits
+        p[end] = UInt8(ascii: ".")
+        // All four decimals, then their trailing zeros taken off again but one (`2.0`, `0.25`).
+        Self.putTwoDigits(fraction / 100, at: p + end + 1)
+        Self.putTwoDigits(fraction % 100, at: p + end + 3)
+        var decimals = 4
+        while decimals > 1 && p[end + decimals] == UInt8(ascii: "0") { decimals -= 1 }
+        buffer.advance(by: end + 1 + decimals)
         return true
+    }
+
+    /// `value` (0…99) as two decimal digits at `p`.
+    @inline(__always)
+    private static func putTwoDigits(_ value: Int, at p: UnsafeMutablePointer<UInt8>) {
+        p[0] = UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: value / 10)
+        p[1] = UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: value % 10)
     }
 
     public mutating func appendNumber(_ value: Int64?) {
@@ -185,8 +188,10 @@ public struct JSONBytes: Sendable {
 
     public mutating func appendBool(_ value: Bool?) {
         switch value {
-        case true?: putLiteral("true")
-        case false?: putLiteral("false")
+        case true?: putWord(UInt8(ascii: "t"), UInt8(ascii: "r"), UInt8(ascii: "u"), UInt8(ascii: "e"))
+        case false?:
+            putWord(UInt8(ascii: "f"), UInt8(ascii: "a"), UInt8(ascii: "l"), UInt8(ascii: "s"))
+            put(UInt8(ascii: "e"))
         case nil: appendNull()
         }
     }
@@ -204,18 +209,39 @@ public struct JSONBytes: Sendable {
         }
     }
 
+    /// A string known to need no escape — a timestamp, a word of the payloads' own vocabulary
+    /// (`ok`, `gateway`) — copied between its quotes without a look at its bytes (which a debug
+    /// build checks): two or three of them a measurement.
+    public mutating func appendPlainString(_ s: String) {
+        if s.utf8.withContiguousStorageIfAvailable({ (utf8: UnsafeBufferPointer<UInt8>) -> Void in
+            assert(!Self.needsEscape(utf8), "\(s) needs escapes")
+            appendQuoted(utf8)
+        }) == nil {
+            appendString(s)
+        }
+    }
+
+    public mutating func appendPlainString(_ value: String?) {
+        if let value { appendPlainString(value) } else { appendNull() }
+    }
+
     private mutating func appendString(utf8: UnsafeBufferPointer<UInt8>) {
         if !Self.needsEscape(utf8) {
-            let p = buffer.reserve(utf8.count + 2)
-            p[0] = UInt8(ascii: "\"")
-            if let base = utf8.baseAddress { (p + 1).update(from: base, count: utf8.count) }
-            p[utf8.count + 1] = UInt8(ascii: "\"")
-            buffer.advance(by: utf8.count + 2)
+            appendQuoted(utf8)
         } else {
             put(UInt8(ascii: "\""))
             for byte in utf8 { appendEscaping(byte) }
             put(UInt8(ascii: "\""))
         }
+    }
+
+    /// `utf8` between quotes, as it is.
+    private mutating func appendQuoted(_ utf8: UnsafeBufferPointer<UInt8>) {
+        let p = buffer.reserve(utf8.count + 2)
+        p[0] = UInt8(ascii: "\"")
+        if let base = utf8.baseAddress { (p + 1).update(from: base, count: utf8.count) }
+        p[utf8.count + 1] = UInt8(ascii: "\"")
+        buffer.advance(by: utf8.count + 2)
     }
 
     /// `"` and `\`, and the control characters below U+0020. Bytes of multi-byte UTF-8 sequences are
@@ -278,7 +304,18 @@ public struct JSONBytes: Sendable {
         buffer.advance(by: 2)
     }
 
-    private mutating func appendNull() { putLiteral("null") }
+    private mutating func appendNull() {
+        putWord(UInt8(ascii: "n"), UInt8(ascii: "u"), UInt8(ascii: "l"), UInt8(ascii: "l"))
+    }
+
+    /// Four bytes: `null`, `true`, most of `false`, stored one by one. Copied from a literal
+    /// (`putLiteral`), each cost several times its four stores; nearly every payload has some.
+    @inline(__always)
+    private mutating func putWord(_ a: UInt8, _ b: UInt8, _ c: UInt8, _ d: UInt8) {
+        let p = buffer.reserve(4)
+        (p[0], p[1], p[2], p[3]) = (a, b, c, d)
+        buffer.advance(by: 4)
+    }
 
     /// Decimal digits of `value`, `Int64.min` included (its magnitude fits `UInt64`): at most a
     /// sign and 19 digits, written least significant first and then put in order in place.
@@ -313,16 +350,11 @@ public struct JSONBytes: Sendable {
         text.withUTF8 { put($0) }
     }
 
-    /// A literal of the writer's own (`null`, `true`, an escape): its bytes from the binary.
-    /// Inlined where it is written, so that its length is known there and its few bytes are
-    /// stored one by one: a call to copy four bytes cost more than the bytes (a `null` of every
-    /// payload that has one).
-    @inline(__always)
+    /// An escape: its bytes from the binary.
     private mutating func putLiteral(_ text: StaticString) {
-        let start = text.utf8Start, length = text.utf8CodeUnitCount
-        let p = buffer.reserve(length)
-        for index in 0..<length { p[index] = start[index] }
-        buffer.advance(by: length)
+        let p = buffer.reserve(text.utf8CodeUnitCount)
+        p.update(from: text.utf8Start, count: text.utf8CodeUnitCount)
+        buffer.advance(by: text.utf8CodeUnitCount)
     }
 
     private mutating func put(_ byte: UInt8) { buffer.append(byte) }

@@ -24,6 +24,20 @@ import Vocabulary
         }
     }
 
+    /// A string the payloads know needs no escape (a timestamp, a word of their own) is written
+    /// as `appendString` writes it, nil as `null`.
+    @Test func plainStringsAreWrittenAsAnyString() {
+        for text in ["2026-12-05T15:33:22.123Z", "ok", "", "RANGING_RX_TIMEOUT", "gateway"] {
+            var plain = JSONBytes(capacity: 16), any = JSONBytes(capacity: 16)
+            plain.appendPlainString(text)
+            any.appendString(text)
+            #expect(plain.takeBytes() == any.takeBytes(), "\(text)")
+        }
+        var writer = JSONBytes(capacity: 16)
+        writer.appendPlainString(nil as String?)
+        #expect(String(decoding: writer.bytes, as: UTF8.self) == "null")
+    }
+
     @Test func aCopySharesNothingOnceEitherWrites() {
         var first = JSONBytes(capacity: 16)
         first.beginObject()

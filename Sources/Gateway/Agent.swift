@@ -33,6 +33,10 @@ public final class Agent {
 
     // I/O owned by the loop.
     private var publisher: Publisher!
+    /// Syncs the publisher's journal off the loop: asked after every wake-up that journaled. Held
+    /// here too, so that asking does not read the publisher (a struct in this class: a copy of it
+    /// for every call that does not change it).
+    private var journalSync: JournalSync?
     private var service: DeviceLinkService!
     private let systemd = SystemdNotifier()
     private var loop: EventLoop!
@@ -131,6 +135,7 @@ public final class Agent {
         let journalSync = JournalSync(spool: spool, loop: loop) { [unowned self] problem in
             for line in journalProblems.lines(for: problem, at: Clocks.monotonic()) { logger.warning(line) }
         }
+        self.journalSync = journalSync
         publisher = Publisher(client: client, spool: spool, contract: contract, journalSync: journalSync)
 
         var devicePort = configuration.device.port
@@ -226,7 +231,7 @@ public final class Agent {
             }
         }
         core.clearOutbox()
-        publisher.syncJournal()
+        journalSync?.request()
         // At debug level every event is also logged (kept typed by the core only then).
         for event in core.takeEvents() {
             logger.debug("event \(event.type.rawValue) \(event.peer.displayName)\(event.rule.map { " " + $0 } ?? "")")

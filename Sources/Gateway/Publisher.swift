@@ -58,8 +58,8 @@ struct Publisher {
     /// journal waits for their acknowledgements and then forgets them rather than sending them a
     /// second time; after a restart it delivers them itself.
     private var resending: (pending: Set<Int>, through: UInt64)?
-    /// Syncs the journal off the loop (`syncJournal`); without one, every append is synced as it
-    /// is written.
+    /// Syncs the journal off the loop (the agent asks it after every wake-up that journaled);
+    /// without one, every append is synced as it is written.
     private let journalSync: JournalSync?
     /// The largest message handed to the client on this connection, for the core's diagnosis of
     /// a broker that closes it (`brokerDisconnected`).
@@ -112,11 +112,6 @@ struct Publisher {
         }
         if let notice = spool.takeNotice() { problems.append(notice) }
         return problems.joinedProblems
-    }
-
-    /// Has what this wake-up journaled synced to disk, off the loop: one sync for all of it.
-    func syncJournal() {
-        journalSync?.request()
     }
 
     /// Counts a message that can never be published; the reason to log names its topic, shortened.

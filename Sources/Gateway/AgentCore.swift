@@ -162,9 +162,10 @@ public struct AgentCore {
         for measurement in info.twoWayMeasurements where !roster.hasDeparted(measurement.macAddress) {
             range(measurement, sequence: info.sequenceNumber, at: time)
         }
-        engine.endRound(at: time, into: &outputs)
-        publish(outputs)
-        outputs.removeAll(keepingCapacity: true)
+        var produced = takeOutputStorage()
+        engine.endRound(at: time, into: &produced)
+        publish(draining: &produced)
+        outputs = produced
     }
 
     /// Time passed: signal loss, dwell times, angles that age.
@@ -295,7 +296,8 @@ public struct AgentCore {
     private mutating func range(_ m: TwoWayRangingMeasurement, sequence: UInt32, at ts: Double) {
         measurements += 1
         let route = roster.route(for: m.macAddress)
-        let ranging = engine.ingestWithinRound(peer: route.identity, measurement: m, at: ts, into: &outputs)
+        var produced = takeOutputStorage()
+        let ranging = engine.ingestWithinRound(peer: route.identity, measurement: m, at: ts, into: &produced)
         let angles = (m.azimuthDegrees(deviceHasAoA: engine.deviceHasAoA), m.elevationDegrees(deviceHasAoA: engine.deviceHasAoA))
         let filtered = m.validDistanceMeters.map { ranging ?? $0 }
         let session = roster.session(of: m.macAddress, configured: settings.sessionID)
@@ -304,31 +306,52 @@ public struct AgentCore {
             Payloads.range(into: &json, ts: text, peer: route.rangePeer, measurement: m, session: session, sequence: sequence,
                            filteredDistance: filtered, angles: angles)
         }
-        publish(outputs, of: route)
-        outputs.removeAll(keepingCapacity: true)
+        publish(draining: &produced, of: route)
+        outputs = produced
+    }
+
+    /// The storage kept for the engine's outputs, empty, in hand: the core passes it to the
+    /// engine and to `publish(draining:of:)`, and puts it back.
+    private mutating func takeOutputStorage() -> [ProximityOutput] {
+        var storage: [ProximityOutput] = []
+        swap(&storage, &outputs)
+        return storage
+    }
+
+    private mutating func publish(_ outputs: [ProximityOutput]) {
+        var outputs = outputs
+        publish(draining: &outputs)
     }
 
     /// What the proximity engine produced, each on its topic with its delivery class. The payloads
     /// of every measurement (feedback, position, ranking) are written straight into the outbox.
-    /// `known`: the route of the peer a measurement's outputs are nearly all about, looked up once.
-    private mutating func publish(_ outputs: [ProximityOutput], of known: PeerRoute? = nil) {
+    /// The outputs are moved out of `outputs` one by one, which is left empty with its storage: a
+    /// copy of a feedback retains each of its parts, and dropping the outputs afterwards releases
+    /// them. `known`: the route of the peer a measurement's outputs are nearly all about, looked
+    /// up once.
+    private mutating func publish(draining outputs: inout [ProximityOutput], of known: PeerRoute? = nil) {
         func route(for address: MacAddress) -> PeerRoute {
             if let known, known.identity.address == address { return known }
             return roster.route(for: address)
         }
-        for output in outputs {
-            switch output {
+        outputs.reverse()
+        while let output = outputs.popLast() {
+            switch consume output {
             case let .state(state):
                 durable(route(for: state.peer.address).state, ProximityPayloads.state(state), retain: true)
             case let .feedback(feedback):
                 let text = timestamps.rfc3339(feedback.ts)
-                outbox.append(topic: route(for: feedback.peer.address).feedback, delivery: .live(qos: 0)) { json in
-                    ProximityPayloads.feedback(feedback, ts: text, into: &json)
+                let route = route(for: feedback.peer.address)
+                let peer = route.identity == feedback.peer ? route.peer : ProximityPayloads.peer(feedback.peer)
+                outbox.append(topic: route.feedback, delivery: .live(qos: 0)) { json in
+                    ProximityPayloads.feedback(feedback, ts: text, peer: peer, into: &json)
                 }
             case let .position(position):
                 let text = timestamps.rfc3339(position.ts)
-                outbox.append(topic: route(for: position.peer.address).position, delivery: .live(qos: 0)) { json in
-                    ProximityPayloads.position(position, ts: text, into: &json)
+                let route = route(for: position.peer.address)
+                let peer = route.identity == position.peer ? route.peer : ProximityPayloads.peer(position.peer)
+                outbox.append(topic: route.position, delivery: .live(qos: 0)) { json in
+                    ProximityPayloads.position(position, ts: text, peer: peer, into: &json)
                 }
             case let .event(event):
                 switch ledger.admit(event) {

@@ -9,6 +9,8 @@ final class PeerRoute: Sendable {
     let identity: PeerIdentity
     /// The `peer` and `mac` (`m.macAddress.description`) members of its `range` payloads.
     let rangePeer: RenderedMembers
+    /// The `peer` member of its `feedback` and `position` payloads.
+    let peer: RenderedMembers
     let range: String
     let state: String
     let feedback: String
@@ -19,6 +21,7 @@ final class PeerRoute: Sendable {
         let (name, segment) = directory.names(of: address)
         identity = directory.identity(of: address)
         rangePeer = Payloads.rangePeer(name: name, mac: address.description)
+        peer = ProximityPayloads.peer(identity)
         range = topics.peer(segment, .peerRange)
         state = topics.peer(segment, .peerState)
         feedback = topics.peer(segment, .peerFeedback)

@@ -38,13 +38,21 @@ enum ProximityPayloads {
     /// Who measured the direction, or null while it is unavailable.
     static let directionSource = JSONSchema.enumeration(DirectionSource.allCases.map(\.rawValue)).orNull()
 
+    /// The `peer` member of `feedback` and `position`: the same for every payload of the peer, so
+    /// its route renders it once (``PeerRoute/peer``).
+    static func peer(_ identity: PeerIdentity) -> RenderedMembers {
+        RenderedMembers { json in
+            json.member(.peer); json.appendString(identity.displayName)
+        }
+    }
+
     /// `feedback`, with every measurement in a stage: written member by member into `json`.
-    /// `ts` is the text of `f.ts` (the time of the `range` before it). ``feedbackSchema`` declares
-    /// what it writes.
-    static func feedback(_ f: Feedback, ts: String, into json: inout JSONBytes) {
+    /// `ts` is the text of `f.ts` (the time of the `range` before it), `peer` the member of
+    /// `f.peer` (``peer(_:)``). ``feedbackSchema`` declares what it writes.
+    static func feedback(_ f: Feedback, ts: String, peer: RenderedMembers, into json: inout JSONBytes) {
         json.beginObject()
         json.member(.ts); json.appendPlainString(ts)
-        json.member(.peer); json.appendString(f.peer.displayName)
+        json.append(peer)
         json.member(.stage); json.appendString(f.stage)
         json.member(.attributes); json.append(f.attributes)
         json.member(.progress); json.appendNumber(f.progress)
@@ -65,11 +73,12 @@ enum ProximityPayloads {
     ])
 
     /// `position`, with every measurement that has an angle on a gateway with a position: written
-    /// member by member; `ts` is the text of `p.ts`. ``positionSchema`` declares what it writes.
-    static func position(_ p: Position, ts: String, into json: inout JSONBytes) {
+    /// member by member; `ts` is the text of `p.ts`, `peer` the member of `p.peer` (``peer(_:)``).
+    /// ``positionSchema`` declares what it writes.
+    static func position(_ p: Position, ts: String, peer: RenderedMembers, into json: inout JSONBytes) {
         json.beginObject()
         json.member(.ts); json.appendPlainString(ts)
-        json.member(.peer); json.appendString(p.peer.displayName)
+        json.append(peer)
         json.member(.frame); json.appendPlainString(p.frame.rawValue)
         json.member(.x); json.appendNumber(millimetres(p.x))
         json.member(.y); json.appendNumber(millimetres(p.y))

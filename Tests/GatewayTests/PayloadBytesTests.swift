@@ -64,7 +64,7 @@ import RulesReading
 
     private mutating func feedbackPayload(_ f: Feedback) -> [UInt8] {
         let start = json.count
-        ProximityPayloads.feedback(f, ts: timestamps.rfc3339(f.ts), into: &json)
+        ProximityPayloads.feedback(f, ts: timestamps.rfc3339(f.ts), peer: ProximityPayloads.peer(f.peer), into: &json)
         return json.withBytes(in: start..<json.count) { Array($0) }
     }
 }

@@ -66,10 +66,10 @@ import Vocabulary
                 try check(JSONBytes.object(ProximityPayloads.state(s)), ProximityPayloads.stateSchema, "state")
             case let .feedback(f):
                 seen.insert("feedback")
-                try check(written { ProximityPayloads.feedback(f, ts: Timestamp.rfc3339(f.ts), into: &$0) }, ProximityPayloads.feedbackSchema, "feedback")
+                try check(written { ProximityPayloads.feedback(f, ts: Timestamp.rfc3339(f.ts), peer: ProximityPayloads.peer(f.peer), into: &$0) }, ProximityPayloads.feedbackSchema, "feedback")
             case let .position(p):
                 seen.insert("position")
-                try check(written { ProximityPayloads.position(p, ts: Timestamp.rfc3339(p.ts), into: &$0) }, ProximityPayloads.positionSchema, "position")
+                try check(written { ProximityPayloads.position(p, ts: Timestamp.rfc3339(p.ts), peer: ProximityPayloads.peer(p.peer), into: &$0) }, ProximityPayloads.positionSchema, "position")
             case let .ranking(r):
                 seen.insert("ranking")
                 try check(written { ProximityPayloads.ranking(r, ts: Timestamp.rfc3339(r.ts), into: &$0) }, ProximityPayloads.rankingSchema, "ranking")

@@ -14,8 +14,14 @@ enum PublishPacket {
     /// measurement.
     static func append(topic: String, payload: UnsafeRawBufferPointer, retain: Bool, version: MQTTProtocolVersion,
                        properties: [UInt8], to bytes: inout ByteBuffer) {
-        var topic = topic
-        topic.withUTF8 { topicBytes in
+        // A native string's bytes where they are (the agent's topics are native); another is
+        // made native in a copy first.
+        if topic.utf8.withContiguousStorageIfAvailable({ write(topicBytes: $0) }) == nil {
+            var topic = topic
+            topic.withUTF8 { write(topicBytes: $0) }
+        }
+
+        func write(topicBytes: UnsafeBufferPointer<UInt8>) {
             let propertyBytes = version == .v5 ? properties.count : 0
             let remaining = 2 + topicBytes.count + propertyBytes + payload.count
             // The fixed header, at most four bytes of remaining length, then the rest.

@@ -35,7 +35,7 @@ final class PeerRoute: Sendable {
 struct PeerRoutes {
     let directory: PeerDirectory
     let topics: TopicTree
-    private var routes: [MacAddress: PeerRoute] = [:]
+    private var routes = AddressMap<PeerRoute>()
     /// Unconfigured addresses seen on air also get a route; past this many the memo starts over
     /// rather than grow without bound.
     static let limit = 1024

@@ -2,17 +2,17 @@ import UCI
 
 /// The engine's peer trackers by address, each with its next deadline beside it.
 ///
-/// A tracker lives in a slot of an array, found by one dictionary lookup, and the engine changes
-/// it there (``subscript(_:timeouts:)``): one hash of the address per measurement, no copy of the
-/// tracker (a few hundred bytes) out of its slot and back, and no second reference to its arrays
-/// while they change (a write to a shared array would copy it).
+/// A tracker lives in a slot of an array, found by one lookup of its address (``AddressMap``),
+/// and the engine changes it there (``subscript(_:timeouts:)``): no copy of the tracker (a few
+/// hundred bytes) out of its slot and back, and no second reference to its arrays while they
+/// change (a write to a shared array would copy it).
 struct TrackerTable: Sendable {
     /// Where a tracker lives; valid until its address is removed.
     struct Slot: Sendable {
         fileprivate let index: Int
     }
 
-    private var slots: [MacAddress: Int] = [:]
+    private var slots = AddressMap<Int>()
     /// nil: a slot freed by `remove`.
     private var trackers: [PeerTracker?] = []
     /// Each slot's ``PeerTracker/nextDeadline(_:)`` as of the end of its last change.

@@ -63,6 +63,9 @@ public struct Reassembler: Sendable {
     /// The message types this side expects to receive: a host gets responses, notifications
     /// and data; a device (the simulator) gets commands.
     public let accepted: Set<MessageType>
+    /// ``accepted`` as one bit per message type (bit `rawValue`): what every header is checked
+    /// against, where the set would hash the type for each.
+    private let acceptedBits: UInt8
     public let maximumMessageSize: Int
     /// Judges candidate packets, so that a false header (a stray byte) does not swallow the real
     /// packet it reaches over.
@@ -94,6 +97,7 @@ public struct Reassembler: Sendable {
     public init(accepting accepted: Set<MessageType> = Reassembler.hostSide, maximumMessageSize: Int = 64 * 1024,
                 validator: PacketValidator = .codec) {
         self.accepted = accepted
+        acceptedBits = accepted.reduce(0) { $0 | 1 << $1.rawValue }
         self.maximumMessageSize = maximumMessageSize
         self.validator = validator
     }
@@ -138,7 +142,7 @@ public struct Reassembler: Sendable {
     private mutating func scan(lineQuiet: Bool = false, _ emit: (Event) -> Void) {
         while start < buffer.count {
             let b0 = buffer[start]
-            guard let mt = MessageType(rawValue: b0 >> 5), accepted.contains(mt) else {
+            guard let mt = acceptedType(b0) else {
                 skip()
                 continue
             }
@@ -250,10 +254,16 @@ public struct Reassembler: Sendable {
         return waiting ? .notYetArrived : .implausible
     }
 
+    /// The message type of a header starting with `byte`, if this side accepts it.
+    private func acceptedType(_ byte: UInt8) -> MessageType? {
+        guard acceptedBits & 1 << (byte >> 5) != 0 else { return nil }
+        return MessageType(rawValue: byte >> 5)
+    }
+
     /// Whether a packet this side accepts may start at `index`, judged on the bytes that have arrived.
     private func headerStart(at index: Int) -> Follower {
         guard index < buffer.count else { return .notYetArrived }
-        guard let mt = MessageType(rawValue: buffer[index] >> 5), accepted.contains(mt) else { return .implausible }
+        guard let mt = acceptedType(buffer[index]) else { return .implausible }
         if mt.hasTwoByteLength { return .plausible }
         guard index + 1 < buffer.count else { return .notYetArrived }
         if buffer[index + 1] & 0xC0 != 0 { return .implausible }

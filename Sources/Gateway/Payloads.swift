@@ -112,12 +112,26 @@ public enum Payloads {
         json.member(.distanceM); json.appendNumber(raw == nil ? nil : filteredDistance.map(ProximityPayloads.millimetres))
         json.member(.rawDistanceM); json.appendNumber(raw)
         json.member(.nlos); json.appendBool(m.isNonLineOfSight)
-        json.member(.azimuthDeg); json.appendNumber(angles.azimuth)
-        json.member(.elevationDeg); json.appendNumber(angles.elevation)
-        json.member(.azimuthFom); json.appendNumber(angles.azimuth == nil ? nil : Int64(m.aoaAzimuthFOM))
-        json.member(.elevationFom); json.appendNumber(angles.elevation == nil ? nil : Int64(m.aoaElevationFOM))
+        if angles.azimuth == nil && angles.elevation == nil {
+            json.append(rangeWithoutAngle)
+        } else {
+            json.member(.azimuthDeg); json.appendNumber(angles.azimuth)
+            json.member(.elevationDeg); json.appendNumber(angles.elevation)
+            json.member(.azimuthFom); json.appendNumber(angles.azimuth == nil ? nil : Int64(m.aoaAzimuthFOM))
+            json.member(.elevationFom); json.appendNumber(angles.elevation == nil ? nil : Int64(m.aoaElevationFOM))
+        }
         json.member(.rssiDbm); json.appendNumber(m.rssiDBm)
         json.endObject()
+    }
+
+    /// A `range` payload's angle members without an angle: all four null, as the members one by
+    /// one would write them. A device without angle of arrival (the DWM3001C) sends none, so
+    /// nearly every measurement writes these bytes.
+    static let rangeWithoutAngle = RenderedMembers { json in
+        json.member(.azimuthDeg); json.appendNumber(Double?.none)
+        json.member(.elevationDeg); json.appendNumber(Double?.none)
+        json.member(.azimuthFom); json.appendNumber(Int64?.none)
+        json.member(.elevationFom); json.appendNumber(Int64?.none)
     }
 
     /// The `peer` and `mac` members of a peer's `range` payloads: the same for every measurement

@@ -56,10 +56,23 @@ enum ProximityPayloads {
         json.member(.stage); json.appendString(f.stage)
         json.member(.attributes); json.append(f.attributes)
         json.member(.progress); json.appendNumber(f.progress)
-        json.member(.facing); json.appendBool(f.facing)
-        json.member(.directionSource); json.appendPlainString(f.directionSource?.rawValue)
-        json.member(.cue); json.append(f.cue ?? .null)
+        if f.facing == nil && f.directionSource == nil && f.cue == nil {
+            json.append(feedbackWithoutDirection)
+        } else {
+            json.member(.facing); json.appendBool(f.facing)
+            json.member(.directionSource); json.appendPlainString(f.directionSource?.rawValue)
+            json.member(.cue); json.append(f.cue ?? .null)
+        }
         json.endObject()
+    }
+
+    /// A `feedback` payload's direction members without a direction (`facing`,
+    /// `direction_source` and `cue` null), as the members one by one would write them: what
+    /// most feedback carries on a device without angle of arrival.
+    static let feedbackWithoutDirection = RenderedMembers { json in
+        json.member(.facing); json.appendBool(nil)
+        json.member(.directionSource); json.appendPlainString(nil)
+        json.member(.cue); json.append(.null)
     }
 
     package static let feedbackSchema = JSONSchema.object([

@@ -37,6 +37,20 @@ import RulesReading
             """#)
     }
 
+    /// Without a direction (a device without angle of arrival): `facing`, `direction_source` and
+    /// `cue` are null, written as one run of members rendered once.
+    @Test mutating func feedbackPayloadBytesWithoutADirection() throws {
+        let rules = try RulesFile.load(text: RulesFile.exampleYAML, file: "rules.yaml")
+        let tag = PeerIdentity(address: .short(0x0B02), name: "tag-7")
+        var engine = ProximityEngine(rules: rules, peers: [tag], deviceHasAoA: false)
+        let sample = RangingSample(distanceMeters: 0.5, azimuthDeg: nil, azimuthFOM: 0, elevationDeg: nil, elevationFOM: 0)
+        let outputs = engine.ingest(peer: tag, sample: sample, at: Self.ts)
+        let feedback = try #require(outputs.lazy.compactMap { if case let .feedback(f) = $0 { f } else { nil } }.first)
+        #expect(String(decoding: feedbackPayload(feedback), as: UTF8.self) == #"""
+            {"ts": "2026-11-29T18:30:00.123Z", "peer": "tag-7", "stage": "reach", "attributes": {"facing_tolerance_deg": 15, "shows_distance": false}, "progress": 0.5, "facing": null, "direction_source": null, "cue": null}
+            """#)
+    }
+
     /// The memo gives `Timestamp.rfc3339`'s text for every time, repeated or not, in any order.
     @Test func timestampMemoNeverServesAStaleTime() {
         var memo = TimestampMemo()

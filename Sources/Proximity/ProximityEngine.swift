@@ -283,16 +283,18 @@ public struct ProximityEngine: Sendable {
 
     /// The entries of `rules.rankings[index]`, best first, into `entries` (emptied first).
     private func rank(_ index: Int, into entries: inout [Ranking.Entry]) {
-        let rule = inUse.rankings[index]
+        // The rule's numbers, not the rule: a copy of it retains its name and patterns.
+        let within = inUse.rankings[index].within, nearbyWithin = inUse.rankings[index].nearbyWithin
+        let nearbyBonus = inUse.rankings[index].nearbyBonus, facingBonus = inUse.rankings[index].facingBonus
         entries.removeAll(keepingCapacity: true)
         entries.reserveCapacity(order.count)
         // Every tracker, without a lookup per peer (this runs after every round); the sort
         // below is a total order, so the order they are visited in does not matter.
         trackers.forEachRanked(in: index) { peer, d, base, facing in
-            if let within = rule.within, d > within { return }
+            if let within, d > within { return }
             var score = base
-            if let nearby = rule.nearbyWithin, d <= nearby { score += rule.nearbyBonus }
-            if facing == true { score += rule.facingBonus }
+            if let nearbyWithin, d <= nearbyWithin { score += nearbyBonus }
+            if facing == true { score += facingBonus }
             entries.append(Ranking.Entry(peer: peer, score: score, distanceM: d, facing: facing))
         }
         entries.sort { a, b in

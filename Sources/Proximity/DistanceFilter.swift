@@ -3,6 +3,7 @@
 /// Kept per peer by the engine; ``ProximityEngine/replaceRules(_:at:)`` keeps it when the kind and
 /// `max_speed` stay the same and otherwise starts the new filter from the current estimate.
 public struct DistanceFilter: Hashable, Sendable {
+    /// The rules' `filter.kind`: which of the two filters is in use, if either.
     private let kind: FilterSettings.Kind
     /// Both filters are kept, the one of ``kind`` in use: each is a stored struct that changes in
     /// place at every measurement. As an optional or an enum's payload, the Kalman filter

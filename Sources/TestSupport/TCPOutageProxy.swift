@@ -31,6 +31,7 @@ public final class TCPOutageProxy: Sendable {
     private let withheldThrough = Atomic<Int>(-1)
     /// Connections up to this number lose what the client sends (see `loseWhatTheClientSends`).
     private let silencedThrough = Atomic<Int>(-1)
+    private let lost = Mutex<[LostPublish]>([])
     private let done = DispatchSemaphore(value: 0)
 
     public init(to target: UInt16, refusingMQTT5: Bool = false,
@@ -73,10 +74,22 @@ public final class TCPOutageProxy: Sendable {
 
     /// From now on what the client sends on the connections open now is read and lost, as on a
     /// network that fails without a word: sent as far as the client knows, it never reaches the
-    /// broker, and no answer comes. A new connection is relayed again.
+    /// broker, and no answer comes. A new connection is relayed again. The PUBLISH packets lost
+    /// are in ``lostPublishes``.
     public func loseWhatTheClientSends() {
         silencedThrough.store(connections.load(ordering: .relaxed), ordering: .relaxed)
     }
+
+    /// A PUBLISH the client sent that the broker never got whole.
+    public struct LostPublish: Sendable {
+        public let topic: String
+        public let payload: [UInt8]
+    }
+
+    /// What ``loseWhatTheClientSends()`` lost of the client's messages, in the order sent: what a
+    /// test knows for certain never reached the broker (the client's own account, its log, can
+    /// come after the broker has had a message).
+    public var lostPublishes: [LostPublish] { lost.withLock { $0 } }
 
     public func stop() {
         stopping.store(true, ordering: .relaxed)
@@ -119,10 +132,9 @@ public final class TCPOutageProxy: Sendable {
         return packet[index + 6] == 5
     }
 
-    /// The whole packets at the start of `pending` (taken out of it), less the PUBACKs when
-    /// `withholding`; a packet not yet whole stays in `pending`.
-    private static func withoutAcknowledgements(_ pending: inout [UInt8], withholding: Bool) -> [UInt8] {
-        var out: [UInt8] = []
+    /// The whole packets at the start of `pending`, taken out of it; a packet not yet whole stays.
+    private static func takeWholePackets(_ pending: inout [UInt8]) -> [ArraySlice<UInt8>] {
+        var packets: [ArraySlice<UInt8>] = []
         var offset = 0
         while offset + 2 <= pending.count {
             var length = 0, multiplier = 1, index = offset + 1, whole = false
@@ -134,11 +146,46 @@ public final class TCPOutageProxy: Sendable {
                 if byte & 0x80 == 0 { whole = true; break }
             }
             guard whole, index + length <= pending.count else { break }
-            if !(withholding && pending[offset] & 0xF0 == 0x40) { out += pending[offset..<(index + length)] }
+            packets.append(pending[offset..<(index + length)])
             offset = index + length
         }
         pending.removeFirst(offset)
-        return out
+        return packets
+    }
+
+    /// The whole packets at the start of `pending` (taken out of it), less the PUBACKs when
+    /// `withholding`; a packet not yet whole stays in `pending`.
+    private static func withoutAcknowledgements(_ pending: inout [UInt8], withholding: Bool) -> [UInt8] {
+        Array(takeWholePackets(&pending).filter { !(withholding && $0.first! & 0xF0 == 0x40) }.joined())
+    }
+
+    /// The topic and payload of a PUBLISH packet (MQTT 3.1.1 and 5 §3.3); nil for another packet.
+    private static func publish(in packet: ArraySlice<UInt8>, mqtt5: Bool) -> LostPublish? {
+        let bytes = Array(packet)
+        guard let first = bytes.first, first >> 4 == 3 else { return nil }
+        var index = 1
+        while index < bytes.count, bytes[index] & 0x80 != 0 { index += 1 }
+        index += 1
+        guard index + 2 <= bytes.count else { return nil }
+        let topicLength = Int(bytes[index]) << 8 | Int(bytes[index + 1])
+        index += 2
+        guard index + topicLength <= bytes.count else { return nil }
+        let topic = String(decoding: bytes[index..<(index + topicLength)], as: UTF8.self)
+        index += topicLength
+        if first & 0x06 != 0 { index += 2 }  // the packet identifier of QoS 1 and 2
+        if mqtt5 {
+            var length = 0, shift = 0
+            while index < bytes.count {
+                let byte = bytes[index]
+                index += 1
+                length |= Int(byte & 0x7F) << shift
+                shift += 7
+                if byte & 0x80 == 0 { break }
+            }
+            index += length
+        }
+        guard index <= bytes.count else { return nil }
+        return LostPublish(topic: topic, payload: Array(bytes[index...]))
     }
 
     private func relay(_ a: Int32, _ b: Int32, _ myGeneration: Int, _ number: Int) {
@@ -148,6 +195,10 @@ public final class TCPOutageProxy: Sendable {
         var first = refusingMQTT5
         // The broker's bytes, cut into whole packets while acknowledgements are withheld.
         var fromBroker: [UInt8] = []
+        // The client's bytes, cut into whole packets, so that those lost are known
+        // (`lostPublishes`); its CONNECT says whether the properties of MQTT 5 follow.
+        var fromClient: [UInt8] = []
+        var mqtt5 = false
         while generation.load(ordering: .relaxed) == myGeneration {
             guard poll(&fds, 2, 20) >= 0 else { return }
             for (index, entry) in fds.enumerated() where entry.revents != 0 {
@@ -163,7 +214,16 @@ public final class TCPOutageProxy: Sendable {
                     }
                 }
                 if index == 0, let observingClient { observingClient(buffer.prefix(n)) }
-                if index == 0, number <= silencedThrough.load(ordering: .relaxed) { continue }
+                if index == 0 {
+                    let silenced = number <= silencedThrough.load(ordering: .relaxed)
+                    fromClient += buffer.prefix(n)
+                    for packet in Self.takeWholePackets(&fromClient) {
+                        if packet.first == 0x10 { mqtt5 = Self.isMQTT5Connect(packet) }
+                        // Completed by bytes lost: the broker never has it whole.
+                        if silenced, let publish = Self.publish(in: packet, mqtt5: mqtt5) { lost.withLock { $0.append(publish) } }
+                    }
+                    if silenced { continue }
+                }
                 var outgoing = Array(buffer.prefix(n))
                 let withholding = number <= withheldThrough.load(ordering: .relaxed)
                 if index == 1, withholding || !fromBroker.isEmpty {

@@ -7,15 +7,20 @@ import UCI
     /// A random run of insertions, replacements and removals, short and extended addresses
     /// mixed (and the ones whose words coincide), checked against a dictionary after each step.
     @Test func agreesWithADictionaryThroughInsertsAndRemovals() {
-        var generator = SplitMix(seed: 34)
+        // Knuth's MMIX linear congruential generator, its high bits: seeded, so that a failure repeats.
+        var state: UInt64 = 34
+        func next() -> UInt64 {
+            state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+            return state >> 16
+        }
         var map = AddressMap<Int>()
         var reference: [MacAddress: Int] = [:]
         let pool: [MacAddress] = (0..<300).flatMap { n -> [MacAddress] in
             [.short(UInt16(n)), .extended(UInt64(n) | 1 << 63), .extended(UInt64(n) &* 0x9E37_79B9_7F4A_7C15)]
         }
         for step in 0..<20_000 {
-            let address = pool[Int(generator.next() % UInt64(pool.count))]
-            switch generator.next() % 3 {
+            let address = pool[Int(next() % UInt64(pool.count))]
+            switch next() % 3 {
             case 0, 1:
                 map[address] = step
                 reference[address] = step

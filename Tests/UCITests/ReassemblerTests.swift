@@ -152,8 +152,14 @@ import UCI
 @Suite struct GarbageStressTests {
     @Test(arguments: 1...20)
     func onePercentRandomGarbage(seed: UInt64) {
-        var generator = SplitMix(seed: (seed &+ 0x5851_F42D_4C95_7F2D) &* 0xD1B5_4A32_D192_ED03)
-        func random() -> UInt64 { generator.next() }
+        var state = (seed &+ 0x5851_F42D_4C95_7F2D) &* 0xD1B5_4A32_D192_ED03
+        func random() -> UInt64 {
+            state = state &+ 0x9E37_79B9_7F4A_7C15
+            var z = state
+            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+            return z ^ (z >> 31)
+        }
         var stream: [UInt8] = []
         var intact: [UInt32] = []
         for sequence in 0..<3000 {

@@ -138,12 +138,19 @@ public final class TCPOutageProxy: Sendable {
         var offset = 0
         while offset + 2 <= pending.count {
             var length = 0, multiplier = 1, index = offset + 1, whole = false
-            while index < pending.count {
+            while index < pending.count, index - offset <= 4 {
                 let byte = pending[index]
                 length += Int(byte & 0x7F) * multiplier
                 multiplier *= 128
                 index += 1
                 if byte & 0x80 == 0 { whole = true; break }
+            }
+            if !whole, index - offset > 4 {
+                // No remaining length of MQTT (at most four bytes): not packets. What has come
+                // goes on as it is, in one piece; what comes next is split from its start.
+                packets.append(pending[offset...])
+                pending.removeAll()
+                return packets
             }
             guard whole, index + length <= pending.count else { break }
             packets.append(pending[offset..<(index + length)])
@@ -175,7 +182,7 @@ public final class TCPOutageProxy: Sendable {
         if first & 0x06 != 0 { index += 2 }  // the packet identifier of QoS 1 and 2
         if mqtt5 {
             var length = 0, shift = 0
-            while index < bytes.count {
+            while index < bytes.count, shift < 28 {
                 let byte = bytes[index]
                 index += 1
                 length |= Int(byte & 0x7F) << shift

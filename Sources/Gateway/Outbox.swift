@@ -43,16 +43,20 @@ public struct Outbox: Sendable {
     }
 
     private var entries: [Entry] = []
-    /// Every payload of the input, one after another.
-    private var json = JSONBytes(capacity: 4096)
+    /// Every payload of the input, one after another; a writer continues it for each message
+    /// (nil only while one does).
+    private var payloads: ByteBuffer? = ByteBuffer(capacity: 4096)
 
     public init() {}
 
     /// Appends a message whose payload `write` renders into the shared buffer.
     mutating func append(topic: String, delivery: Delivery, write: (inout JSONBytes) -> Void) {
+        // Taken out, so that the writer's storage is not shared with the outbox's (and copied).
+        var json = JSONBytes(continuing: payloads.take()!)
         let start = json.count
         write(&json)
         entries.append(Entry(topic: topic, payload: start..<json.count, delivery: delivery))
+        payloads = json.finish()
     }
 
     /// Appends a message with `payload` (already rendered, or empty to clear a retained topic).
@@ -65,7 +69,7 @@ public struct Outbox: Sendable {
         // The whole buffer lent once, and each entry's parts read where they are: a loan per
         // message, and a copy of each entry's topic and delivery, cost the agent 2.9k
         // instructions a notification of 16 messages.
-        json.withBytes(in: 0..<json.count) { all in
+        payloads!.withBytes(in: 0..<payloads!.count) { all in
             for index in entries.indices {
                 body(entries[index].topic, UnsafeRawBufferPointer(rebasing: all[entries[index].payload]), entries[index].delivery)
             }
@@ -74,12 +78,12 @@ public struct Outbox: Sendable {
 
     /// The messages as values.
     public var messages: [Message] {
-        entries.map { entry in Message(topic: entry.topic, payload: json.withBytes(in: entry.payload) { Array($0) }, delivery: entry.delivery) }
+        entries.map { entry in Message(topic: entry.topic, payload: payloads!.withBytes(in: entry.payload) { Array($0) }, delivery: entry.delivery) }
     }
 
     /// Empties the outbox and keeps its storage for the next input.
     public mutating func removeAll() {
         entries.removeAll(keepingCapacity: true)
-        json.removeAll()
+        payloads!.removeAll()
     }
 }

@@ -27,7 +27,8 @@ struct RenderedMessages {
     /// Every literal byte of every template, which pieces point into.
     private var literals: [UInt8] = []
     private var groups: [[Template]] = []
-    private var payload = JSONBytes(capacity: 1024)
+    /// What a payload is written into, as the agent's outbox keeps it (a writer continues it).
+    private var payloadBytes: ByteBuffer? = ByteBuffer(capacity: 1024)
     private(set) var formattedNumbers = 0
 
     var count: Int { groups.count }
@@ -61,11 +62,12 @@ struct RenderedMessages {
     mutating func render(_ index: Int, at seconds: Double, into out: inout [UInt8]) {
         let timestamp = Timestamp.rfc3339(seconds)
         for template in groups[index] {
+            var payload = JSONBytes(continuing: payloadBytes.take()!)
             payload.removeAll()
             for piece in template.payload {
                 switch piece {
                 case let .literal(range):
-                    literals.withUnsafeBufferPointer { payload._writeASCII(UnsafeBufferPointer(rebasing: $0[range])) }
+                    literals.withUnsafeBufferPointer { payload.appendRendered(UnsafeBufferPointer(rebasing: $0[range])) }
                 case let .integer(value):
                     payload.appendNumber(value)
                     formattedNumbers += 1
@@ -85,6 +87,7 @@ struct RenderedMessages {
             } while remaining > 0
             out += literals[template.head]
             payload.withBytes(in: 0..<payload.count) { out.append(contentsOf: $0) }
+            payloadBytes = payload.finish()
         }
     }
 

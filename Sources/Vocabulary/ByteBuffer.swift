@@ -23,6 +23,22 @@ public struct ByteBuffer: Sendable {
         return storage.base + count
     }
 
+    /// Storage of this buffer's own, copied if it is shared: what `reserveOwned` relies on.
+    @usableFromInline mutating func makeUnique() {
+        if !isKnownUniquelyReferenced(&storage) { storage = storage.copy(count: count, capacity: storage.capacity) }
+    }
+
+    /// `reserve` without asking whether the storage is this buffer's own: for a holder that made
+    /// it so (`makeUnique`) and cannot be copied since (`JSONBytes`), so that a payload's few
+    /// dozen writes skip the runtime's reference count check each.
+    @inlinable @inline(__always)
+    mutating func reserveOwned(_ maximum: Int) -> UnsafeMutablePointer<UInt8> {
+        if count + maximum > storage.capacity {
+            storage = storage.copy(count: count, capacity: Swift.max(count + maximum, storage.capacity * 2))
+        }
+        return storage.base + count
+    }
+
     /// Counts `amount` bytes written at the pointer `reserve` gave.
     @inlinable @inline(__always)
     public mutating func advance(by amount: Int) {

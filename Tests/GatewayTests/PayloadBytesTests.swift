@@ -62,23 +62,29 @@ import RulesReading
     private var timestamps = TimestampMemo()
     /// One writer for every payload of a test, as the agent's outbox writes every payload of a
     /// round into one buffer: a payload must not depend on what was written before it.
-    private var json: JSONBytes = {
+    private var written: ByteBuffer? = {
         var json = JSONBytes(capacity: 16)
         json.appendObject([JSONMember("earlier", .list([1, 2]))])
-        return json
+        return json.finish()
     }()
 
     private mutating func rangePayload(_ m: TwoWayRangingMeasurement, filtered: Double?, angles: (Double?, Double?),
                               sequence: UInt32 = 0) -> [UInt8] {
+        var json = JSONBytes(continuing: written.take()!)
         let start = json.count
         Payloads.range(into: &json, ts: timestamps.rfc3339(Self.ts), peer: Payloads.rangePeer(name: "tool-cart", mac: "0A:01"), measurement: m, session: UInt32.max,
                        sequence: sequence, filteredDistance: filtered, angles: angles)
-        return json.withBytes(in: start..<json.count) { Array($0) }
+        let payload = json.withBytes(in: start..<json.count) { Array($0) }
+        written = json.finish()
+        return payload
     }
 
     private mutating func feedbackPayload(_ f: Feedback) -> [UInt8] {
+        var json = JSONBytes(continuing: written.take()!)
         let start = json.count
         ProximityPayloads.feedback(f, ts: timestamps.rfc3339(f.ts), peer: ProximityPayloads.peer(f.peer), into: &json)
-        return json.withBytes(in: start..<json.count) { Array($0) }
+        let payload = json.withBytes(in: start..<json.count) { Array($0) }
+        written = json.finish()
+        return payload
     }
 }

@@ -2,7 +2,7 @@ import Testing
 import Vocabulary
 
 /// What the one JSON writer writes: the escapes of RFC 8259 wherever in a string the byte that
-/// needs one falls, and writers that share bytes until one of them writes.
+/// needs one falls, and writers that continue one buffer without sharing their writes.
 @Suite struct JSONBytesTests {
     /// Each byte that needs an escape, and bytes that look like one to a word-at-a-time test
     /// (0x80 and above, 0x20, 0x21, 0x5B, 0x5D), at every position of strings up to 24 bytes
@@ -38,17 +38,21 @@ import Vocabulary
         #expect(String(decoding: writer.bytes, as: UTF8.self) == "null")
     }
 
-    @Test func aCopySharesNothingOnceEitherWrites() {
-        var first = JSONBytes(capacity: 16)
-        first.beginObject()
-        first.member(StaticString("a"))
-        var second = first
+    /// Writers that continue one buffer each write into storage of their own: neither changes
+    /// the bytes of the other, nor the buffer's.
+    @Test func writersContinuingOneBufferShareNothing() {
+        var start = JSONBytes(capacity: 16)
+        start.beginObject()
+        start.member(StaticString("a"))
+        let buffer = start.finish()
+        var first = JSONBytes(continuing: buffer), second = JSONBytes(continuing: buffer)
         first.appendNumber(Int64(1))
         first.endObject()
         second.appendString("b")
         second.endObject()
         #expect(String(decoding: first.bytes, as: UTF8.self) == #"{"a": 1}"#)
         #expect(String(decoding: second.bytes, as: UTF8.self) == #"{"a": "b"}"#)
+        #expect(String(decoding: buffer.bytes, as: UTF8.self) == #"{"a": "#)
         // Growing beyond the first storage keeps what was written.
         var long = JSONBytes(capacity: 16)
         long.beginList()

@@ -37,6 +37,8 @@ public final class MQTTClient {
     private let onEvent: (MQTTEvent) -> Void
     private var reasons: MosquittoReasons
     private let box: MosquittoCallbackBox
+    /// The callbacks' reports being handled: storage traded with the box's at each take.
+    private var reports: [MosquittoRawEvent] = []
     private var mosq: OpaquePointer?
 
     private enum Phase {
@@ -588,7 +590,10 @@ public final class MQTTClient {
 
     /// Handles what libmosquitto's callbacks reported during the last call into it.
     private func takeCallbacks() {
-        for event in box.take() { handle(event) }
+        box.take(into: &reports)
+        for event in reports { handle(event) }
+        // Not kept until the next take: a message's payload can be large.
+        reports.removeAll(keepingCapacity: true)
     }
 
     /// Bookkeeping for one callback report, then the public event.

@@ -40,13 +40,13 @@ final class MosquittoCallbackBox: Sendable {
         pending.withLock { $0.append(event) }
     }
 
-    /// What the callbacks reported since the last call, oldest first.
-    func take() -> [MosquittoRawEvent] {
-        pending.withLock { events in
-            guard !events.isEmpty else { return [] }
-            defer { events.removeAll(keepingCapacity: true) }
-            return events
-        }
+    /// What the callbacks reported since the last call, oldest first, in `events` (what it held
+    /// is dropped); the box keeps `events`' storage for the next reports. Swapped rather than
+    /// copied out: emptying the box's array while a copy of it was handed out allocated a new
+    /// one at every acknowledgement.
+    func take(into events: inout [MosquittoRawEvent]) {
+        events.removeAll(keepingCapacity: true)
+        pending.withLock { swap(&$0, &events) }
     }
 
     /// The box behind a `userdata` pointer; nil only if libmosquitto passes none (it always does).

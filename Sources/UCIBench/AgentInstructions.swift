@@ -19,19 +19,60 @@ struct InstructionFigure: Sendable {
 
 /// Runs the agent under `valgrind --tool=callgrind` at `rate` and counts a window of `seconds`
 /// between two dumps (`callgrind_control -d`: each dump holds what ran since the one before).
-/// valgrind 3.19 reads no DWARF 5, so it runs a copy of the agent without debug information.
 /// `profile`: where the window's profile is kept, for `callgrind_annotate --inclusive=yes`.
 func countAgentInstructions(executable: String, broker: BenchBroker, rate: Int, seconds: Double,
                             profile: String? = nil) throws -> InstructionFigure {
+    try countInstructions(of: "the agent", executable: executable, broker: broker, rate: rate, seconds: seconds,
+                          requiresBringUp: true, profile: profile) { wrapper, link, writer, directory in
+        try startBenchAgent(executable: wrapper, brokerPort: broker.port, link: link, writer: writer, directory: directory,
+                            environment: ["SWIFT_DETERMINISTIC_HASHING": "1"], readyWithin: 180)
+    }
+}
+
+/// The same count for the rendered floor of the agent's own messages (`forward-floor --packets
+/// FILE --render`, RenderedMessages.swift) of `traffic`, recorded at `rate`, on the same load: the instructions any gateway that
+/// says what the agent says spends in user space, decoding each notification and formatting its
+/// numbers and timestamps. What the agent executes beyond it is its own work.
+func countRenderedFloorInstructions(of traffic: RecordedTraffic, broker: BenchBroker, rate: Int, seconds: Double) throws -> InstructionFigure {
+    let directory = try TemporaryDirectory(prefix: "uwb2mqtt-bench-floor-instructions")
+    let packets = directory.file("packets")
+    try traffic.write(to: packets)
+    return try countInstructions(of: "the rendered floor", executable: executableDirectory() + "/uwb2mqtt-bench", broker: broker, rate: rate,
+                          seconds: seconds, requiresBringUp: false) { wrapper, link, _, directory in
+        let process = try ChildProcess(executable: wrapper,
+                                       arguments: ["forward-floor", "--port", link, "--broker-port", String(broker.port),
+                                                   "--packets", packets, "--render"],
+                                       stdoutPath: directory.file("floor.stdout"), stderrPath: directory.file("floor.stderr"))
+        // It prints `ready` once connected (valgrind's start takes seconds).
+        let deadline = monotonicNanoseconds() + 180_000_000_000
+        while ProcFS.read(directory.file("floor.stdout"))?.contains("ready") != true {
+            guard process.isRunning, monotonicNanoseconds() < deadline else {
+                process.terminate()
+                throw BenchError("the rendered floor did not start under callgrind: \(ProcFS.read(process.stderrPath) ?? "")")
+            }
+            usleep(10_000)
+        }
+        return process
+    }
+}
+
+/// Runs `executable` under callgrind, started by `start` with the wrapper that runs it so, fed
+/// the bench's notifications at `rate`, and counts its instructions in a window of `seconds`
+/// against the notifications whose `range` messages arrived in it. valgrind 3.19 reads no
+/// DWARF 5, so it runs a copy without debug information.
+private func countInstructions(of name: String, executable: String, broker: BenchBroker, rate: Int, seconds: Double,
+                               requiresBringUp: Bool, profile: String? = nil,
+                               start: (_ wrapper: String, _ link: String, _ writer: DeviceWriter, _ directory: TemporaryDirectory) throws -> ChildProcess)
+    throws -> InstructionFigure {
     for tool in ["/usr/bin/valgrind", "/usr/bin/callgrind_control", "/usr/bin/strip"] where !fileExists(tool) {
         throw BenchError("\(tool) is not installed")
     }
     let directory = try TemporaryDirectory(prefix: "uwb2mqtt-bench-instructions")
-    let stripped = directory.file("uwb2mqtt")
+    let stripped = directory.file((executable as NSString).lastPathComponent)
     guard wait(for: "/usr/bin/strip", ["--strip-debug", "-o", stripped, executable], in: directory) else {
         throw BenchError("strip --strip-debug \(executable) failed")
     }
-    let wrapper = try directory.write("agent", """
+    let wrapper = try directory.write("callgrind-wrapper", """
         #!/bin/sh
         exec /usr/bin/valgrind --tool=callgrind --callgrind-out-file=\(directory.file("callgrind.%p")) \(stripped) "$@"
 
@@ -40,14 +81,13 @@ func countAgentInstructions(executable: String, broker: BenchBroker, rate: Int, 
     let link = directory.file("dwm3001c")
     let subscriber = try Subscriber(port: broker.port, filter: "bench/swift/peer/+/range", clientID: "bench-sub-instructions")
     defer { subscriber.close() }
-    let writer = try DeviceWriter(linkPath: link, peers: benchPeers.map(\.address), requiresBringUp: true)
+    let writer = try DeviceWriter(linkPath: link, peers: benchPeers.map(\.address), requiresBringUp: requiresBringUp)
     defer { writer.stop() }
-    let agent = try startBenchAgent(executable: wrapper, brokerPort: broker.port, link: link, writer: writer, directory: directory,
-                                    environment: ["SWIFT_DETERMINISTIC_HASHING": "1"], readyWithin: 180)
-    defer { agent.terminate() }
+    let process = try start(wrapper, link, writer, directory)
+    defer { process.terminate() }
     writer.setRate(measurementsPerSecond: rate)
     sleepSeconds(3)
-    let pid = String(agent.pid)
+    let pid = String(process.pid)
     guard wait(for: "/usr/bin/callgrind_control", ["-d", pid], in: directory) else { throw BenchError("callgrind_control -d failed") }
     let delivered0 = subscriber.count
     sleepSeconds(seconds)
@@ -65,10 +105,10 @@ func countAgentInstructions(executable: String, broker: BenchBroker, rate: Int, 
     }
     guard let line = dump.split(separator: "\n").first(where: { $0.hasPrefix("summary: ") }),
           let instructions = Int(line.dropFirst("summary: ".count).split(separator: " ").first ?? "") else {
-        throw BenchError("no summary in callgrind's second dump")
+        throw BenchError("no summary in callgrind's second dump of \(name)")
     }
     let figure = InstructionFigure(rate: rate, notifications: (delivered1 - delivered0) / benchPeers.count, instructions: instructions)
-    log("instructions at \(rate)/s under callgrind: \(instructions) for \(figure.notifications) notifications, "
+    log("instructions of \(name) at \(rate)/s under callgrind: \(instructions) for \(figure.notifications) notifications, "
         + "\(Int(figure.perNotification)) per notification")
     return figure
 }

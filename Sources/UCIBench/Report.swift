@@ -37,6 +37,8 @@ struct BenchReport: Sendable {
     var ownFloorError: String?
     /// Instructions per notification of the whole agent process (AgentInstructions.swift).
     var instructions: InstructionFigure?
+    /// The same count for the rendered floor of the agent's own messages.
+    var renderedFloorInstructions: InstructionFigure?
     var instructionsError: String?
     var settings = PipelineSettings()
 
@@ -239,6 +241,11 @@ struct BenchReport: Sendable {
             out.append("    at \(settings.label(rate: settings.deploymentRate) ?? "\(settings.deploymentRate)/s"): "
                        + "\(format(perSecond / 1e6, 1)) M instructions/s, \(format(perSecond / Self.piInstructionsPerSecond * 100, 1)) % "
                        + "of a Raspberry Pi 4 core at 1.5 GHz and 1 instruction/cycle, before the kernel's share")
+            if let floor = renderedFloorInstructions {
+                out.append("    the rendered floor's, counted the same way: " + grouped(floor.perNotification)
+                           + "; the agent's own beyond it: " + grouped(instructions.perNotification - floor.perNotification)
+                           + " (uwb2mqtt/rendered \(format(instructions.perNotification / floor.perNotification, 2))× in user space)")
+            }
         }
         if let instructionsError { out.append("  instructions: not counted: \(instructionsError)") }
         return out
@@ -415,6 +422,10 @@ struct BenchReport: Sendable {
         })))
         fields.append(("own_messages_floor_error", ownFloorError.map(JSONValue.string) ?? .null))
         fields.append(("instructions", instructions.map { i in
+            obj([("rate_per_s", num(Double(i.rate))), ("notifications", num(Double(i.notifications))),
+                 ("instructions", num(Double(i.instructions))), ("per_notification", num(i.perNotification))])
+        } ?? .null))
+        fields.append(("rendered_floor_instructions", renderedFloorInstructions.map { i in
             obj([("rate_per_s", num(Double(i.rate))), ("notifications", num(Double(i.notifications))),
                  ("instructions", num(Double(i.instructions))), ("per_notification", num(i.perNotification))])
         } ?? .null))

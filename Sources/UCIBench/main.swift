@@ -248,6 +248,14 @@ if !decodeOnly {
                                                  acknowledged: recording.acknowledgedPerNotification, bytes: recording.bytesPerNotification)
                 }
                 (report.ownFloor, report.renderedFloor) = try measureOwnMessagesFloor(settings: settings, broker: broker, traffic: traffic)
+                if let recording = traffic[settings.deploymentRate] {
+                    do {
+                        report.renderedFloorInstructions = try countRenderedFloorInstructions(
+                            of: recording, broker: broker, rate: settings.deploymentRate, seconds: settings.window)
+                    } catch {
+                        report.instructionsError = "\(error)"
+                    }
+                }
             } catch {
                 report.ownFloorError = "\(error)"
             }

@@ -37,6 +37,9 @@ struct BenchReport: Sendable {
     var ownFloorError: String?
     /// Instructions per notification of the whole agent process (AgentInstructions.swift).
     var instructions: InstructionFigure?
+    /// The agent and the rendered floor side by side, fed in turns (PairedFloor.swift).
+    var pairedFloor: [PairedFigure] = []
+    var pairedFloorError: String?
     /// The same count for the rendered floor of the agent's own messages.
     var renderedFloorInstructions: InstructionFigure?
     var instructionsError: String?
@@ -229,9 +232,25 @@ struct BenchReport: Sendable {
                 // Formatting the messages alone costs about what the goal above allows for everything
                 // (docs/development.md): the proposed goal counts it on the floor's side.
                 out.append("    proposed instead, uwb2mqtt ≤ \(format(Self.ownFloorGoal, 1))× the rendered floor at every rate: "
-                           + (metRendered ? "met" : "not met"))
+                           + (metRendered ? "met" : "not met") + (pairedFloor.isEmpty ? "" : " (measured minutes apart; paired below)"))
             }
         }
+        if !pairedFloor.isEmpty {
+            out.append("  paired: uwb2mqtt and the rendered floor running side by side, fed the load in turns (ABBA, "
+                       + "\(pairedFloor[0].slices) slices of \(format(pairedFloor[0].secondsPerSlice, 1)) s each per rate),")
+            out.append("  so that the machine's drift falls on both alike; CPU µs per measurement written")
+            out.append("    offered/s   uwb2mqtt   rendered   uwb2mqtt/rendered   turn by turn")
+            for figure in pairedFloor {
+                let spread = (figure.turnRatios.min() ?? .nan, figure.turnRatios.max() ?? .nan)
+                out.append(lpad(grouped(Double(figure.rate)), 13) + lpad(format(figure.agentMicroseconds, 1), 11)
+                           + lpad(format(figure.floorMicroseconds, 1), 11) + lpad(format(figure.ratio, 2) + "×", 20)
+                           + lpad(format(spread.0, 2) + "–" + format(spread.1, 2) + "×", 15))
+            }
+            let met = pairedFloor.allSatisfy { $0.ratio <= Self.ownFloorGoal }
+            out.append("    proposed goal, uwb2mqtt ≤ \(format(Self.ownFloorGoal, 1))× the rendered floor at every rate, paired: "
+                       + (met ? "met" : "not met"))
+        }
+        if let pairedFloorError { out.append("  paired: not measured: \(pairedFloorError)") }
         if let ownFloorError { out.append("  own: not measured: \(ownFloorError)") }
         if let instructions {
             let perSecond = instructions.perNotification * Double(settings.deploymentRate) / Double(benchPeers.count)
@@ -425,6 +444,13 @@ struct BenchReport: Sendable {
             obj([("rate_per_s", num(Double(i.rate))), ("notifications", num(Double(i.notifications))),
                  ("instructions", num(Double(i.instructions))), ("per_notification", num(i.perNotification))])
         } ?? .null))
+        fields.append(("paired_rendered_floor", .list(pairedFloor.map { f in
+            obj([("offered_target_per_s", num(Double(f.rate))), ("uwb2mqtt_cpu_us_per_measurement", num(f.agentMicroseconds)),
+                 ("rendered_cpu_us_per_measurement", num(f.floorMicroseconds)), ("uwb2mqtt_over_rendered", num(f.ratio)),
+                 ("slices", num(Double(f.slices))), ("seconds_per_slice", num(f.secondsPerSlice)),
+                 ("turn_ratios", .list(f.turnRatios.map(num)))])
+        })))
+        fields.append(("paired_rendered_floor_error", pairedFloorError.map(JSONValue.string) ?? .null))
         fields.append(("rendered_floor_instructions", renderedFloorInstructions.map { i in
             obj([("rate_per_s", num(Double(i.rate))), ("notifications", num(Double(i.notifications))),
                  ("instructions", num(Double(i.instructions))), ("per_notification", num(i.perNotification))])

@@ -38,8 +38,10 @@
 //    Then the same workload through Tests/Bench/python_gateway.py (pyserial + paho-mqtt) as the
 //    baseline; as floors, `cat` on the same pty (Floor.swift) and a forwarder that only reads
 //    the pty and sends the baseline's messages (ForwardFloor.swift), and one that sends the
-//    agent's own messages, recorded from it on the same load (OwnMessagesFloor.swift); the
-//    agent's instructions per notification under callgrind (AgentInstructions.swift).
+//    agent's own messages, recorded from it on the same load (OwnMessagesFloor.swift), also
+//    made again (RenderedMessages.swift) and then run side by side with the agent, each fed the
+//    load in turns (PairedFloor.swift); the agent's and that rendered floor's instructions per
+//    notification under callgrind (AgentInstructions.swift).
 // 3. The journal (JournalBench.swift): a 64 MiB spool filled, appended to at its bound, opened,
 //    drained through the same mosquitto; bytes written per appended and per delivered record.
 #if canImport(Glibc)
@@ -248,6 +250,12 @@ if !decodeOnly {
                                                  acknowledged: recording.acknowledgedPerNotification, bytes: recording.bytesPerNotification)
                 }
                 (report.ownFloor, report.renderedFloor) = try measureOwnMessagesFloor(settings: settings, broker: broker, traffic: traffic)
+                do {
+                    report.pairedFloor = try measurePairedRenderedFloor(agentExecutable: agentPath, broker: broker, settings: settings,
+                                                                        traffic: traffic)
+                } catch {
+                    report.pairedFloorError = "\(error)"
+                }
                 if let recording = traffic[settings.deploymentRate] {
                     do {
                         report.renderedFloorInstructions = try countRenderedFloorInstructions(

@@ -1,0 +1,90 @@
+import TestSupport
+#if canImport(Glibc)
+@preconcurrency import Glibc
+#endif
+
+/// The agent and the rendered floor of its own messages at one rate, measured in turns.
+struct PairedFigure: Sendable {
+    var rate: Int
+    /// CPU per measurement written over all of each one's slices.
+    var agentMicroseconds: Double
+    var floorMicroseconds: Double
+    var slices: Int
+    var secondsPerSlice: Double
+    /// The ratio of each turn's two slices: how far one moment's figure strays from another's.
+    var turnRatios: [Double]
+
+    var ratio: Double { agentMicroseconds / floorMicroseconds }
+}
+
+/// The agent against the rendered floor (`forward-floor --packets FILE --render`) of what it
+/// said at each rate, both running side by side, each fed the load in turn: `turns` slices of
+/// a quarter of the window each, agent and floor in the order ABBA ABBA…, so that the machine's
+/// drift, which moves either alone by a third from one minute to the next here, falls on both
+/// alike. The sequential measurement (the agent's phases, then each floor minutes later)
+/// compares the two at different moments.
+///
+/// Each slice follows half a second of the load unmeasured: the first notifications after a
+/// pause find cold caches, and the agent's peers, silent past `signal_lost_after`, come back
+/// with `signal_regained` events the recording does not have.
+func measurePairedRenderedFloor(agentExecutable: String, broker: BenchBroker, settings: PipelineSettings,
+                                traffic: [Int: RecordedTraffic], turns: Int = 8) throws -> [PairedFigure] {
+    let directory = try TemporaryDirectory(prefix: "uwb2mqtt-bench-paired")
+    let agentLink = directory.file("agent-link")
+    let agentWriter = try DeviceWriter(linkPath: agentLink, peers: benchPeers.map(\.address), requiresBringUp: true)
+    defer { agentWriter.stop() }
+    let agent = try startBenchAgent(executable: agentExecutable, brokerPort: broker.port, link: agentLink, writer: agentWriter,
+                                    directory: directory)
+    defer { agent.terminate() }
+    let slice = max(1, settings.window / 4)
+    var figures: [PairedFigure] = []
+    for rate in settings.rates {
+        guard let recording = traffic[rate] else { continue }
+        let packets = directory.file("packets-\(rate)")
+        try recording.write(to: packets)
+        let floorLink = directory.file("floor-link-\(rate)")
+        let floorWriter = try DeviceWriter(linkPath: floorLink, peers: benchPeers.map(\.address), requiresBringUp: false)
+        defer { floorWriter.stop() }
+        let floor = try ChildProcess(executable: executableDirectory() + "/uwb2mqtt-bench",
+                                     arguments: ["forward-floor", "--port", floorLink, "--broker-port", String(broker.port),
+                                                 "--packets", packets, "--render"],
+                                     stdoutPath: directory.file("floor-\(rate).stdout"), stderrPath: directory.file("floor-\(rate).stderr"))
+        defer { floor.terminate() }
+        let readyDeadline = monotonicNanoseconds() + 30_000_000_000
+        while ProcFS.read(floor.stdoutPath)?.contains("ready") != true {
+            guard floor.isRunning, monotonicNanoseconds() < readyDeadline else {
+                throw BenchError("the rendered floor at \(rate)/s did not start: \(ProcFS.read(floor.stderrPath) ?? "")")
+            }
+            usleep(10_000)
+        }
+        var cpu = [0.0, 0.0], measurements = [0, 0]
+        var turnRatios: [Double] = []
+        let sides = [(agentWriter, agent.pid), (floorWriter, floor.pid)]
+        for turn in 0..<turns {
+            var perMeasurement = [0.0, 0.0]
+            for side in turn % 2 == 0 ? [0, 1] : [1, 0] {
+                let (writer, pid) = sides[side]
+                writer.setRate(measurementsPerSecond: rate)
+                sleepSeconds(0.5)
+                let written0 = writer.written
+                let cpu0 = ProcFS.schedSeconds(pid) ?? 0
+                sleepSeconds(slice)
+                let cpu1 = ProcFS.schedSeconds(pid) ?? 0
+                let written1 = writer.written
+                writer.setRate(measurementsPerSecond: 0)
+                cpu[side] += cpu1 - cpu0
+                measurements[side] += (written1 - written0) * benchPeers.count
+                perMeasurement[side] = (cpu1 - cpu0) / Double(max(1, (written1 - written0) * benchPeers.count))
+            }
+            turnRatios.append(perMeasurement[0] / perMeasurement[1])
+        }
+        guard measurements[0] > 0, measurements[1] > 0 else { throw BenchError("nothing written at \(rate)/s in the paired slices") }
+        let figure = PairedFigure(rate: rate, agentMicroseconds: cpu[0] / Double(measurements[0]) * 1e6,
+                                  floorMicroseconds: cpu[1] / Double(measurements[1]) * 1e6, slices: turns, secondsPerSlice: slice,
+                                  turnRatios: turnRatios)
+        log("paired at \(rate)/s (\(turns) slices of \(slice) s each): uwb2mqtt \(figure.agentMicroseconds) µs/measurement, "
+            + "rendered floor \(figure.floorMicroseconds), ratio \(figure.ratio), turn by turn \(turnRatios)")
+        figures.append(figure)
+    }
+    return figures
+}

@@ -18,17 +18,19 @@ struct PairedFigure: Sendable {
 }
 
 /// The agent against the rendered floor (`forward-floor --packets FILE --render`) of what it
-/// said at each rate, both running side by side, each fed the load in turn: `turns` slices of
-/// a quarter of the window each, agent and floor in the order ABBA ABBA…, so that the machine's
-/// drift, which moves either alone by a third from one minute to the next here, falls on both
-/// alike. The sequential measurement (the agent's phases, then each floor minutes later)
-/// compares the two at different moments.
+/// said at each rate, both running side by side, each fed the load in turn: one-second slices,
+/// agent and floor in the order ABBA ABBA…, so that the machine's drift, which moves either
+/// alone by a third from one minute to the next here, falls on both alike. The sequential
+/// measurement (the agent's phases, then each floor minutes later) compares the two at
+/// different moments.
 ///
-/// Each slice follows half a second of the load unmeasured: the first notifications after a
-/// pause find cold caches, and the agent's peers, silent past `signal_lost_after`, come back
-/// with `signal_regained` events the recording does not have.
+/// Each slice follows half a second of the load unmeasured, for the caches the pause cooled.
+/// The agent's pause, the floor's slice with its half second, stays below the example rules'
+/// `signal_lost_after` (2 s): with 3 s, every peer was lost and came back afresh in each slice,
+/// its filter not yet settled (longer numbers to write than in the recording), and the agent
+/// cost 9–30 % more than in its own phases of the same run.
 func measurePairedRenderedFloor(agentExecutable: String, broker: BenchBroker, settings: PipelineSettings,
-                                traffic: [Int: RecordedTraffic], turns: Int = 8) throws -> [PairedFigure] {
+                                traffic: [Int: RecordedTraffic]) throws -> [PairedFigure] {
     let directory = try TemporaryDirectory(prefix: "uwb2mqtt-bench-paired")
     let agentLink = directory.file("agent-link")
     let agentWriter = try DeviceWriter(linkPath: agentLink, peers: benchPeers.map(\.address), requiresBringUp: true)
@@ -36,7 +38,9 @@ func measurePairedRenderedFloor(agentExecutable: String, broker: BenchBroker, se
     let agent = try startBenchAgent(executable: agentExecutable, brokerPort: broker.port, link: agentLink, writer: agentWriter,
                                     directory: directory)
     defer { agent.terminate() }
-    let slice = max(1, settings.window / 4)
+    let slice = 1.0
+    // As many seconds of each as the sequential window gives it, at least four turns.
+    let turns = max(4, Int(settings.window.rounded()))
     var figures: [PairedFigure] = []
     for rate in settings.rates {
         guard let recording = traffic[rate] else { continue }

@@ -143,7 +143,7 @@ public struct JSONBytes: ~Copyable, Sendable {
     }
 
     /// A double as its shortest round-trip text (`description`): a short decimal digit by digit
-    /// (`appendShortDecimal`), any other by `Double.write(to:)` through `_writeASCII` below —
+    /// (`appendShortDecimal`), any other by `Double.write(to:)` through `Forwarding` below —
     /// `description` builds a `String`, which needs heap storage beyond 15 bytes
     /// (`0.30000000000000004`), an allocation per such number of every payload.
     public mutating func appendNumber(_ value: Double?) {

@@ -27,8 +27,8 @@ struct PairedFigure: Sendable {
 /// Each slice follows half a second of the load unmeasured, for the caches the pause cooled.
 /// The agent's pause, the floor's slice with its half second, stays below the example rules'
 /// `signal_lost_after` (2 s): with 3 s, every peer was lost and came back afresh in each slice,
-/// its filter not yet settled (longer numbers to write than in the recording), and the agent
-/// cost 9–30 % more than in its own phases of the same run.
+/// and the agent cost 9–30 % more than in its own phases of the same run (likely its filters
+/// not yet settled: longer numbers to write than the recording has).
 func measurePairedRenderedFloor(agentExecutable: String, broker: BenchBroker, settings: PipelineSettings,
                                 traffic: [Int: RecordedTraffic]) throws -> [PairedFigure] {
     let directory = try TemporaryDirectory(prefix: "uwb2mqtt-bench-paired")

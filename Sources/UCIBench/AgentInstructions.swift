@@ -39,20 +39,9 @@ func countRenderedFloorInstructions(of traffic: RecordedTraffic, broker: BenchBr
     try traffic.write(to: packets)
     return try countInstructions(of: "the rendered floor", executable: executableDirectory() + "/uwb2mqtt-bench", broker: broker, rate: rate,
                           seconds: seconds, requiresBringUp: false) { wrapper, link, _, directory in
-        let process = try ChildProcess(executable: wrapper,
-                                       arguments: ["forward-floor", "--port", link, "--broker-port", String(broker.port),
-                                                   "--packets", packets, "--render"],
-                                       stdoutPath: directory.file("floor.stdout"), stderrPath: directory.file("floor.stderr"))
-        // It prints `ready` once connected (valgrind's start takes seconds).
-        let deadline = monotonicNanoseconds() + 180_000_000_000
-        while ProcFS.read(directory.file("floor.stdout"))?.contains("ready") != true {
-            guard process.isRunning, monotonicNanoseconds() < deadline else {
-                process.terminate()
-                throw BenchError("the rendered floor did not start under callgrind: \(ProcFS.read(process.stderrPath) ?? "")")
-            }
-            usleep(10_000)
-        }
-        return process
+        // valgrind's start takes seconds.
+        try startOwnMessagesFloor(executable: wrapper, link: link, brokerPort: broker.port, packets: packets, render: true,
+                                  directory: directory, readyWithin: 180)
     }
 }
 

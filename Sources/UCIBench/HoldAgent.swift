@@ -34,10 +34,8 @@ func holdAgent(options: [String: String]) -> Int32 {
             let packets = directory.file("packets")
             try recording.write(to: packets)
             writer = try DeviceWriter(linkPath: link, peers: benchPeers.map(\.address), requiresBringUp: false)
-            process = try ChildProcess(executable: executableDirectory() + "/uwb2mqtt-bench",
-                                       arguments: ["forward-floor", "--port", link, "--broker-port", String(broker.port), "--packets", packets]
-                                           + (floor == "rendered" ? ["--render"] : []),
-                                       stdoutPath: directory.file("floor.stdout"), stderrPath: directory.file("floor.stderr"))
+            process = try startOwnMessagesFloor(link: link, brokerPort: broker.port, packets: packets, render: floor == "rendered",
+                                                directory: directory)
         } else {
             writer = try DeviceWriter(linkPath: link, peers: benchPeers.map(\.address), requiresBringUp: true)
             process = try startBenchAgent(executable: binary, brokerPort: broker.port, link: link, writer: writer, directory: directory)

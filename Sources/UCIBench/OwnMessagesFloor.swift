@@ -224,6 +224,28 @@ func recordAgentTraffic(executable: String, broker: BenchBroker, settings: Pipel
     return traffic
 }
 
+/// The forwarder of the recorded packets in `packets` (`forward-floor --packets FILE`, with
+/// `render` made again: `--render`) on the pty `link`, run by `executable` (the bench itself, or
+/// a wrapper that runs it under callgrind); with `readyWithin`, once it has said it is connected.
+func startOwnMessagesFloor(executable: String = executableDirectory() + "/uwb2mqtt-bench", link: String, brokerPort: UInt16,
+                           packets: String, render: Bool, directory: TemporaryDirectory, name: String = "floor",
+                           readyWithin seconds: UInt64? = nil) throws -> ChildProcess {
+    let process = try ChildProcess(executable: executable,
+                                   arguments: ["forward-floor", "--port", link, "--broker-port", String(brokerPort), "--packets", packets]
+                                       + (render ? ["--render"] : []),
+                                   stdoutPath: directory.file("\(name).stdout"), stderrPath: directory.file("\(name).stderr"))
+    guard let seconds else { return process }
+    let deadline = monotonicNanoseconds() + seconds * 1_000_000_000
+    while ProcFS.read(process.stdoutPath)?.contains("ready") != true {
+        guard process.isRunning, monotonicNanoseconds() < deadline else {
+            process.terminate()
+            throw BenchError("the forwarder of \(packets) did not start: \(ProcFS.read(process.stderrPath) ?? "")")
+        }
+        usleep(10_000)
+    }
+    return process
+}
+
 /// The forwarder of the agent's own recorded messages at each rate (a process per rate, since
 /// each rate has its recording), measured as the other floors are: replaying them, then making
 /// them again (`--render`), one after the other at each rate.
@@ -243,10 +265,7 @@ func measureOwnMessagesFloor(settings: PipelineSettings, broker: BenchBroker,
         for render in [false, true] {
             let figures = try measureFloor(name: "forwarder of the agent's own messages" + (render ? ", rendered" : ""), settings: one,
                                            subscriber: subscriber) { link, directory in
-                try ChildProcess(executable: executableDirectory() + "/uwb2mqtt-bench",
-                                 arguments: ["forward-floor", "--port", link, "--broker-port", String(broker.port), "--packets", file]
-                                    + (render ? ["--render"] : []),
-                                 stdoutPath: directory.file("floor.stdout"), stderrPath: directory.file("floor.stderr"))
+                try startOwnMessagesFloor(link: link, brokerPort: broker.port, packets: file, render: render, directory: directory)
             }
             if render { renderedFloors += figures } else { floors += figures }
         }

@@ -49,18 +49,9 @@ func measurePairedRenderedFloor(agentExecutable: String, broker: BenchBroker, se
         let floorLink = directory.file("floor-link-\(rate)")
         let floorWriter = try DeviceWriter(linkPath: floorLink, peers: benchPeers.map(\.address), requiresBringUp: false)
         defer { floorWriter.stop() }
-        let floor = try ChildProcess(executable: executableDirectory() + "/uwb2mqtt-bench",
-                                     arguments: ["forward-floor", "--port", floorLink, "--broker-port", String(broker.port),
-                                                 "--packets", packets, "--render"],
-                                     stdoutPath: directory.file("floor-\(rate).stdout"), stderrPath: directory.file("floor-\(rate).stderr"))
+        let floor = try startOwnMessagesFloor(link: floorLink, brokerPort: broker.port, packets: packets, render: true,
+                                              directory: directory, name: "floor-\(rate)", readyWithin: 30)
         defer { floor.terminate() }
-        let readyDeadline = monotonicNanoseconds() + 30_000_000_000
-        while ProcFS.read(floor.stdoutPath)?.contains("ready") != true {
-            guard floor.isRunning, monotonicNanoseconds() < readyDeadline else {
-                throw BenchError("the rendered floor at \(rate)/s did not start: \(ProcFS.read(floor.stderrPath) ?? "")")
-            }
-            usleep(10_000)
-        }
         var cpu = [0.0, 0.0], measurements = [0, 0]
         var turnRatios: [Double] = []
         let sides = [(agentWriter, agent.pid), (floorWriter, floor.pid)]

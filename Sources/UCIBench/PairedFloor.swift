@@ -19,16 +19,17 @@ struct PairedFigure: Sendable {
 
 /// The agent against the rendered floor (`forward-floor --packets FILE --render`) of what it
 /// said at each rate, both running side by side, each fed the load in turn: one-second slices,
-/// agent and floor in the order ABBA ABBA…, so that the machine's drift, which moves either
-/// alone by a third from one minute to the next here, falls on both alike. The sequential
+/// agent and floor one after the other, so that the machine's drift, which moves either alone
+/// by a third from one minute to the next here, falls on both alike. The sequential
 /// measurement (the agent's phases, then each floor minutes later) compares the two at
 /// different moments.
 ///
 /// Each slice follows half a second of the load unmeasured, for the caches the pause cooled.
-/// The agent's pause, the floor's slice with its half second, stays below the example rules'
-/// `signal_lost_after` (2 s): with 3 s, every peer was lost and came back afresh in each slice,
-/// and the agent cost 9–30 % more than in its own phases of the same run (likely its filters
-/// not yet settled: longer numbers to write than the recording has).
+/// The agent's pause, one slice of the floor with its half second, stays below the example
+/// rules' `signal_lost_after` (2 s), hence turns that alternate (ABAB, not ABBA, whose pauses
+/// of two slices are 3 s): after 3 s every peer was lost and came back afresh in the slice, and
+/// with such pauses the agent cost 9–30 % more than in its own phases of the same run (likely its
+/// filters not yet settled: longer numbers to write than the recording has).
 func measurePairedRenderedFloor(agentExecutable: String, broker: BenchBroker, settings: PipelineSettings,
                                 traffic: [Int: RecordedTraffic]) throws -> [PairedFigure] {
     let directory = try TemporaryDirectory(prefix: "uwb2mqtt-bench-paired")
@@ -57,7 +58,7 @@ func measurePairedRenderedFloor(agentExecutable: String, broker: BenchBroker, se
         let sides = [(agentWriter, agent.pid), (floorWriter, floor.pid)]
         for turn in 0..<turns {
             var perMeasurement = [0.0, 0.0]
-            for side in turn % 2 == 0 ? [0, 1] : [1, 0] {
+            for side in [0, 1] {
                 let (writer, pid) = sides[side]
                 writer.setRate(measurementsPerSecond: rate)
                 sleepSeconds(0.5)

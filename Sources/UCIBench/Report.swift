@@ -236,7 +236,7 @@ struct BenchReport: Sendable {
             }
         }
         if !pairedFloor.isEmpty {
-            out.append("  paired: uwb2mqtt and the rendered floor running side by side, fed the load in turns (ABBA, "
+            out.append("  paired: uwb2mqtt and the rendered floor running side by side, fed the load in turns (ABAB, "
                        + "\(pairedFloor[0].slices) slices of \(format(pairedFloor[0].secondsPerSlice, 1)) s each per rate),")
             out.append("  so that the machine's drift falls on both alike; CPU µs per measurement written")
             out.append("    offered/s   uwb2mqtt   rendered   uwb2mqtt/rendered   turn by turn")

@@ -42,6 +42,7 @@ struct BenchReport: Sendable {
     var pairedFloorError: String?
     /// The same count for the rendered floor of the agent's own messages.
     var renderedFloorInstructions: InstructionFigure?
+    var renderedFloorInstructionsError: String?
     var instructionsError: String?
     var settings = PipelineSettings()
 
@@ -267,6 +268,7 @@ struct BenchReport: Sendable {
             }
         }
         if let instructionsError { out.append("  instructions: not counted: \(instructionsError)") }
+        if let renderedFloorInstructionsError { out.append("  the rendered floor's instructions: not counted: \(renderedFloorInstructionsError)") }
         return out
     }
 
@@ -440,10 +442,11 @@ struct BenchReport: Sendable {
                         ("uwb2mqtt_over_rendered", phase.map { num($0.cpuPerMeasurementMicroseconds / f.microsecondsPerMeasurement) } ?? .null)])
         })))
         fields.append(("own_messages_floor_error", ownFloorError.map(JSONValue.string) ?? .null))
-        fields.append(("instructions", instructions.map { i in
+        func instructionFields(_ i: InstructionFigure) -> JSONValue {
             obj([("rate_per_s", num(Double(i.rate))), ("notifications", num(Double(i.notifications))),
                  ("instructions", num(Double(i.instructions))), ("per_notification", num(i.perNotification))])
-        } ?? .null))
+        }
+        fields.append(("instructions", instructions.map(instructionFields) ?? .null))
         fields.append(("paired_rendered_floor", .list(pairedFloor.map { f in
             obj([("offered_target_per_s", num(Double(f.rate))), ("uwb2mqtt_cpu_us_per_measurement", num(f.agentMicroseconds)),
                  ("rendered_cpu_us_per_measurement", num(f.floorMicroseconds)), ("uwb2mqtt_over_rendered", num(f.ratio)),
@@ -451,11 +454,9 @@ struct BenchReport: Sendable {
                  ("turn_ratios", .list(f.turnRatios.map(num)))])
         })))
         fields.append(("paired_rendered_floor_error", pairedFloorError.map(JSONValue.string) ?? .null))
-        fields.append(("rendered_floor_instructions", renderedFloorInstructions.map { i in
-            obj([("rate_per_s", num(Double(i.rate))), ("notifications", num(Double(i.notifications))),
-                 ("instructions", num(Double(i.instructions))), ("per_notification", num(i.perNotification))])
-        } ?? .null))
+        fields.append(("rendered_floor_instructions", renderedFloorInstructions.map(instructionFields) ?? .null))
         fields.append(("instructions_error", instructionsError.map(JSONValue.string) ?? .null))
+        fields.append(("rendered_floor_instructions_error", renderedFloorInstructionsError.map(JSONValue.string) ?? .null))
         return obj(fields).json
     }
 

@@ -261,7 +261,7 @@ if !decodeOnly {
                         report.renderedFloorInstructions = try countRenderedFloorInstructions(
                             of: recording, broker: broker, rate: settings.deploymentRate, seconds: settings.window)
                     } catch {
-                        report.instructionsError = "\(error)"
+                        report.renderedFloorInstructionsError = "\(error)"
                     }
                 }
             } catch {

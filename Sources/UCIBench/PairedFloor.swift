@@ -56,7 +56,7 @@ func measurePairedRenderedFloor(agentExecutable: String, broker: BenchBroker, se
         var cpu = [0.0, 0.0], measurements = [0, 0]
         var turnRatios: [Double] = []
         let sides = [(agentWriter, agent.pid), (floorWriter, floor.pid)]
-        for turn in 0..<turns {
+        for _ in 0..<turns {
             var perMeasurement = [0.0, 0.0]
             for side in [0, 1] {
                 let (writer, pid) = sides[side]

@@ -19,8 +19,6 @@ public struct AddressMap<Value: Sendable>: Sendable {
         seed = UInt64.random(in: 0...UInt64.max) | 1
     }
 
-    public var isEmpty: Bool { count == 0 }
-
     public subscript(address: MacAddress) -> Value? {
         get {
             guard let index = find(address).found else { return nil }

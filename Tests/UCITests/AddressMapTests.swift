@@ -51,7 +51,7 @@ import UCI
         var map = AddressMap<Int>()
         for n in 0..<100 { map[.short(UInt16(n))] = n }
         map.removeAll(keepingCapacity: true)
-        #expect(map.isEmpty)
+        #expect(map.count == 0)
         #expect((0..<100).allSatisfy { map[.short(UInt16($0))] == nil })
         map[.short(3)] = 3
         #expect(map[.short(3)] == 3)

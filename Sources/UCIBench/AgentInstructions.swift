@@ -97,6 +97,9 @@ private func countInstructions(of name: String, executable: String, broker: Benc
         throw BenchError("no summary in callgrind's second dump of \(name)")
     }
     let figure = InstructionFigure(rate: rate, notifications: (delivered1 - delivered0) / benchPeers.count, instructions: instructions)
+    guard figure.notifications > 0 else {
+        throw BenchError("no range message of \(name) arrived in the \(seconds) s counted: \(ProcFS.read(process.stderrPath) ?? "")")
+    }
     log("instructions of \(name) at \(rate)/s under callgrind: \(instructions) for \(figure.notifications) notifications, "
         + "\(Int(figure.perNotification)) per notification")
     return figure

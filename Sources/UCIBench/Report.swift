@@ -266,6 +266,12 @@ struct BenchReport: Sendable {
                            + "; the agent's own beyond it: " + grouped(instructions.perNotification - floor.perNotification)
                            + " (uwb2mqtt/rendered \(format(instructions.perNotification / floor.perNotification, 2))× in user space)")
             }
+            out.append("    code executed in the window, distinct 64-byte lines in every object (what a notification on a cold "
+                       + "instruction cache fetches again): \(grouped(Double(instructions.codeLines))) (\(format(instructions.codeKiB, 0)) KiB)"
+                       + (renderedFloorInstructions.map { floor in
+                           "; the rendered floor's \(grouped(Double(floor.codeLines))) (\(format(floor.codeKiB, 0)) KiB), "
+                               + "uwb2mqtt/rendered \(format(Double(instructions.codeLines) / Double(floor.codeLines), 2))×"
+                       } ?? ""))
         }
         if let instructionsError { out.append("  instructions: not counted: \(instructionsError)") }
         if let renderedFloorInstructionsError { out.append("  the rendered floor's instructions: not counted: \(renderedFloorInstructionsError)") }
@@ -444,7 +450,8 @@ struct BenchReport: Sendable {
         fields.append(("own_messages_floor_error", ownFloorError.map(JSONValue.string) ?? .null))
         func instructionFields(_ i: InstructionFigure) -> JSONValue {
             obj([("rate_per_s", num(Double(i.rate))), ("notifications", num(Double(i.notifications))),
-                 ("instructions", num(Double(i.instructions))), ("per_notification", num(i.perNotification))])
+                 ("instructions", num(Double(i.instructions))), ("per_notification", num(i.perNotification)),
+                 ("code_lines", num(Double(i.codeLines)))])
         }
         fields.append(("instructions", instructions.map(instructionFields) ?? .null))
         fields.append(("paired_rendered_floor", .list(pairedFloor.map { f in

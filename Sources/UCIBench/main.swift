@@ -112,7 +112,7 @@ if arguments.first == "instructions-only" {
         defer { broker.stop() }
         let figure = try countAgentInstructions(executable: binary, broker: broker, rate: rate, seconds: seconds, profile: profile)
         print("\(figure.instructions) instructions for \(figure.notifications) notifications at \(rate)/s: "
-              + "\(Int(figure.perNotification)) per notification; profile: \(profile)")
+              + "\(Int(figure.perNotification)) per notification, \(figure.codeLines) lines of code executed; profile: \(profile)")
     } catch {
         fputs("uwb2mqtt-bench: instructions: \(error)\n", stderr)
         exit(1)

@@ -134,9 +134,9 @@ bench: deps
 LINK_ORDER_DIR := $(CURDIR)/.build/link-order
 link-order: deps
 	@$(MAKE) --no-print-directory deps APT_PKGS=valgrind
-	$(SWIFT) build -c release --static-swift-stdlib --product uwb2mqtt --scratch-path .build/static
-	$(SWIFT) build -c release --product uwb2mqtt-bench
 	rm -rf $(LINK_ORDER_DIR) && mkdir -p $(LINK_ORDER_DIR)
+	$(SWIFT) build -c release --static-swift-stdlib --product uwb2mqtt --scratch-path .build/static -Xlinker -Map=$(LINK_ORDER_DIR)/uwb2mqtt.map
+	$(SWIFT) build -c release --product uwb2mqtt-bench
 	strip --strip-debug -o $(LINK_ORDER_DIR)/uwb2mqtt .build/static/release/uwb2mqtt
 	printf '#!/bin/sh\nexec valgrind --tool=callgrind --demangle=no --callgrind-out-file=%s/callgrind.%%p %s/uwb2mqtt "$$@"\n' \
 	  $(LINK_ORDER_DIR) $(LINK_ORDER_DIR) > $(LINK_ORDER_DIR)/agent && chmod +x $(LINK_ORDER_DIR)/agent
@@ -145,7 +145,10 @@ link-order: deps
 	@# A name defined in several objects (local helpers the compiler merged in each) would pull
 	@# every object's whole section forward, not only the copy that ran: left out.
 	nm --defined-only $(LINK_ORDER_DIR)/uwb2mqtt | awk '{print $$3}' | sort | uniq -d > $(LINK_ORDER_DIR)/ambiguous
-	set -o pipefail; ./.build/release/uwb2mqtt-bench link-order $(LINK_ORDER_DIR)/uwb2mqtt $(LINK_ORDER_DIR)/callgrind.* \
+	@# A name in a section of many functions (a prebuilt library's object compiled without a
+	@# section per function) would pull the whole section forward: left out too (--map).
+	set -o pipefail; ./.build/release/uwb2mqtt-bench link-order --map $(LINK_ORDER_DIR)/uwb2mqtt.map \
+	  $(LINK_ORDER_DIR)/uwb2mqtt $(LINK_ORDER_DIR)/callgrind.* \
 	  | grep -v -x -F -f $(LINK_ORDER_DIR)/ambiguous > $(LINK_ORDER_DIR)/link.order
 	mv $(LINK_ORDER_DIR)/link.order Sources/uwb2mqtt/link.order
 	@echo "link-order: $$(wc -l < Sources/uwb2mqtt/link.order) functions in Sources/uwb2mqtt/link.order"

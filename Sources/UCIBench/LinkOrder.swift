@@ -67,10 +67,25 @@ struct ExecutedFunctions {
     }
 }
 
-/// The `link-order` subcommand: prints the order, one symbol a line.
+/// A section larger than this holds many functions, most of which the agent does not run: our
+/// largest function is some 10 KiB.
+let largestOrderedSection = 32 * 1024
+
+/// The `link-order` subcommand: prints the order, one symbol a line. With `--map`, the link map
+/// of BINARY, names in sections larger than `largestOrderedSection` are left out (LinkerMap.swift).
 func printLinkOrder(_ arguments: [String]) -> Int32 {
-    guard arguments.count >= 2 else {
-        fputs("usage: uwb2mqtt-bench link-order BINARY CALLGRIND_OUT...\n", stderr)
+    var arguments = arguments[...]
+    var leftOut: Set<String> = []
+    if arguments.first == "--map", arguments.count >= 2 {
+        guard let text = ProcFS.read(arguments[arguments.startIndex + 1]) else {
+            fputs("uwb2mqtt-bench: cannot read \(arguments[arguments.startIndex + 1])\n", stderr)
+            return 1
+        }
+        leftOut = LinkerMap(text: text[...]).symbols(inSectionsLargerThan: largestOrderedSection)
+        arguments = arguments.dropFirst(2)
+    }
+    guard arguments.count >= 2, let binary = arguments.first else {
+        fputs("usage: uwb2mqtt-bench link-order [--map LINK_MAP] BINARY CALLGRIND_OUT...\n", stderr)
         return 2
     }
     var executed = ExecutedFunctions()
@@ -79,11 +94,11 @@ func printLinkOrder(_ arguments: [String]) -> Int32 {
             fputs("uwb2mqtt-bench: cannot read \(path)\n", stderr)
             return 1
         }
-        executed.add(callgrindText: text[...], objectPath: arguments[0])
+        executed.add(callgrindText: text[...], objectPath: binary)
     }
-    let order = executed.linkOrder
+    let order = executed.linkOrder.filter { !leftOut.contains($0) }
     guard !order.isEmpty else {
-        fputs("uwb2mqtt-bench: no function of \(arguments[0]) in the profiles\n", stderr)
+        fputs("uwb2mqtt-bench: no function of \(binary) in the profiles\n", stderr)
         return 1
     }
     print(order.joined(separator: "\n"))

@@ -24,9 +24,10 @@
 //                                  the forwarding floor's process (ForwardFloor.swift); with
 //                                  --packets, the forwarder of the agent's own messages; with
 //                                  --render too, those messages made again (RenderedMessages.swift)
-//   uwb2mqtt-bench link-order BINARY CALLGRIND_OUT...
-//                                  the agent's link order from callgrind profiles of BINARY
-//                                  (LinkOrder.swift; `make link-order`)
+//   uwb2mqtt-bench link-order [--map LINK_MAP] BINARY CALLGRIND_OUT...
+//                                  the agent's link order from callgrind profiles of BINARY,
+//                                  without names in large sections of its LINK_MAP
+//                                  (LinkOrder.swift, LinkerMap.swift; `make link-order`)
 //
 // 1. UCI decode (Decode.swift), the agent's core (CoreBench.swift) and the fuse's solver
 //    (SolverBench.swift): in-process, one thread.
@@ -162,7 +163,7 @@ while !arguments.isEmpty {
     case "--agent": agentPath = value()
     case "--python-gateway": pythonGateway = value()
     default:
-        fputs("usage: uwb2mqtt-bench [decode-only | journal-only | solver-only | core-only | decode1 N | core1 N | forward-floor --port LINK --broker-port PORT [--packets FILE [--render]] | hold [--rate N] [--seconds S] [--floor own|rendered] | link-order BINARY CALLGRIND_OUT...] [--no-python REASON] [--no-own-floor] [--quick] [--json PATH] [--agent PATH] [--python-gateway PATH] [--journal-mib N]\n", stderr)
+        fputs("usage: uwb2mqtt-bench [decode-only | journal-only | solver-only | core-only | decode1 N | core1 N | forward-floor --port LINK --broker-port PORT [--packets FILE [--render]] | hold [--rate N] [--seconds S] [--floor own|rendered] | link-order [--map LINK_MAP] BINARY CALLGRIND_OUT...] [--no-python REASON] [--no-own-floor] [--quick] [--json PATH] [--agent PATH] [--python-gateway PATH] [--journal-mib N]\n", stderr)
         exit(2)
     }
 }

@@ -62,4 +62,26 @@ import Testing
         executed.add(callgrindText: "ob=(1) /build/uwb2mqtt\nfn=(1) main\n0 60000\n", objectPath: "/build/uwb2mqtt")
         #expect(executed.linkOrder == ["main", "hot", "cold", "onlyCalls"])
     }
+
+    /// An lld link map: a section per function of our own, one section for all of a prebuilt
+    /// library object's code.
+    static let map = """
+                     VMA              LMA     Size Align Out     In      Symbol
+                  289ad0           289ad0   b8cc7e    16 .text
+                  289ad0           289ad0      128     16         /build/Gateway.build/AgentCore.swift.o:(.text.$hot)
+                  289ad0           289ad0      128      1                 $hot
+                  38d650           38d650   187000     16         /opt/swift/usr/lib/swift_static/linux/libswiftCore.a(Swift.o):(.text)
+                  38d650           38d650      fd6      1                 $stdlibFunction
+                  38e630           38e630      100      1                 $otherStdlibFunction
+                  e7dd20           e7dd20       17      4 .init
+                  e7dd20           e7dd20       17      4         /lib/x86_64-linux-gnu/crti.o:(.init)
+                  e7dd20           e7dd20        0      1                 _init
+
+        """
+
+    @Test func theLinkMapNamesTheSymbolsOfLargeSections() {
+        let map = LinkerMap(text: Self.map[...])
+        #expect(map.sectionSize == ["$hot": 0x128, "$stdlibFunction": 0x187000, "$otherStdlibFunction": 0x187000, "_init": 0x17])
+        #expect(map.symbols(inSectionsLargerThan: largestOrderedSection) == ["$stdlibFunction", "$otherStdlibFunction"])
+    }
 }

@@ -77,6 +77,9 @@ public struct Reassembler: Sendable {
     private var skippedCount = 0
     /// A segmented message being joined; `vouched` when the validator vouched for its first segment.
     private var segments: (identity: Identity, payload: [UInt8], vouched: Bool)?
+    /// The pending segments and the last one, joined to judge the whole message: kept, so that
+    /// judging a segmented notification (every one of eight measurements) allocates nothing.
+    private var joined: [UInt8] = []
     private var dropping: Identity?
 
     private struct Identity: Hashable, Sendable {
@@ -213,7 +216,7 @@ public struct Reassembler: Sendable {
     /// stands alone (`standalone`): the pending "segment" was a stray byte whose header happened
     /// to name the same opcode (a stray 0x72 after a SESSION_INFO_NTF's 0x62 does), and must not
     /// swallow the real packet.
-    private func judge(_ header: PacketHeader, _ identity: Identity, _ payload: Range<Int>)
+    private mutating func judge(_ header: PacketHeader, _ identity: Identity, _ payload: Range<Int>)
         -> (verdict: PacketValidator.Verdict, standalone: Bool) {
         if segments != nil, let pending = segments, pending.identity == identity {
             if header.moreSegmentsFollow { return (pending.vouched ? .valid : .unknown, false) }
@@ -222,9 +225,12 @@ public struct Reassembler: Sendable {
             if !pending.vouched && alone == .valid { return (.valid, true) }
             var whole = header
             whole.payloadLength = pending.payload.count + header.payloadLength
-            let joined = validator.verdict(whole, payload: (pending.payload + buffer[payload])[...])
-            if joined == .valid { return (.valid, false) }
-            return alone == .valid ? (.valid, true) : (joined, false)
+            joined.removeAll(keepingCapacity: true)
+            joined.append(contentsOf: pending.payload)
+            joined.append(contentsOf: buffer[payload])
+            let verdict = validator.verdict(whole, payload: joined[...])
+            if verdict == .valid { return (.valid, false) }
+            return alone == .valid ? (.valid, true) : (verdict, false)
         }
         if dropping != nil && dropping == identity { return (.unknown, false) }
         guard header.moreSegmentsFollow else { return (validator.verdict(header, payload: buffer[payload]), false) }
@@ -371,18 +377,19 @@ public struct Reassembler: Sendable {
         }
         if var pending = segments {
             if pending.identity == identity {
+                // Let go first, so that `pending` holds the only reference and the payload grows
+                // in place instead of being copied.
+                segments = nil
                 pending.payload.append(contentsOf: payload)
                 if pending.payload.count > maximumMessageSize {
                     emit(.discarded(Discard(reason: .messageTooLarge, byteCount: pending.payload.count,
                                             sample: Array(pending.payload.prefix(16)))))
-                    segments = nil
                     if more { dropping = identity }
                     return
                 }
                 if more {
                     segments = pending
                 } else {
-                    segments = nil
                     emit(.message(RawMessage(messageType: identity.messageType, gid: identity.gid, oid: identity.oid,
                                              payload: pending.payload)))
                 }
@@ -400,7 +407,12 @@ public struct Reassembler: Sendable {
             segments = nil
         }
         if more {
-            segments = (identity, Array(payload), vouched)
+            // Room for a few more segments: one exactly as large as the first would be copied
+            // into a larger one by the next.
+            var joining: [UInt8] = []
+            joining.reserveCapacity(min(maximumMessageSize, 4 * PacketHeader.maximumControlPayload))
+            joining.append(contentsOf: payload)
+            segments = (identity, joining, vouched)
         } else {
             emit(.message(RawMessage(messageType: identity.messageType, gid: identity.gid, oid: identity.oid,
                                      payload: Array(payload))))

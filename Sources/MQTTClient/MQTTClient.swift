@@ -71,6 +71,9 @@ public final class MQTTClient {
     /// Whether live packets were written by the client since the last flush: then libmosquitto
     /// writes its packets at once (see `writeLibraryPacketNow`).
     private var liveSinceFlush = false
+    /// Whether a library packet written at once, ahead of the wake-up's live packets, corked the
+    /// socket: the flush lifts the cork.
+    private var corkedSinceFlush = false
     /// libmosquitto's code and the errno of a write it made from `publish` that failed, for the
     /// next flush to end the connection with.
     private var failedLibraryWrite: (Int32, Int32)?
@@ -310,8 +313,13 @@ public final class MQTTClient {
             return endConnection(rc == MosquittoCode.success ? MosquittoCode.connectionLost : rc, errno: code)
         }
         let libraryWrites = mosquitto_want_write(mosq)
-        guard libraryWrites || !liveWrites.isEmpty else { return }
-        if libraryWrites { Self.setCork(socket, true) }
+        let corked = corkedSinceFlush
+        corkedSinceFlush = false
+        guard libraryWrites || !liveWrites.isEmpty else {
+            if corked { Self.setCork(socket, false) }
+            return
+        }
+        if libraryWrites && !corked { Self.setCork(socket, true) }
         if let code = liveWrites.write(to: socket) {
             return endConnection(MosquittoCode.errno, errno: code)
         }
@@ -323,6 +331,8 @@ public final class MQTTClient {
             if same { Self.setCork(socket, false) }
             takeCallbacks()
             if rc != MosquittoCode.success || !same { return endConnection(rc, errno: code) }
+        } else if corked {
+            Self.setCork(socket, false)
         }
         let more = !liveWrites.isEmpty || mosquitto_want_write(mosq)
         loop.setEvents(watch, Int16(POLLIN) | (more ? Int16(POLLOUT) : 0))
@@ -366,6 +376,7 @@ public final class MQTTClient {
         guard case let .serving(_, watch) = phase else { return }
         liveWrites.reset()
         liveSinceFlush = false
+        corkedSinceFlush = false
         failedLibraryWrite = nil
         loop.unwatch(watch)
         if let keepaliveTimer { loop.cancel(keepaliveTimer) }
@@ -465,22 +476,27 @@ public final class MQTTClient {
             if outstanding.isEmpty || !isConnected { acknowledgementsAwaitedSince = Clocks.monotonic() }
             outstanding[messageID] = topic
         }
-        if amongLivePackets, rc == MosquittoCode.success { writeLibraryPacketNow() }
+        if rc == MosquittoCode.success, !configuration.broker.useTLS { writeLibraryPacketNow(corking: !amongLivePackets) }
         return Int(messageID)
     }
 
-    /// libmosquitto queued a packet (QoS 1, a retained message) among live packets of the same
-    /// wake-up: the live packets published before it go now, with MSG_MORE since the packet
-    /// follows at once, then libmosquitto writes its packet. Live messages published after it
-    /// are then the client's to write again, in the order published; otherwise each would go
-    /// through libmosquitto (a write of its own and one to its socket pair) until the flush.
-    /// Without live packets (the journal's batches) libmosquitto's packets wait for the flush,
-    /// which writes them under one cork. Where the socket takes less, everything waits for the
-    /// flush, which writes the client's bytes first. A write that fails here is left to the
-    /// flush, which ends the connection.
-    private func writeLibraryPacketNow() {
+    /// libmosquitto queued a packet (QoS 1, a retained message) on a plain TCP connection: it is
+    /// written at once, so that live messages published after it are the client's to write
+    /// again, in the order published; otherwise each would go through libmosquitto (a packet
+    /// allocated, a write of its own and one to its socket pair) until the flush. Among live
+    /// packets of the same wake-up, those published before it go first, with MSG_MORE since the
+    /// packet follows at once. Ahead of them (`corking`: a round's first event, the journal's
+    /// batches), the socket is corked first, so that what the wake-up writes after it still
+    /// leaves together; the flush lifts the cork. Where the socket takes less, everything waits
+    /// for the flush, which writes the client's bytes first. A write that fails here is left to
+    /// the flush, which ends the connection.
+    private func writeLibraryPacketNow(corking: Bool) {
         guard case let .serving(socket, _) = phase, let mosq,
               liveWrites.write(to: socket, flags: Int32(MSG_MORE)) == nil, liveWrites.isEmpty else { return }
+        if corking && !corkedSinceFlush {
+            Self.setCork(socket, true)
+            corkedSinceFlush = true
+        }
         let rc = mosquitto_loop_write(mosq, 1)
         if rc != MosquittoCode.success || mosquitto_socket(mosq) != socket { failedLibraryWrite = (rc, errno) }
     }

@@ -66,4 +66,32 @@ import TestSupport
         #expect(client.outstandingMessageCount == 0)
         await client.disconnect()
     }
+
+    /// A wake-up that starts with QoS 1 messages (a round's first events and state, ahead of its
+    /// ranges): they go out at once under a cork, and what follows still arrives after them, in
+    /// the order published, once the flush lifts the cork.
+    @Test func messagesAfterALeadingQoS1MessageArriveInOrder() async throws {
+        let broker = try await MosquittoBroker.start()
+        defer { broker.stop() }
+        let subscriber = try await MQTTTestSubscriber.start(broker: broker, topics: ["b/#"])
+        defer { subscriber.stop() }
+        let (client, log) = try makeClient(broker.url)
+        try client.start()
+        try await log.waitForConnected()
+
+        let acknowledged = try client.publishTogether { client throws(MQTTError) in
+            var acknowledged = [try client.publish(topic: "b/seq", payload: Array("event".utf8), qos: .atLeastOnce)]
+            acknowledged.append(try client.publish(topic: "b/seq", payload: Array("state".utf8), qos: .atLeastOnce, retain: true))
+            for index in 0..<16 { try client.publish(topic: "b/seq", payload: "\(index)") }
+            acknowledged.append(try client.publish(topic: "b/seq", payload: Array("ranking".utf8), qos: .atLeastOnce))
+            try client.publish(topic: "b/seq", payload: "last")
+            return acknowledged
+        }
+        let expected = ["event", "state"] + (0..<16).map { "\($0)" } + ["ranking", "last"]
+        let received = try await subscriber.waitForMessages(topic: "b/seq", count: expected.count)
+        #expect(received.map(\.payload) == expected)
+        for id in acknowledged { try await log.waitFor(.published(messageID: id)) }
+        #expect(client.outstandingMessageCount == 0)
+        await client.disconnect()
+    }
 }

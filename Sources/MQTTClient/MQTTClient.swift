@@ -11,11 +11,13 @@ import FoundationEssentials
 /// Design:
 /// * **On the loop.** The client is owned by the thread that runs its `EventLoop`; the broker
 ///   socket is one of the loop's descriptors and libmosquitto's `mosquitto_loop_read`,
-///   `_write` and `_misc` are called from there. Publishing only queues a packet (threaded mode,
-///   so libmosquitto does not write at once); everything queued during one wake-up of the loop
-///   leaves under TCP_CORK just before the loop waits again. So a UWB notification's ranges,
-///   feedback and events cost one flush, and no thread is woken to send them. QoS 0 packets on
-///   a plain TCP connection the client encodes and writes itself, in one `send` (`LiveWrites`).
+///   `_write` and `_misc` are called from there. libmosquitto only queues a packet (threaded
+///   mode); what one wake-up of the loop publishes leaves together, under TCP_CORK or MSG_MORE,
+///   by the flush just before the loop waits again. So a UWB notification's ranges, feedback and
+///   events cost one flush, and no thread is woken to send them. QoS 0 packets on a plain TCP
+///   connection the client encodes and writes itself, in one `send` (`LiveWrites`); there a
+///   library packet is written as soon as it is queued, so that the live packets after it stay
+///   the client's (`writeLibraryPacketNow`).
 /// * **Blocking work off the loop.** `mosquitto_connect` resolves the host name and connects TCP
 ///   synchronously, which may take seconds; it runs on a short-lived helper thread whose only
 ///   output is its result, posted back to the loop. The TLS handshake and CONNECT/CONNACK then

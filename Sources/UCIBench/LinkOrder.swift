@@ -34,7 +34,7 @@ struct ExecutedFunctions {
                 object = Self.name(line.dropFirst(3), table: &objects)
             } else if line.hasPrefix("fn=") {
                 let name = Self.name(line.dropFirst(3), table: &functions)
-                function = object == objectPath[...] ? name : nil
+                function = object == objectPath[...] ? Self.symbol(name) : nil
                 // Listed even when all of its cost is in its callees: it ran, its page is needed.
                 if let function { selfCost[String(function), default: 0] += 0 }
             } else if line.hasPrefix("cob=") {
@@ -49,6 +49,18 @@ struct ExecutedFunctions {
                 if let function, fields.count > 1, let cost = Int(fields[1]) { selfCost[String(function), default: 0] += cost }
             }
         }
+    }
+
+    /// The linker's name of a profiled function: callgrind marks a function's recursive or
+    /// cycle contexts with a suffix ("swift_release'2"), and names code without a symbol by its
+    /// address ("0x000000000060d270"), which no linker knows.
+    private static func symbol(_ name: Substring) -> Substring? {
+        if name.hasPrefix("0x") { return nil }
+        if let quote = name.lastIndex(of: "'"), name[name.index(after: quote)...].allSatisfy(\.isNumber),
+           quote != name.index(before: name.endIndex) {
+            return name[..<quote]
+        }
+        return name
     }
 
     /// "(12) name" defines number 12, "(12)" uses it; a plain name stands for itself.

@@ -50,6 +50,15 @@ import Testing
         #expect(executed.linkOrder == ["hot", "cold", "main", "onlyCalls"])
     }
 
+    /// callgrind's names for a recursion's contexts and for code without a symbol are not the
+    /// linker's: the first count as their function, the second are left out.
+    @Test func recursionContextsCountAsTheirFunctionAndAddressesAreLeftOut() {
+        var executed = ExecutedFunctions()
+        executed.add(callgrindText: "ob=(1) /build/uwb2mqtt\nfn=(1) release\n0 100\nfn=(2) release'2\n0 50\nfn=(3) 0x000000000060d270\n0 900\n",
+                     objectPath: "/build/uwb2mqtt")
+        #expect(executed.selfCost == ["release": 150])
+    }
+
     @Test func anotherObjectsProfileAddsNothing() {
         var executed = ExecutedFunctions()
         executed.add(callgrindText: Self.profile[...], objectPath: "/other/uwb2mqtt")

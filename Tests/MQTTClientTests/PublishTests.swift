@@ -40,6 +40,23 @@ import TestSupport
     /// leaves together before the loop waits again: every message arrives, in the order
     /// published, QoS 0 and 1 mixed.
     @Test func oneWakeUpsMessagesArriveWholeAndInOrder() async throws {
+        try await expectOneWakeUpArrivesInOrder(
+            (0..<50).flatMap { $0 % 10 == 9 ? [("\($0)", MQTTQoS.atMostOnce), ("\($0)!", .atLeastOnce)] : [("\($0)", .atMostOnce)] }
+                + [("inner", .atMostOnce)])
+    }
+
+    /// A wake-up that starts with QoS 1 messages (a round's first events and state, ahead of its
+    /// ranges): they go out at once under a cork, and what follows still arrives after them, in
+    /// the order published, once the flush lifts the cork.
+    @Test func messagesAfterALeadingQoS1MessageArriveInOrder() async throws {
+        try await expectOneWakeUpArrivesInOrder(
+            [("event", .atLeastOnce), ("state", .atLeastOnce)] + (0..<16).map { ("\($0)", MQTTQoS.atMostOnce) }
+                + [("ranking", .atLeastOnce), ("last", .atMostOnce)])
+    }
+
+    /// Publishes `messages` (payload, QoS) on one topic in one wake-up of the client's loop and
+    /// expects a subscriber to get them all in that order, and every QoS 1 one acknowledged.
+    private func expectOneWakeUpArrivesInOrder(_ messages: [(payload: String, qos: MQTTQoS)]) async throws {
         let broker = try await MosquittoBroker.start()
         defer { broker.stop() }
         let subscriber = try await MQTTTestSubscriber.start(broker: broker, topics: ["b/#"])
@@ -50,46 +67,17 @@ import TestSupport
 
         let acknowledged = try client.publishTogether { client throws(MQTTError) in
             var acknowledged: [Int] = []
-            for index in 0..<50 {
-                try client.publish(topic: "b/seq", payload: "\(index)")
-                if index % 10 == 9 {
-                    acknowledged.append(try client.publish(topic: "b/seq", payload: Array("\(index)!".utf8), qos: .atLeastOnce))
+            for (payload, qos) in messages {
+                if qos == .atMostOnce {
+                    try client.publish(topic: "b/seq", payload: payload)
+                } else {
+                    acknowledged.append(try client.publish(topic: "b/seq", payload: Array(payload.utf8), qos: qos))
                 }
             }
-            try client.publish(topic: "b/seq", payload: "inner")
             return acknowledged
         }
-        let expected = (0..<50).flatMap { $0 % 10 == 9 ? ["\($0)", "\($0)!"] : ["\($0)"] } + ["inner"]
-        let received = try await subscriber.waitForMessages(topic: "b/seq", count: expected.count)
-        #expect(received.map(\.payload) == expected)
-        for id in acknowledged { try await log.waitFor(.published(messageID: id)) }
-        #expect(client.outstandingMessageCount == 0)
-        await client.disconnect()
-    }
-
-    /// A wake-up that starts with QoS 1 messages (a round's first events and state, ahead of its
-    /// ranges): they go out at once under a cork, and what follows still arrives after them, in
-    /// the order published, once the flush lifts the cork.
-    @Test func messagesAfterALeadingQoS1MessageArriveInOrder() async throws {
-        let broker = try await MosquittoBroker.start()
-        defer { broker.stop() }
-        let subscriber = try await MQTTTestSubscriber.start(broker: broker, topics: ["b/#"])
-        defer { subscriber.stop() }
-        let (client, log) = try makeClient(broker.url)
-        try client.start()
-        try await log.waitForConnected()
-
-        let acknowledged = try client.publishTogether { client throws(MQTTError) in
-            var acknowledged = [try client.publish(topic: "b/seq", payload: Array("event".utf8), qos: .atLeastOnce)]
-            acknowledged.append(try client.publish(topic: "b/seq", payload: Array("state".utf8), qos: .atLeastOnce, retain: true))
-            for index in 0..<16 { try client.publish(topic: "b/seq", payload: "\(index)") }
-            acknowledged.append(try client.publish(topic: "b/seq", payload: Array("ranking".utf8), qos: .atLeastOnce))
-            try client.publish(topic: "b/seq", payload: "last")
-            return acknowledged
-        }
-        let expected = ["event", "state"] + (0..<16).map { "\($0)" } + ["ranking", "last"]
-        let received = try await subscriber.waitForMessages(topic: "b/seq", count: expected.count)
-        #expect(received.map(\.payload) == expected)
+        let received = try await subscriber.waitForMessages(topic: "b/seq", count: messages.count)
+        #expect(received.map(\.payload) == messages.map(\.payload))
         for id in acknowledged { try await log.waitFor(.published(messageID: id)) }
         #expect(client.outstandingMessageCount == 0)
         await client.disconnect()

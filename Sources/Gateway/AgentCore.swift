@@ -338,7 +338,12 @@ public struct AgentCore {
         while let output = outputs.popLast() {
             switch consume output {
             case let .state(state):
-                durable(route(for: state.peer.address).state, ProximityPayloads.state(state), retain: true)
+                let text = timestamps.rfc3339(state.ts)
+                let route = route(for: state.peer.address)
+                let peer = route.identity == state.peer ? route.peer : ProximityPayloads.peer(state.peer)
+                outbox.append(topic: route.state, delivery: .durable(retain: true)) { json in
+                    ProximityPayloads.state(state, ts: text, peer: peer, into: &json)
+                }
             case let .feedback(feedback):
                 let text = timestamps.rfc3339(feedback.ts)
                 let route = route(for: feedback.peer.address)

@@ -11,29 +11,51 @@ enum ProximityPayloads {
     static func millimetres(_ value: Double) -> Double { (value * 1000).rounded() / 1000 }
     static func ts(_ seconds: Double) -> JSONValue { .string(Timestamp.rfc3339(seconds)) }
 
-    static func state(_ s: PeerState) -> [JSONMember] {
-        stateFields.members(s) + s.rules  // each rule kind's members (zones, stage, approaches, facing), as the kind wrote them
+    /// `state`, on every change of a discrete member: written member by member, the engine's
+    /// members and then each rule kind's as the kind wrote them (zones, stage, approaches,
+    /// facing). `ts` is the text of `s.ts`, `peer` the member of `s.peer` (``peer(_:)``).
+    /// ``stateSchema`` declares what it writes.
+    static func state(_ s: PeerState, ts: String, peer: RenderedMembers, into json: inout JSONBytes) {
+        json.beginObject()
+        json.member(.ts); json.appendPlainString(ts)
+        json.append(peer)
+        json.member(.link); json.appendPlainString(s.link.rawValue)
+        json.member(.distanceM); json.appendNumber(s.distanceM.map(millimetres))
+        json.member(.direction); json.appendPlainString(s.directionAvailable ? "available" : "unavailable")
+        json.member(.directionSource); json.appendPlainString(s.directionSource?.rawValue)
+        json.member(.azimuthDeg); json.appendNumber(s.directionAvailable ? s.azimuthDeg.map(millimetres) : nil)
+        json.member(.elevationDeg); json.appendNumber(s.directionAvailable ? s.elevationDeg.map(millimetres) : nil)
+        s.writeRules(into: &json)
+        json.endObject()
     }
 
-    /// The members of `state` the engine writes of itself; each rule kind adds its own
-    /// (``RuleKind/stateProperties``).
-    static let stateFields = PayloadFields<PeerState>([
-        .init(.ts, .timestamp) { ts($0.ts) },
-        .init(.peer, JSONSchema.string.described("the peer's name as configured, or its address")) { .string($0.peer.displayName) },
-        .init(.link, .enumeration(LinkState.allCases.map(\.rawValue))) { .string($0.link.rawValue) },
-        .init(.distanceM, JSONSchema.number.orNull().described("metres, filtered; null unless the link is ranging")) { number($0.distanceM) },
-        .init(.direction, .enumeration(["available", "unavailable"])) { .string($0.directionAvailable ? "available" : "unavailable") },
-        .init(.directionSource, directionSource) { s in s.directionSource.map { .string($0.rawValue) } ?? .null },
-        .init(.azimuthDeg, JSONSchema.number.orNull().described("degrees; null while the direction is unavailable")) {
-            $0.directionAvailable ? number($0.azimuthDeg) : .null
-        },
-        .init(.elevationDeg, JSONSchema.number.orNull().described("degrees; null while the direction is unavailable")) {
-            $0.directionAvailable ? number($0.elevationDeg) : .null
-        },
-    ])
+    /// `state` as a value, for an answer that lists peers: the bytes ``state(_:ts:peer:into:)``
+    /// writes for the retained state, read back.
+    static func stateValue(_ s: PeerState) -> JSONValue {
+        var json = JSONBytes(capacity: 512)
+        state(s, ts: Timestamp.rfc3339(s.ts), peer: peer(s.peer), into: &json)
+        do {
+            return try JSONReader.value(json.bytes)
+        } catch {
+            // The writer escapes every name and writes no non-finite number: never here.
+            assertionFailure("a state payload does not read back: \(error)")
+            return .null
+        }
+    }
 
     /// `state` as published: the engine's members, then each rule kind's in table order.
-    package static var stateSchema: JSONSchema { .object(stateFields.fields.map(\.property) + RuleKinds.stateProperties) }
+    package static var stateSchema: JSONSchema {
+        .object([
+            .init(.ts, .timestamp),
+            .init(.peer, JSONSchema.string.described("the peer's name as configured, or its address")),
+            .init(.link, .enumeration(LinkState.allCases.map(\.rawValue))),
+            .init(.distanceM, JSONSchema.number.orNull().described("metres, filtered; null unless the link is ranging")),
+            .init(.direction, .enumeration(["available", "unavailable"])),
+            .init(.directionSource, directionSource),
+            .init(.azimuthDeg, JSONSchema.number.orNull().described("degrees; null while the direction is unavailable")),
+            .init(.elevationDeg, JSONSchema.number.orNull().described("degrees; null while the direction is unavailable")),
+        ] + RuleKinds.stateProperties)
+    }
 
     /// Who measured the direction, or null while it is unavailable.
     static let directionSource = JSONSchema.enumeration(DirectionSource.allCases.map(\.rawValue)).orNull()

@@ -33,7 +33,7 @@ struct RequestsComponent: AgentComponent {
     static let stateData = PayloadFields<(core: AgentCore, moment: AgentMoment)>([
         .init(.device, .enumeration(Payloads.deviceStates)) { .string($0.core.status.deviceState.name) },
         .init(.peers, .list(of: ProximityPayloads.stateSchema)) {
-            .list($0.core.engine.states(at: $0.moment.time).map { .object(ProximityPayloads.state($0)) })
+            .list($0.core.engine.states(at: $0.moment.time).map(ProximityPayloads.stateValue))
         },
     ])
 }

@@ -19,10 +19,14 @@ public struct PeerState: Hashable, Sendable {
     public var directionAvailable: Bool { directionSource != nil }
     public var azimuthDeg: Double?
     public var elevationDeg: Double?
-    /// The rule kinds' members of `state`, in table order.
-    public var rules: [JSONMember]
-    /// What of ``rules`` makes a change worth publishing (all but the continuous numbers).
-    var ruleTokens: [StateToken]
+    /// What the rule kinds wrote of `state`, in table order.
+    var script: StateScript
+
+    /// The rule kinds' members of `state`, in table order, as a tree (built on each call).
+    public var rules: [JSONMember] { script.members }
+
+    /// Writes the rule kinds' members into the `state` object `json` is writing.
+    public func writeRules(into json: inout JSONBytes) { script.write(into: &json) }
 
     /// The value of the rule kinds' member `key`, nil when no kind wrote it.
     public func rule(_ key: PayloadKey) -> JSONValue? {
@@ -32,12 +36,24 @@ public struct PeerState: Hashable, Sendable {
     /// The fields whose change makes the integrator publish at once (everything but time, distance,
     /// angles and continuous numbers such as progress, which change with every measurement).
     public var discrete: Discrete {
-        Discrete(link: link, directionSource: directionSource, rules: ruleTokens)
+        Discrete(link: link, directionSource: directionSource, rules: script)
     }
 
+    /// Equal when the link, the direction's source and the kinds' members but their continuous
+    /// numbers are.
     public struct Discrete: Hashable, Sendable {
         var link: LinkState
         var directionSource: DirectionSource?
-        var rules: [StateToken]
+        var rules: StateScript
+
+        public static func == (a: Discrete, b: Discrete) -> Bool {
+            a.link == b.link && a.directionSource == b.directionSource && a.rules.sameDiscrete(as: b.rules)
+        }
+
+        public func hash(into hasher: inout Hasher) {
+            hasher.combine(link)
+            hasher.combine(directionSource)
+            rules.hashDiscrete(into: &hasher)
+        }
     }
 }

@@ -99,13 +99,13 @@ public struct PeerTracker: Sendable {
     var directionAvailable: Bool { bearing != nil }
 
     func state(at time: Double) -> PeerState {
-        var builder = StateBuilder()
-        for index in trackings.indices { trackings[index].describe(self, into: &builder) }
+        var script = StateScript()
+        for index in trackings.indices { trackings[index].describe(self, into: &script) }
         return PeerState(
             ts: time, peer: identity, link: link, lossCause: link == .lost ? lossCause : nil,
             distanceM: link == .ranging ? distance : nil,
             directionSource: bearing?.source, azimuthDeg: bearing?.azimuthDeg, elevationDeg: bearing?.elevationDeg,
-            rules: builder.members, ruleTokens: builder.tokens)
+            script: script)
     }
 
     /// Whether `state(at:).discrete` equals `reported`, worked out without building the state:

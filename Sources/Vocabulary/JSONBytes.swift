@@ -142,6 +142,14 @@ public struct JSONBytes: ~Copyable, Sendable {
         buffer.advance(by: written)
     }
 
+    /// `"name": ` for a name that is data (a rule's name, escaped as a string), with the
+    /// separator ``member(_:)`` writes.
+    public mutating func member(named name: String) {
+        if count > 0, buffer.last != UInt8(ascii: "{") { appendSeparator(UInt8(ascii: ",")) }
+        appendString(name)
+        appendSeparator(UInt8(ascii: ":"))
+    }
+
     /// A double as its shortest round-trip text (`description`): a short decimal digit by digit
     /// (`appendShortDecimal`), any other by `Double.write(to:)` through `Forwarding` below —
     /// `description` builds a `String`, which needs heap storage beyond 15 bytes

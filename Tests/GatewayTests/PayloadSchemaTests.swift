@@ -63,7 +63,10 @@ import Vocabulary
             switch output {
             case let .state(s):
                 seen.insert("state")
-                try check(JSONBytes.object(ProximityPayloads.state(s)), ProximityPayloads.stateSchema, "state")
+                try check(written { ProximityPayloads.state(s, ts: Timestamp.rfc3339(s.ts), peer: ProximityPayloads.peer(s.peer), into: &$0) },
+                          ProximityPayloads.stateSchema, "state")
+                // The kinds' members written from their tokens are the bytes of their tree.
+                #expect(written { $0.beginObject(); s.writeRules(into: &$0); $0.endObject() } == JSONBytes.object(s.rules))
             case let .feedback(f):
                 seen.insert("feedback")
                 try check(written { ProximityPayloads.feedback(f, ts: Timestamp.rfc3339(f.ts), peer: ProximityPayloads.peer(f.peer), into: &$0) }, ProximityPayloads.feedbackSchema, "feedback")

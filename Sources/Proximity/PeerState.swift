@@ -36,24 +36,12 @@ public struct PeerState: Hashable, Sendable {
     /// The fields whose change makes the integrator publish at once (everything but time, distance,
     /// angles and continuous numbers such as progress, which change with every measurement).
     public var discrete: Discrete {
-        Discrete(link: link, directionSource: directionSource, rules: script)
+        Discrete(link: link, directionSource: directionSource, rules: script.discrete)
     }
 
-    /// Equal when the link, the direction's source and the kinds' members but their continuous
-    /// numbers are.
     public struct Discrete: Hashable, Sendable {
         var link: LinkState
         var directionSource: DirectionSource?
-        var rules: StateScript
-
-        public static func == (a: Discrete, b: Discrete) -> Bool {
-            a.link == b.link && a.directionSource == b.directionSource && a.rules.sameDiscrete(as: b.rules)
-        }
-
-        public func hash(into hasher: inout Hasher) {
-            hasher.combine(link)
-            hasher.combine(directionSource)
-            rules.hashDiscrete(into: &hasher)
-        }
+        var rules: [StateScript.DiscreteToken]
     }
 }

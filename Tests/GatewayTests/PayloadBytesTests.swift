@@ -51,6 +51,42 @@ import RulesReading
             """#)
     }
 
+    /// `state` on every change of a discrete member along a walk in and out of the example rules'
+    /// zone, stages and approach, then lost: each kind's members as it wrote them, names escaped.
+    /// The answer to a `state` request lists the same bytes.
+    @Test func statePayloadBytes() throws {
+        let rules = try RulesFile.load(text: RulesFile.exampleYAML, file: "rules.yaml")
+        let phone = PeerIdentity(address: .short(0x0B01), name: "phone-\"anna\"")
+        var engine = ProximityEngine(rules: rules, peers: [phone], deviceHasAoA: true)
+        var outputs: [ProximityOutput] = []
+        var time = Self.ts
+        for step in 0..<30 {
+            let sample = RangingSample(distanceMeters: 3.0 - Double(step) * 0.1, azimuthDeg: 3.25, azimuthFOM: 90, elevationDeg: -2, elevationFOM: 90)
+            outputs += engine.ingest(peer: phone, sample: sample, at: time)
+            time += 0.2
+        }
+        outputs += engine.tick(at: time + 10)
+        let states = outputs.compactMap { if case let .state(s) = $0 { s } else { nil } }
+        let payloads = states.map { s in
+            var json = JSONBytes(capacity: 64)
+            ProximityPayloads.state(s, ts: Timestamp.rfc3339(s.ts), peer: ProximityPayloads.peer(s.peer), into: &json)
+            return json.takeBytes()
+        }
+        #expect(payloads.map { String(decoding: $0, as: UTF8.self) } == #"""
+            {"ts": "2026-11-29T18:30:00.123Z", "peer": "phone-\"anna\"", "link": "ranging", "distance_m": 3.0, "direction": "available", "direction_source": "gateway", "azimuth_deg": 3.25, "elevation_deg": -2.0, "zones": [], "stage": "point", "approaches": {"handoff": {"phase": "idle", "progress": 0.0}}, "facing": true}
+            {"ts": "2026-11-29T18:30:04.523Z", "peer": "phone-\"anna\"", "link": "ranging", "distance_m": 0.8, "direction": "available", "direction_source": "gateway", "azimuth_deg": 3.25, "elevation_deg": -2.0, "zones": [], "stage": "reach", "approaches": {"handoff": {"phase": "idle", "progress": 0.0}}, "facing": true}
+            {"ts": "2026-11-29T18:30:04.723Z", "peer": "phone-\"anna\"", "link": "ranging", "distance_m": 0.7, "direction": "available", "direction_source": "gateway", "azimuth_deg": 3.25, "elevation_deg": -2.0, "zones": ["counter"], "stage": "reach", "approaches": {"handoff": {"phase": "idle", "progress": 0.0}}, "facing": true}
+            {"ts": "2026-11-29T18:30:04.923Z", "peer": "phone-\"anna\"", "link": "ranging", "distance_m": 0.6, "direction": "available", "direction_source": "gateway", "azimuth_deg": 3.25, "elevation_deg": -2.0, "zones": ["counter"], "stage": "reach", "approaches": {"handoff": {"phase": "ready", "progress": 8.922788598264564e-07}}, "facing": true}
+            {"ts": "2026-11-29T18:30:05.923Z", "peer": "phone-\"anna\"", "link": "ranging", "distance_m": 0.1, "direction": "available", "direction_source": "gateway", "azimuth_deg": 3.25, "elevation_deg": -2.0, "zones": ["counter"], "stage": "reach", "approaches": {"handoff": {"phase": "completed", "progress": 1.0}}, "facing": true}
+            {"ts": "2026-11-29T18:30:16.123Z", "peer": "phone-\"anna\"", "link": "lost", "distance_m": null, "direction": "unavailable", "direction_source": null, "azimuth_deg": null, "elevation_deg": null, "zones": [], "stage": null, "approaches": {"handoff": {"phase": "idle", "progress": 0.0}}, "facing": null}
+            """#.split(separator: "\n").map(String.init))
+        for (s, payload) in zip(states, payloads) {
+            var json = JSONBytes(capacity: 64)
+            json.append(ProximityPayloads.stateValue(s))
+            #expect(json.takeBytes() == payload)
+        }
+    }
+
     /// The memo gives `Timestamp.rfc3339`'s text for every time, repeated or not, in any order.
     @Test func timestampMemoNeverServesAStaleTime() {
         var memo = TimestampMemo()

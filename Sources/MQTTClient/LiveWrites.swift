@@ -31,7 +31,7 @@ struct LiveWrites {
     var pendingBytes: Int { bytes.count - sent }
 
     mutating func append(topic: String, payload: UnsafeRawBufferPointer, retain: Bool, version: MQTTProtocolVersion,
-                         properties: [UInt8]) {
+                         properties: UnsafeBufferPointer<UInt8>?) {
         PublishPacket.append(topic: topic, payload: payload, retain: retain, version: version, properties: properties, to: &bytes)
     }
 

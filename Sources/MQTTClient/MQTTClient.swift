@@ -441,7 +441,7 @@ public final class MQTTClient {
             guard liveWrites.pendingBytes < LiveWrites.limit else { throw .backlog(bytes: liveWrites.pendingBytes) }
             if !plain { try MQTTTopic.validateCharacters(topic) }
             liveWrites.append(topic: topic, payload: payload, retain: retain, version: configuration.protocolVersion,
-                              properties: properties?.encoded ?? PublishPacket.noProperties)
+                              properties: properties?.encoded)
             liveSinceFlush = true
             return 0
         }

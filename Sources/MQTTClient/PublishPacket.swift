@@ -5,15 +5,13 @@ import Vocabulary
 ///
 /// Fixed header `0x30` (| 1 when retained), the remaining length as a variable byte integer,
 /// the topic as a two-byte length and its UTF-8, for MQTT 5 the property section (`properties`,
-/// already encoded with its length; an empty one is the single byte 0), then the payload. QoS 0
+/// already encoded with its length; without any, the single byte 0), then the payload. QoS 0
 /// has no packet identifier.
 enum PublishPacket {
-    static let noProperties: [UInt8] = [0]
-
     /// Appends the packet to `bytes`, its room reserved once: the agent writes two of these per
     /// measurement.
     static func append(topic: String, payload: UnsafeRawBufferPointer, retain: Bool, version: MQTTProtocolVersion,
-                       properties: [UInt8], to bytes: inout ByteBuffer) {
+                       properties: UnsafeBufferPointer<UInt8>?, to bytes: inout ByteBuffer) {
         // A native string's bytes where they are (the agent's topics are native); another is
         // made native in a copy first.
         if topic.utf8.withContiguousStorageIfAvailable({ write(topicBytes: $0) }) == nil {
@@ -22,7 +20,7 @@ enum PublishPacket {
         }
 
         func write(topicBytes: UnsafeBufferPointer<UInt8>) {
-            let propertyBytes = version == .v5 ? properties.count : 0
+            let propertyBytes = version == .v5 ? properties?.count ?? 1 : 0
             let remaining = 2 + topicBytes.count + propertyBytes + payload.count
             // The fixed header, at most four bytes of remaining length, then the rest.
             var p = bytes.reserve(1 + 4 + remaining)
@@ -35,7 +33,7 @@ enum PublishPacket {
             if let base = topicBytes.baseAddress { p.update(from: base, count: topicBytes.count) }
             p += topicBytes.count
             if propertyBytes > 0 {
-                properties.withUnsafeBufferPointer { p.update(from: $0.baseAddress!, count: propertyBytes) }
+                if let section = properties?.baseAddress { p.update(from: section, count: propertyBytes) } else { p[0] = 0 }
                 p += propertyBytes
             }
             if let base = payload.baseAddress { UnsafeMutableRawPointer(p).copyMemory(from: base, byteCount: payload.count) }

@@ -8,20 +8,26 @@ import CMosquitto
 /// Immutable after `init`; the list is freed with the object. Used on the client's loop.
 public final class PublishProperties: @unchecked Sendable {
     public let properties: MQTTProperties
-    /// The property section as it goes on the wire (its length first).
-    let encoded: [UInt8]
+    /// The property section as it goes on the wire (its length first), in memory the object
+    /// owns: lent to every live packet without a reference of its own to retain and release
+    /// (an array's, read from a class, cost both for every message).
+    let encoded: UnsafeBufferPointer<UInt8>
     /// libmosquitto's list (`mosquitto_property *`), nil when there are no properties.
     let list: OpaquePointer?
 
     public init(_ properties: MQTTProperties) throws(MQTTError) {
         self.properties = properties
-        encoded = properties.encoded
         list = try Self.list(properties)
+        let bytes = properties.encoded
+        let storage = UnsafeMutableBufferPointer<UInt8>.allocate(capacity: bytes.count)
+        _ = storage.initialize(from: bytes)
+        encoded = UnsafeBufferPointer(storage)
     }
 
     deinit {
         var list = list
         mosquitto_property_free_all(&list)
+        encoded.deallocate()
     }
 
     /// `properties` as a new libmosquitto list (nil when empty), after checking what MQTT cannot

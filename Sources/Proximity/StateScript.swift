@@ -3,7 +3,7 @@ import Vocabulary
 /// The rule kinds' members of a peer's `state`, as they wrote them (``RuleTracking/describe(_:into:)``):
 /// one token per call of the writer. A payload is written straight from the tokens
 /// (``write(into:)``), the member tree is built from them only when asked for (``members``: the
-/// kinds' accessors, the answer to a `state` request), and a state is compared with the one last
+/// kinds' accessors, such as ``PeerState/zones``), and a state is compared with the one last
 /// published by what in them is discrete (``discrete``, ``StateComparison``).
 ///
 /// A state is made whenever a discrete member changes, and at least every `state_interval` per

@@ -5,19 +5,19 @@ import UCI
 /// A tracker lives in a slot of an array, found by one lookup of its address (``AddressMap``),
 /// and the engine changes it there (``subscript(_:timeouts:)``): no copy of the tracker (a few
 /// hundred bytes) out of its slot and back, and no second reference to its arrays while they
-/// change (a write to a shared array would copy it).
+/// change (a write to a shared array would copy it). The array has no holes: a tracker removed
+/// gives its slot to the last one. Optional slots, for holes, had every change and every
+/// deadline go through a copy of the whole tracker out of its `Optional`.
 struct TrackerTable: Sendable {
-    /// Where a tracker lives; valid until its address is removed.
+    /// Where a tracker lives; valid until a tracker is removed.
     struct Slot: Sendable {
         fileprivate let index: Int
     }
 
     private var slots = AddressMap<Int>()
-    /// nil: a slot freed by `remove`.
-    private var trackers: [PeerTracker?] = []
+    private var trackers: [PeerTracker] = []
     /// Each slot's ``PeerTracker/nextDeadline(_:)`` as of the end of its last change.
     private var deadlines: [Double?] = []
-    private var freed: [Int] = []
 
     /// The slot of the tracker of `address`; nil for an address without one.
     func slot(of address: MacAddress) -> Slot? {
@@ -27,10 +27,10 @@ struct TrackerTable: Sendable {
     /// The tracker in `slot`, changed where it lives; its deadline under `timeouts` is worked
     /// out again when the change ends, so that ``earliestDeadline`` never misses one.
     subscript(slot: Slot, timeouts timeouts: PeerTracker.Timeouts) -> PeerTracker {
-        _read { yield trackers[slot.index]! }
+        _read { yield trackers[slot.index] }
         _modify {
-            defer { deadlines[slot.index] = Self.deadline(of: &trackers[slot.index]!, timeouts) }
-            yield &trackers[slot.index]!
+            defer { deadlines[slot.index] = Self.deadline(of: &trackers[slot.index], timeouts) }
+            yield &trackers[slot.index]
         }
     }
 
@@ -44,17 +44,10 @@ struct TrackerTable: Sendable {
     mutating func insert(_ tracker: PeerTracker, timeouts: PeerTracker.Timeouts) -> Slot {
         let address = tracker.identity.address
         precondition(slots[address] == nil, "a second tracker of \(address)")
-        let index: Int
-        if let reused = freed.popLast() {
-            index = reused
-        } else {
-            index = trackers.count
-            trackers.append(nil)
-            deadlines.append(nil)
-        }
+        let index = trackers.count
         slots[address] = index
-        deadlines[index] = tracker.nextDeadline(timeouts)
-        trackers[index] = tracker
+        deadlines.append(tracker.nextDeadline(timeouts))
+        trackers.append(tracker)
         return Slot(index: index)
     }
 
@@ -62,10 +55,14 @@ struct TrackerTable: Sendable {
     @discardableResult
     mutating func remove(_ address: MacAddress) -> PeerTracker? {
         guard let index = slots.removeValue(forKey: address) else { return nil }
-        let tracker = trackers[index].take()
-        deadlines[index] = nil
-        freed.append(index)
-        return tracker
+        let last = trackers.count - 1
+        if index != last {
+            trackers.swapAt(index, last)
+            deadlines.swapAt(index, last)
+            slots[trackers[index].identity.address] = index
+        }
+        deadlines.removeLast()
+        return trackers.removeLast()
     }
 
     func contains(_ address: MacAddress) -> Bool { slots[address] != nil }
@@ -73,7 +70,7 @@ struct TrackerTable: Sendable {
     /// What `body` makes of the tracker of `address`, without taking it out; nil without one.
     func read<Result>(_ address: MacAddress, _ body: (PeerTracker) -> Result) -> Result? {
         guard let index = slots[address] else { return nil }
-        return trackers[index].map(body)
+        return body(trackers[index])
     }
 
     /// What ranking `ranking` reads of every ranging tracker with a base score in it: its peer,
@@ -81,10 +78,9 @@ struct TrackerTable: Sendable {
     /// place: handing out each tracker would copy it (a retain of each of its arrays and
     /// strings), for every ranking after every round.
     func forEachRanked(in ranking: Int, _ body: (PeerIdentity, _ distance: Double, _ base: Double, _ facing: Bool?) -> Void) {
-        for index in trackers.indices where trackers[index]?.link == .ranging {
-            guard let distance = trackers[index]?.distance, let base = trackers[index]?.rankings[ranking],
-                  let identity = trackers[index]?.identity else { continue }
-            body(identity, distance, base, trackers[index]?.facing ?? nil)
+        for index in trackers.indices where trackers[index].link == .ranging {
+            guard let distance = trackers[index].distance, let base = trackers[index].rankings[ranking] else { continue }
+            body(trackers[index].identity, distance, base, trackers[index].facing)
         }
     }
 

@@ -5,9 +5,9 @@ import UCI
 /// A tracker lives in a slot of an array, found by one lookup of its address (``AddressMap``),
 /// and the engine changes it there (``subscript(_:timeouts:)``): no copy of the tracker (a few
 /// hundred bytes) out of its slot and back, and no second reference to its arrays while they
-/// change (a write to a shared array would copy it). The array has no holes: a tracker removed
-/// gives its slot to the last one. Optional slots, for holes, had every change and every
-/// deadline go through a copy of the whole tracker out of its `Optional`.
+/// change (a write to a shared array would copy it). The array has no holes (a removed tracker's
+/// slot goes to the last one), so that no slot is an `Optional`: through one, the optimizer
+/// copied the whole tracker for every change and its deadline.
 struct TrackerTable: Sendable {
     /// Where a tracker lives; valid until a tracker is removed.
     struct Slot: Sendable {

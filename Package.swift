@@ -95,12 +95,14 @@ let package = Package(
         // The executable: argument dispatch only. A release build links with lld, relative
         // relocations packed (RELR: 8 KiB of them instead of 1 MiB, read at every start), and
         // the functions a running agent executes first in .text, hottest first (link.order,
-        // `make link-order`): the kernel maps code in blocks around each page touched, so that
+        // `make profile`): the kernel maps code in blocks around each page touched, so that
         // without the order most of the agent's resident set is code it never runs. Nor does it
         // export its symbols (the driver exports all of an executable's, for dlsym): nothing
         // looks them up, and the table (7,500 names) was mapped and searched at every start.
+        // The counts beside the order (agent.proftext) are what the Makefile's release builds
+        // are optimized with (the Makefile, because SwiftPM would not see them change).
         .executableTarget(
-            name: "uwb2mqtt", dependencies: ["Commands"], exclude: ["link.order"],
+            name: "uwb2mqtt", dependencies: ["Commands"], exclude: ["link.order", "agent.proftext"],
             linkerSettings: [.unsafeFlags(["-use-ld=lld", "-Xlinker", "-z", "-Xlinker", "pack-relative-relocs",
                                            "-Xlinker", "--symbol-ordering-file=\(Context.packageDirectory)/Sources/uwb2mqtt/link.order",
                                            "-Xlinker", "--no-warn-symbol-ordering", "-Xlinker", "--no-export-dynamic"],

@@ -141,7 +141,7 @@ var decodeOnly = false
 var journalOnly = false
 var journalMiB = 64
 /// The forwarder of the agent's own messages and the agent's instructions (`--no-own-floor`:
-/// `make link-order`, whose agent already runs under callgrind).
+/// `make profile`, whose agent counts its own code or already runs under callgrind).
 var ownFloor = true
 while !arguments.isEmpty {
     let option = arguments.removeFirst()
@@ -282,7 +282,7 @@ if !decodeOnly {
         } catch {
             report.journalError = "\(error)"
         }
-        // Not in a quick run (`make link-order` profiles the agent with one).
+        // Not in a quick run (`make profile` profiles the agent with one).
         let loads = settings.window < PipelineSettings().window ? [] : fuseLoads()
         if !loads.isEmpty { log("the fuse at site scale: \(loads.map(\.name).joined(separator: "; "))") }
         for load in loads {

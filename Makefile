@@ -43,7 +43,8 @@ PROFILE_DATA  := $(CURDIR)/.build/profile/agent.profdata
 PGO_FLAGS     := -Xswiftc -Xfrontend -Xswiftc -ir-profile-use=$(PROFILE_DATA)
 
 # SwiftPM compiles again when a source changes, not when the counts do (nor the flag that names
-# them): release builds made with other counts are removed with the old file.
+# them): release builds made with other counts are removed with the old file (another
+# --scratch-path, given in RELEASE_FLAGS, is left to its owner).
 $(PROFILE_DATA): $(PROFILE_TEXT)
 	@test -x "$(LLVM_PROFDATA)" || { echo "llvm-profdata is not beside $(SWIFT) ($(LLVM_PROFDATA)): the swift.org toolchain has it"; exit 1; }
 	rm -rf .build/static .build/*/release $(@D)

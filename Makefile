@@ -36,22 +36,26 @@ build: deps
 # into LLVM's indexed form for the compiler. With them it inlines and lays out each function's
 # code for the paths the agent takes (about 6 % fewer instructions a notification). A profile
 # older than the code costs nothing but that: a function whose code changed since is compiled
-# as without one. llvm-profdata comes with the Swift toolchain, beside `swift`.
+# as without one. llvm-profdata comes with the swift.org toolchain, beside `swift`; a toolchain
+# without it builds without the counts, and says so.
 LLVM_PROFDATA := $(dir $(realpath $(shell command -v $(SWIFT))))llvm-profdata
 PROFILE_TEXT  := Sources/uwb2mqtt/agent.proftext
 PROFILE_DATA  := $(CURDIR)/.build/profile/agent.profdata
-PGO_FLAGS     := -Xswiftc -Xfrontend -Xswiftc -ir-profile-use=$(PROFILE_DATA)
+# What a release build needs first, its flags, and its note when the counts cannot be used.
+PROFILE_USE   := $(if $(wildcard $(LLVM_PROFDATA)),$(PROFILE_DATA))
+PGO_FLAGS     := $(if $(PROFILE_USE),-Xswiftc -Xfrontend -Xswiftc -ir-profile-use=$(PROFILE_DATA))
+PGO_NOTE      := $(if $(PROFILE_USE),,@echo "note: no llvm-profdata beside $(SWIFT): built without the agent's counts ($(PROFILE_TEXT))")
 
 # SwiftPM compiles again when a source changes, not when the counts do (nor the flag that names
 # them): release builds made with other counts are removed with the old file (another
 # --scratch-path, given in RELEASE_FLAGS, is left to its owner).
 $(PROFILE_DATA): $(PROFILE_TEXT)
-	@test -x "$(LLVM_PROFDATA)" || { echo "llvm-profdata is not beside $(SWIFT) ($(LLVM_PROFDATA)): the swift.org toolchain has it"; exit 1; }
 	rm -rf .build/static .build/*/release $(@D)
 	@mkdir -p $(@D)
 	$(LLVM_PROFDATA) merge -o $@ $<
 
-release: deps $(PROFILE_DATA)
+release: deps $(PROFILE_USE)
+	$(PGO_NOTE)
 	$(SWIFT) build -c release $(PGO_FLAGS)
 
 # The agent tests run the real uwb2mqtt executable beside the test bundle: build it too.
@@ -133,8 +137,9 @@ fuzz: deps
 BENCH_CPU   ?= 1
 BENCH_FLAGS ?=
 PY_BENCH_PKGS := pyserial==3.5 paho-mqtt==2.1.0
-bench: deps $(PROFILE_DATA)
+bench: deps $(PROFILE_USE)
 	@$(MAKE) --no-print-directory deps APT_PKGS=valgrind
+	$(PGO_NOTE)
 	$(SWIFT) build -c release --static-swift-stdlib --product uwb2mqtt --scratch-path .build/static $(PGO_FLAGS)
 	$(SWIFT) build -c release --product uwb2mqtt-bench $(PGO_FLAGS)
 	@mkdir -p .build
@@ -157,8 +162,10 @@ bench: deps $(PROFILE_DATA)
 # without debug information (the symbols are the same).
 PROFILE_DIR     := $(CURDIR)/.build/profile-run
 PROFILE_RUNTIME := $(firstword $(wildcard $(dir $(LLVM_PROFDATA))../lib/clang/*/lib/linux/libclang_rt.profile-$(shell uname -m).a))
-profile: deps $(PROFILE_DATA)
+profile: deps
+	@test -n "$(PROFILE_USE)" || { echo "profile: no llvm-profdata beside $(SWIFT) ($(LLVM_PROFDATA)): the swift.org toolchain has it"; exit 1; }
 	@test -n "$(PROFILE_RUNTIME)" || { echo "profile: the toolchain beside $(SWIFT) has no libclang_rt.profile"; exit 1; }
+	@$(MAKE) --no-print-directory $(PROFILE_DATA)
 	rm -rf $(PROFILE_DIR) && mkdir -p $(PROFILE_DIR)/counts
 	$(SWIFT) build -c release --product uwb2mqtt-bench $(PGO_FLAGS)
 	$(SWIFT) build -c release --static-swift-stdlib --product uwb2mqtt --scratch-path .build/counting \
@@ -177,8 +184,9 @@ profile: deps $(PROFILE_DATA)
 	@$(MAKE) --no-print-directory link-order
 
 LINK_ORDER_DIR := $(CURDIR)/.build/link-order
-link-order: deps $(PROFILE_DATA)
+link-order: deps $(PROFILE_USE)
 	@$(MAKE) --no-print-directory deps APT_PKGS=valgrind
+	$(PGO_NOTE)
 	rm -rf $(LINK_ORDER_DIR) && mkdir -p $(LINK_ORDER_DIR)
 	$(SWIFT) build -c release --static-swift-stdlib --product uwb2mqtt --scratch-path .build/static $(PGO_FLAGS) -Xlinker -Map=$(LINK_ORDER_DIR)/uwb2mqtt.map
 	$(SWIFT) build -c release --product uwb2mqtt-bench $(PGO_FLAGS)
@@ -233,14 +241,16 @@ RELEASE_BIN    = $$($(SWIFT) build -c release --static-swift-stdlib $(RELEASE_FL
 
 .PHONY: install uninstall deb
 
-install: deps $(PROFILE_DATA)
+install: deps $(PROFILE_USE)
+	$(PGO_NOTE)
 	$(STATIC_BUILD)
 	$(if $(DESTDIR),,$(SUDO)) env PREFIX="$(PREFIX)" DESTDIR="$(DESTDIR)" ./deploy/install.sh --binary "$(RELEASE_BIN)"
 
 uninstall:
 	$(if $(DESTDIR),,$(SUDO)) env PREFIX="$(PREFIX)" DESTDIR="$(DESTDIR)" ./deploy/install.sh --uninstall
 
-deb: deps $(PROFILE_DATA)
+deb: deps $(PROFILE_USE)
+	$(PGO_NOTE)
 	$(STATIC_BUILD)
 	@set -o pipefail; package=$$(./deploy/build-deb.sh "$(RELEASE_BIN)" dist | tail -n 1) || exit 1; \
 	echo "$$package"; \

@@ -175,9 +175,11 @@ profile: deps
 	  ./.build/release/uwb2mqtt-bench --quick --no-python "counting the agent's code" --no-own-floor \
 	  --agent .build/counting/release/uwb2mqtt --json $(PROFILE_DIR)/counts.json >$(PROFILE_DIR)/counts.log 2>&1 \
 	  || { tail $(PROFILE_DIR)/counts.log; exit 1; }
-	@# LLVM's text format reads a line that begins with `$$` after a record's counters as its
-	@# bitmap bytes, and every Swift name begins with one: each record says it has none.
+	@# A file-local function is named after the path of its object, which no other build shares:
+	@# left out. LLVM's text format reads a line that begins with `$$` after a record's counters
+	@# as its bitmap bytes, and every Swift name begins with one: each record says it has none.
 	set -o pipefail; $(LLVM_PROFDATA) merge --sparse --text -o - $(PROFILE_DIR)/counts/agent-*.profraw \
+	  | awk 'BEGIN { RS = ""; ORS = "\n\n" } !/^\//' \
 	  | awk '{ print } /^# Num Counters:$$/ { getline n; print n } /^# Counter Values:$$/ { for (i = 0; i < n; i++) { getline v; print v }; print "$$0" }' \
 	  > $(PROFILE_TEXT)
 	@echo "profile: $$(grep -c '^# Func Hash' $(PROFILE_TEXT)) functions in $(PROFILE_TEXT)"

@@ -9,8 +9,11 @@
 //   uwb2mqtt-bench fuse-only [--agent PATH] [--seconds S] [--tags N]
 //                                  the fuse at site scale through a real broker (FuseLoad.swift)
 //   uwb2mqtt-bench instructions-only [--agent PATH] [--rate N] [--seconds S] [--profile PATH]
+//                                    [--floor rendered]
 //                                  the agent's instructions per notification under callgrind,
-//                                  its profile kept (default .build/bench-agent.callgrind)
+//                                  its profile kept (default .build/bench-agent.callgrind); with
+//                                  --floor, the rendered floor's, of the agent's messages
+//                                  recorded at that rate first
 //   uwb2mqtt-bench hold [--agent PATH] [--rate N] [--seconds S] [--floor own|rendered]
 //                                  the agent (or, with --floor, the forwarder of its own
 //                                  messages) on the bench's load at one rate, its PID printed,
@@ -101,19 +104,36 @@ if arguments.first == "fuse-only" {
 }
 
 if arguments.first == "instructions-only" {
-    // `instructions-only [--agent PATH] [--rate N] [--seconds S] [--profile PATH]`: the agent's
-    // instructions per notification under callgrind (AgentInstructions.swift), the profile kept.
+    // `instructions-only [--agent PATH] [--rate N] [--seconds S] [--profile PATH] [--floor
+    // rendered]`: the agent's instructions per notification under callgrind
+    // (AgentInstructions.swift), the profile kept; or the rendered floor's.
     let options = subcommandOptions(arguments)
     let binary = options["--agent"] ?? executableDirectory() + "/uwb2mqtt"
     let rate = options["--rate"].flatMap(Int.init) ?? PipelineSettings().deploymentRate
     let seconds = options["--seconds"].flatMap(Double.init) ?? 10
     let profile = options["--profile"] ?? ".build/bench-agent.callgrind"
+    guard options["--floor"] == nil || options["--floor"] == "rendered" else {
+        fputs("uwb2mqtt-bench: instructions-only: --floor is rendered\n", stderr)
+        exit(2)
+    }
     do {
         let broker = try BenchBroker()
         defer { broker.stop() }
-        let figure = try countAgentInstructions(executable: binary, broker: broker, rate: rate, seconds: seconds, profile: profile)
-        print("\(figure.instructions) instructions for \(figure.notifications) notifications at \(rate)/s: "
-              + "\(Int(figure.perNotification)) per notification, \(figure.codeLines) lines of code executed; profile: \(profile)")
+        if options["--floor"] != nil {
+            var settings = PipelineSettings()
+            settings.rates = [rate]
+            settings.window = 5
+            guard let traffic = try recordAgentTraffic(executable: binary, broker: broker, settings: settings)[rate] else {
+                throw BenchError("nothing recorded at \(rate)/s")
+            }
+            let figure = try countRenderedFloorInstructions(of: traffic, broker: broker, rate: rate, seconds: seconds)
+            print("\(figure.instructions) instructions of the rendered floor for \(figure.notifications) notifications at \(rate)/s: "
+                  + "\(Int(figure.perNotification)) per notification, \(figure.codeLines) lines of code executed")
+        } else {
+            let figure = try countAgentInstructions(executable: binary, broker: broker, rate: rate, seconds: seconds, profile: profile)
+            print("\(figure.instructions) instructions for \(figure.notifications) notifications at \(rate)/s: "
+                  + "\(Int(figure.perNotification)) per notification, \(figure.codeLines) lines of code executed; profile: \(profile)")
+        }
     } catch {
         fputs("uwb2mqtt-bench: instructions: \(error)\n", stderr)
         exit(1)
@@ -163,7 +183,7 @@ while !arguments.isEmpty {
     case "--agent": agentPath = value()
     case "--python-gateway": pythonGateway = value()
     default:
-        fputs("usage: uwb2mqtt-bench [decode-only | journal-only | solver-only | core-only | decode1 N | core1 N | forward-floor --port LINK --broker-port PORT [--packets FILE [--render]] | hold [--rate N] [--seconds S] [--floor own|rendered] | link-order [--map LINK_MAP] BINARY CALLGRIND_OUT...] [--no-python REASON] [--no-own-floor] [--quick] [--json PATH] [--agent PATH] [--python-gateway PATH] [--journal-mib N]\n", stderr)
+        fputs("usage: uwb2mqtt-bench [decode-only | journal-only | solver-only | core-only | decode1 N | core1 N | instructions-only [--rate N] [--seconds S] [--profile PATH] [--floor rendered] | forward-floor --port LINK --broker-port PORT [--packets FILE [--render]] | hold [--rate N] [--seconds S] [--floor own|rendered] | link-order [--map LINK_MAP] BINARY CALLGRIND_OUT...] [--no-python REASON] [--no-own-floor] [--quick] [--json PATH] [--agent PATH] [--python-gateway PATH] [--journal-mib N]\n", stderr)
         exit(2)
     }
 }

@@ -231,7 +231,7 @@ struct BenchReport: Sendable {
             out.append("    goal ≤ \(format(Self.ownFloorGoal, 1))× at every rate: " + (met ? "met" : "not met"))
             if !renderedFloor.isEmpty {
                 // Formatting the messages alone costs about what the goal above allows for everything
-                // (docs/development.md): the proposed goal counts it on the floor's side.
+                // (docs/performance.md): the proposed goal counts it on the floor's side.
                 out.append("    proposed instead, uwb2mqtt ≤ \(format(Self.ownFloorGoal, 1))× the rendered floor at every rate: "
                            + (metRendered ? "met" : "not met") + (pairedFloor.isEmpty ? "" : " (measured minutes apart; paired below)"))
             }

@@ -35,12 +35,7 @@ func holdAgent(options: [String: String]) -> Int32 {
         let process: ChildProcess
         let writer: DeviceWriter
         if let floor {
-            var settings = PipelineSettings()
-            settings.rates = [rate]
-            settings.window = 5
-            guard let recording = try recordAgentTraffic(executable: binary, broker: broker, settings: settings)[rate] else {
-                throw BenchError("nothing recorded")
-            }
+            let recording = try recordAgentTraffic(executable: binary, broker: broker, rate: rate)
             let packets = directory.file("packets")
             try recording.write(to: packets)
             writer = try DeviceWriter(linkPath: link, peers: benchPeers.map(\.address), requiresBringUp: false)

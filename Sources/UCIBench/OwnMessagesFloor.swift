@@ -195,6 +195,18 @@ private struct Recorder: Sendable {
     }
 }
 
+/// What the agent published per notification at `rate` alone, from a five-second window: what
+/// the subcommands that study one rate (`hold --floor`, `instructions-only --floor`) replay.
+func recordAgentTraffic(executable: String, broker: BenchBroker, rate: Int) throws -> RecordedTraffic {
+    var settings = PipelineSettings()
+    settings.rates = [rate]
+    settings.window = 5
+    guard let traffic = try recordAgentTraffic(executable: executable, broker: broker, settings: settings)[rate] else {
+        throw BenchError("nothing recorded at \(rate)/s")
+    }
+    return traffic
+}
+
 /// Runs the agent once more on the bench's load, through a proxy that records, and records at
 /// each rate a window of what it published per notification.
 func recordAgentTraffic(executable: String, broker: BenchBroker, settings: PipelineSettings) throws -> [Int: RecordedTraffic] {

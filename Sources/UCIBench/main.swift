@@ -120,12 +120,7 @@ if arguments.first == "instructions-only" {
         let broker = try BenchBroker()
         defer { broker.stop() }
         if options["--floor"] != nil {
-            var settings = PipelineSettings()
-            settings.rates = [rate]
-            settings.window = 5
-            guard let traffic = try recordAgentTraffic(executable: binary, broker: broker, settings: settings)[rate] else {
-                throw BenchError("nothing recorded at \(rate)/s")
-            }
+            let traffic = try recordAgentTraffic(executable: binary, broker: broker, rate: rate)
             let figure = try countRenderedFloorInstructions(of: traffic, broker: broker, rate: rate, seconds: seconds)
             print("\(figure.instructions) instructions of the rendered floor for \(figure.notifications) notifications at \(rate)/s: "
                   + "\(Int(figure.perNotification)) per notification, \(figure.codeLines) lines of code executed")

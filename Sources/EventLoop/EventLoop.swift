@@ -78,6 +78,13 @@ public final class EventLoop {
     /// arrived meanwhile is read knowing that the silence before it was the loop's own.
     public var onLateWake: ((Double) -> Void)?
     public var lateWakeThreshold = 0.5
+    /// Called at the end of a wait that began with nothing ready and found nothing for at least
+    /// `restThreshold` seconds: everything the descriptors held had been read, and whoever writes
+    /// to them had that long to write more, so nothing read after it waited on this process
+    /// (a `fuse` that cannot keep up never rests: its socket always holds the next message).
+    /// Setting it costs a look before every wait that would block.
+    public var onRest: (() -> Void)?
+    public var restThreshold = 0.002
 
     public init() throws(EventLoopError) {
         remote = try RemoteQueue()
@@ -219,13 +226,27 @@ public final class EventLoop {
                 Int(clinux_epoll_wait(epollFD, $0.baseAddress, Int32($0.count), timeout))
             }
         }
-        var found = wait(Self.pollTimeout(until: wakeAt, now: Clocks.monotonic()))
+        let timeout = Self.pollTimeout(until: wakeAt, now: Clocks.monotonic())
+        var found: Int
+        // A rest is known only from a look that found nothing ready before the wait: a wait that
+        // took long may have been this process not running while its input was waiting.
+        var restFrom: Double?
+        if onRest != nil, timeout != 0 {
+            found = wait(0)
+            if found == 0 {
+                restFrom = Clocks.monotonic()
+                found = wait(timeout)
+            }
+        } else {
+            found = wait(timeout)
+        }
         // A process stopped (SIGSTOP, a debugger) and continued gets EINTR from epoll_wait, where
         // `poll` is restarted: what became ready meanwhile is read now, before the timers that came
         // due (a device's data before its silence is judged).
         if found < 0 && errno == EINTR { found = wait(0) }
         now = Clocks.monotonic()
         if let onLateWake, wakeAt.isFinite, now - wakeAt > lateWakeThreshold { onLateWake(now - wakeAt) }
+        if let onRest, let restFrom, now - restFrom >= restThreshold { onRest() }
         let count = max(found, 0)
         // In the order the descriptors were watched, as `poll` reported them: the same order
         // whatever order the kernel found them in. (Sorted in place through the buffer: sorting

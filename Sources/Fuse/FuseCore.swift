@@ -44,12 +44,21 @@ public struct FuseCore: Sendable {
     private var shedding = false
     private var lagReportedAt = -Double.infinity
     private var sheddingLog = LogThrottle()
+    private var caughtUpLog = LogThrottle()
+    /// When the fuse last rested (``rested(at:)``): no range read since can be further behind.
+    private var restedAt = -Double.infinity
     private let base: String
     private let baseLevels: Int
 
     /// How long a newly connected instance waits for a retained site status before it takes the
     /// site: another instance may hold it.
     static let standbyWait = 1.0
+    /// The most gateways the fuse knows (each status is looked at with every other's, for the
+    /// slowest ranging interval) and the most peers it tracks at once (some 1.3 KB each, and a
+    /// retained state on the broker until forgotten): a site has a few hundred gateways and a few
+    /// thousand tags; names made up on the broker beyond that are refused, not kept.
+    public static let maximumGateways = 1_000
+    public static let maximumPeers = 20_000
 
     public init(configuration: FuseConfiguration, instanceID: String) {
         self.configuration = configuration
@@ -122,9 +131,18 @@ public struct FuseCore: Sendable {
         if levels.count == baseLevels + 4, levels[baseLevels + 1] == "peer", levels[baseLevels + 3] == "range" {
             // Another shard's tag: told by the topic, before its payload is read.
             guard configuration.shard.owns(peer: levels[baseLevels + 2].utf8) else { return [] }
-            return range(from: gateway, payload, at: time)
+            return range(from: gateway, peerSegment: levels[baseLevels + 2], payload, at: time)
         }
         return []
+    }
+
+    /// The fuse had read everything that had arrived and waited a while for more: whatever it
+    /// reads next is not late on its account, whatever the `ts` of the ranges says. A range's
+    /// `ts` is the gateway's word; a `ts` just inside `max_clock_skew` ahead (or a gateway's
+    /// clock stepped back) would otherwise set that gateway's least age below its honest ranges
+    /// for a minute and have them all dropped as late.
+    public mutating func rested(at time: Double) {
+        restedAt = time
     }
 
     /// Shutting down: the site status to leave, if this instance holds the site.
@@ -155,6 +173,9 @@ public struct FuseCore: Sendable {
         } catch {
             return refuse(.payload(error), what, at: time)
         }
+        guard tracker.gateways.entries[gateway] != nil || tracker.gateways.entries.count < Self.maximumGateways else {
+            return refuse(.tooManyGateways(Self.maximumGateways), what, at: time)
+        }
         var position: SitePoint?
         if placed {
             guard let x, let y, let z else { return refuse(.incompletePosition, what, at: time) }
@@ -172,7 +193,7 @@ public struct FuseCore: Sendable {
     }
 
     /// A gateway's range of a peer: fused when it succeeded with a distance, dated by its arrival.
-    private mutating func range(from gateway: String, _ payload: some Collection<UInt8>, at time: Double) -> [FuseAction] {
+    private mutating func range(from gateway: String, peerSegment: Substring, _ payload: some Collection<UInt8>, at time: Double) -> [FuseAction] {
         let what = "range from gateway \(Self.printable(gateway))"
         let status: String?, distance: Double?, peer: String?, ts: String?, nlos: Bool?
         do throws(PayloadRejection) {
@@ -189,14 +210,18 @@ public struct FuseCore: Sendable {
         guard status == "ok", let distance else { return [] }
         guard let peer, !peer.isEmpty, peer.count <= TopicSegment.maximumLength else { return refuse(.unusablePeer, what, at: time) }
         let about = "range of \(Self.printable(peer)) from gateway \(Self.printable(gateway))"
+        // The shard that owns a tag is told by the topic: a payload naming another tag would have
+        // the wrong shard fuse it, or two publish it.
+        guard TopicSegment.sanitize(peer) == peerSegment else { return refuse(.peerNotTheTopics, about, at: time) }
         guard tracker.gateways.entries[gateway] != nil else { return refuse(.unknownGateway, about, at: time) }
+        guard tracker.peerCount < Self.maximumPeers || tracker.tracks(peer) else { return refuse(.tooManyPeers(Self.maximumPeers), about, at: time) }
         guard let ts else { return refuse(.missingTime, about, at: time) }
         guard let measured = Timestamp.parse(ts) else { return refuse(.unreadableTime, about, at: time) }
         let skew = measured - time
         guard abs(skew) <= configuration.maxClockSkew.seconds else {
             return refuse(.clockSkew(seconds: skew, limit: configuration.maxClockSkew), about, at: time)
         }
-        lag = rangeLag.lag(of: gateway, age: -skew, at: time)
+        lag = min(rangeLag.lag(of: gateway, age: -skew, at: time), max(0, time - restedAt))
         var actions = followLag(at: time)
         if shedding && lag > configuration.maxLag.seconds {
             rangesDropped += 1
@@ -213,17 +238,23 @@ public struct FuseCore: Sendable {
     private mutating func followLag(at time: Double) -> [FuseAction] {
         let limit = configuration.maxLag.seconds
         var actions: [FuseAction] = []
+        let changed: Bool
         if !shedding, lag > limit {
             shedding = true
+            changed = true
             let line = "falling behind: ranges arrive \(Int(lag * 1000)) ms late (max_lag \(configuration.maxLag)); "
                 + "dropping the late ones until caught up (ranges_dropped in the site status)"
             actions += sheddingLog.lines(for: line, at: time).map { .log(.warning, $0) }
         } else if shedding, lag < limit / 2 {
             shedding = false
-            actions.append(.log(.info, "caught up: \(rangesDropped) ranges dropped so far"))
-        } else if !(shedding && time - lagReportedAt >= 10) {
-            return actions
+            changed = true
+            actions += caughtUpLog.lines(for: "caught up: \(rangesDropped) ranges dropped so far", at: time).map { .log(.info, $0) }
+        } else {
+            changed = false
         }
+        // Ranges of gateways that are late by different amounts can flip it at every range (both
+        // lines are throttled like that): the retained status says so at most once a second.
+        guard changed ? time - lagReportedAt >= 1 : shedding && time - lagReportedAt >= 10 else { return actions }
         lagReportedAt = time
         if active { actions.append(publishStatus(online: true, at: time)) }
         return actions
@@ -231,7 +262,7 @@ public struct FuseCore: Sendable {
 
     /// Another instance's status: stand by while it holds the site; take over when it is gone.
     private mutating func siteStatus(_ payload: some Collection<UInt8>, at time: Double) -> [FuseAction] {
-        guard !payload.isEmpty else { return [] }
+        guard !payload.isEmpty else { return statusCleared(at: time) }
         let instance: String?, online: Bool
         do throws(PayloadRejection) {
             let reader = try PayloadReader(bytes: payload)
@@ -260,9 +291,21 @@ public struct FuseCore: Sendable {
         return actions
     }
 
+    /// Someone cleared the retained site status (an operator freeing a site held by an instance
+    /// that is gone, or anyone on the broker): the holder says it again; an instance standing by
+    /// waits as it does after connecting for a holder to do so, and takes the site when none does.
+    private mutating func statusCleared(at time: Double) -> [FuseAction] {
+        if active { return [publishStatus(online: true, at: time)] }
+        guard let holder = activeInstance else { return [] }
+        activeInstance = nil
+        decideAt = time + Self.standbyWait
+        return [.log(.info, "the site status of instance \(Self.printable(holder)) was cleared; taking site \(site) unless it says it holds it")]
+    }
+
     private mutating func becomeActive(at time: Double) -> [FuseAction] {
         guard !active else { return [] }
         active = true
+        decideAt = nil
         activeInstance = instanceID
         return [.log(.info, "active for site \(site)"),
                 publishStatus(online: true, at: time)]

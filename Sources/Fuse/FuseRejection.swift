@@ -22,6 +22,12 @@ public enum FuseRejection: Equatable, Sendable, CustomStringConvertible {
     /// A range from a gateway that published no status: the fuse knows nothing of where it
     /// stands, and made-up gateway names must not grow each peer's window.
     case unknownGateway
+    /// A range whose `peer` is not the tag its topic names.
+    case peerNotTheTopics
+    /// A status of a new gateway when the fuse knows `limit` already.
+    case tooManyGateways(Int)
+    /// A range of a new peer when the fuse tracks `limit` already.
+    case tooManyPeers(Int)
 
     /// The same text for every message refused the same way: the key of the count and of the
     /// log throttle (a bounded set, whatever the network sends).
@@ -34,6 +40,9 @@ public enum FuseRejection: Equatable, Sendable, CustomStringConvertible {
         case let .clockSkew(seconds, _): seconds > 0 ? "ts ahead of the clock" : "ts behind the clock"
         case .unusablePeer: "peer missing or too long"
         case .unknownGateway: "gateway without a status"
+        case .peerNotTheTopics: "peer not the topic's"
+        case .tooManyGateways: "too many gateways"
+        case .tooManyPeers: "too many peers"
         }
     }
 
@@ -48,6 +57,9 @@ public enum FuseRejection: Equatable, Sendable, CustomStringConvertible {
                 + "(max_clock_skew \(limit)): is the gateway's clock synchronised?"
         case .unusablePeer: "its \"peer\" is missing or longer than \(TopicSegment.maximumLength) characters"
         case .unknownGateway: "no status of that gateway has arrived"
+        case .peerNotTheTopics: "its \"peer\" is not the tag its topic names"
+        case let .tooManyGateways(limit): "the fuse knows \(limit) gateways already, the most it keeps"
+        case let .tooManyPeers(limit): "the fuse tracks \(limit) peers already, the most it keeps; a peer is forgotten after forget_after without a range"
         }
     }
 }

@@ -49,6 +49,8 @@ public final class FuseService {
         let signals: SignalDescriptor
         do {
             loop = try EventLoop()
+            // How far behind the fuse reads is bounded by when it last had nothing to read.
+            loop.onRest = { [unowned self] in core.rested(at: Clocks.wall()) }
             signals = try SignalDescriptor([SIGINT, SIGTERM], on: loop) { [unowned self] _ in stopRequested = true }
             settings = try BrokerConnection(
                 broker: mqtt, clientID: mqtt.clientID ?? "uwb2mqtt-fuse-\(core.site)-\(core.instanceID.prefix(6))",

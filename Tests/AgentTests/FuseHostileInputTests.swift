@@ -143,6 +143,34 @@ import Glibc
         #expect(said.contains("s ahead of this machine's clock (max_clock_skew 2s)"), "\(said)")
     }
 
+    /// One range per gateway dated 1.9 s ahead, inside `max_clock_skew`, set each gateway's least
+    /// age 1.9 s below its honest ranges': every honest range then counted as 1.9 s late and was
+    /// dropped, for a minute, and the status said the fuse was falling behind. A fuse whose loop
+    /// rests between rounds is not behind, whatever a `ts` says.
+    @Test func rangesJustInsideTheSkewAheadBlindNoOne() async throws {
+        let (broker, dir, subscriber) = try await startBrokerAndSubscriber(prefix: "fuse-near-future", topics: ["uwb2mqtt/site/#"])
+        defer { subscriber.stop(); broker.stop() }
+        let fuse = try startFuse(broker, dir, extra: "ranging_interval: 100ms\nposition_lost_after: 5s")
+        defer { fuse.terminate() }
+        try await subscriber.waitForMessage(topic: "uwb2mqtt/site/lobby/status", where: { $0.payload.contains("online") })
+        let feeder = try await Feeder.connected(to: broker)
+        defer { feeder.disconnect() }
+        try publishStatuses(feeder)
+        try await feed(feeder, rounds: 10)
+        let injected = Date().timeIntervalSince1970
+        for (id, _, _) in Self.gateways {
+            try feeder.publish(topic: "uwb2mqtt/\(id)/peer/zz/range", payload: range(peer: "zz", distance: 3, ts: injected + 1.9), qos: .atMostOnce)
+        }
+        try await feed(feeder, rounds: 30)
+
+        await eventually("20 positions after the ranges dated ahead") {
+            positions(subscriber).filter { (seconds($0["ts"]) ?? 0) > injected + 0.1 }.count >= 20
+        }
+        let events = subscriber.messages.filter { $0.topic == "uwb2mqtt/site/lobby/peer/cart/event" }
+        #expect(!events.contains { $0.payload.contains("position_lost") }, "\(events)")
+        #expect(!log(fuse).contains("falling behind"), "\(log(fuse))")
+    }
+
     /// A gateway whose clock runs half a second ahead dated its ranges past every other
     /// gateway's window: no positions at all, without a word. Dated by their arrival its ranges
     /// count like the others'; one five seconds ahead (beyond `max_clock_skew`) is refused and

@@ -55,6 +55,31 @@ import Testing
         #expect(received == [7])
     }
 
+    /// A loop that found nothing to read and waited says it rested; one whose descriptor still
+    /// holds input (a reader that cannot keep up) does not, however long its handlers take.
+    @Test func aLoopRestsOnlyWhenNothingWasWaiting() throws {
+        let loop = try EventLoop()
+        var fds: [Int32] = [-1, -1]
+        #expect(pipe(&fds) == 0)
+        defer { close(fds[0]); close(fds[1]) }
+        var rests = 0
+        loop.onRest = { rests += 1 }
+        // Read a byte at a time, 5 ms each, from a pipe kept full: never idle.
+        var reads = 0
+        _ = loop.watch(fds[0], events: Int16(POLLIN)) { _ in
+            var byte: UInt8 = 0
+            if read(fds[0], &byte, 1) == 1 { reads += 1 }
+            usleep(5_000)
+        }
+        var bytes = [UInt8](repeating: 1, count: 20)
+        _ = write(fds[1], &bytes, bytes.count)
+        loop.run(until: { reads == 20 }, deadline: loop.now + 5)
+        #expect(reads == 20 && rests == 0)
+        // Drained: the next wait finds nothing for 20 ms.
+        loop.runOnce(maximumWait: Clocks.monotonic() + 0.02)
+        #expect(rests == 1)
+    }
+
     /// A connection closed before its watch is given up, and the next one getting the same
     /// descriptor number, as a reconnect can: the new watch works, and the old `unwatch` does not
     /// take the new descriptor out of the wait set.

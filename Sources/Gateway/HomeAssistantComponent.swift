@@ -11,6 +11,8 @@ struct HomeAssistantComponent: AgentComponent {
     private var lastAnnouncedAt = -Double.infinity
     /// When the one re-announcement due after a burst of `online` messages is (monotonic).
     private var pendingAnnouncement: Double?
+    /// Anyone on the broker can retain configs under our node: a line for each would flood the log.
+    private var removalLog = LogThrottle()
 
     /// Home Assistant's `online` is answered by announcing every entity, which publishes and
     /// journals one message per entity: a flood of `online` is coalesced to one announcement
@@ -32,7 +34,10 @@ struct HomeAssistantComponent: AgentComponent {
         guard message.topic.hasPrefix("homeassistant/"), message.topic.contains("/\(discovery.nodeID)/") else { return false }
         // A retained discovery config of ours that no current peer owns: the peer left the config.
         if message.retained, !message.payload.isEmpty, !currentConfigs(core).map(\.0).contains(message.topic) {
-            core.log(.info, "removing the Home Assistant entity of a peer that left the config: \(message.topic)")
+            for line in removalLog.lines(for: "removing the Home Assistant entity of a peer that left the config: \(message.topic)",
+                                         at: moment.monotonic) {
+                core.log(.info, line)
+            }
             core.clearRetained(message.topic)
         }
         return true

@@ -60,9 +60,11 @@ struct PhoneReport: Equatable, Sendable {
     ]).described("at most \(maximumBytes) bytes")
 
     /// Reads a report's payload. `ts` must be RFC 3339 text (as every payload's), the token a
-    /// string; the numbers may be null but never out of their bounds.
-    static func parse(_ payload: [UInt8]) -> Result<PhoneReport, Refusal> {
-        guard payload.count <= maximumBytes else { return .failure(.tooLarge) }
+    /// string; the numbers may be null but never out of their bounds. `size`: the payload's size
+    /// as it arrived, which the client gives instead of bytes it did not copy (one over its
+    /// limit arrives empty).
+    static func parse(_ payload: [UInt8], size: Int? = nil) -> Result<PhoneReport, Refusal> {
+        guard (size ?? payload.count) <= maximumBytes else { return .failure(.tooLarge) }
         do throws(PayloadRejection) {
             let reader = try PayloadReader(bytes: payload)
             guard let token = try reader.string(.token), let text = try reader.string(.ts), let ts = Timestamp.parse(text) else {

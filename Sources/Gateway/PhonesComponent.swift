@@ -119,7 +119,7 @@ struct PhonesComponent: AgentComponent {
                        at moment: AgentMoment) -> Result<(UInt16, PhoneReport), PhoneReport.Refusal> {
         guard !message.retained else { return .failure(.retained) }
         let report: PhoneReport
-        switch PhoneReport.parse(message.payload) {
+        switch PhoneReport.parse(message.payload, size: message.withheldPayloadBytes ?? message.payload.count) {
         case let .failure(refusal): return .failure(refusal)
         case let .success(read): report = read
         }

@@ -249,6 +249,23 @@ import RulesReading
         #expect(core.nextWake == Self.start.monotonic + 30)
     }
 
+    /// Anyone on the broker can retain discovery configs under the gateway's node: each is
+    /// cleared, and the log says so once per 10 s, not once per config.
+    @Test func foreignDiscoveryConfigsAreClearedWithOneLogLine() {
+        var core = core(homeAssistant: true)
+        core.handle(.brokerConnected, at: after(1))
+        _ = core.take()
+        _ = core.takeActions()
+        for n in 0..<50 {
+            let topic = "homeassistant/sensor/uwb2mqtt_gw/fake\(n)/config"
+            core.handle(.message(MQTTMessage(topic: topic, payload: Array("{}".utf8), qos: .atLeastOnce, retained: true)), at: after(2))
+        }
+        let cleared = core.take().filter { $0.topic.hasPrefix("homeassistant/sensor/uwb2mqtt_gw/fake") && $0.payload.isEmpty }
+        #expect(cleared.count == 50)
+        let lines = logs(core.takeActions()).filter { $0.contains("Home Assistant entity") }
+        #expect(lines.count == 1, "\(lines)")
+    }
+
     @Test func aReloadedConfigurationReconfiguresTheSessionAndReadsTheRulesFromTheirNewPath() {
         var core = core()
         var new = core.configuration

@@ -37,6 +37,12 @@ import Vocabulary
         #expect(parse(text) == .failure(cause), "\(text)")
     }
 
+    /// A report over the client's copy limit (10 MB on MQTT 3.1.1, where the broker cannot be
+    /// asked to refuse it) arrives empty, with its size: too large, not malformed.
+    @Test func aReportTheClientDidNotCopyIsTooLarge() {
+        #expect(PhoneReport.parse([], size: 10_000_000) == .failure(.tooLarge))
+    }
+
     @Test func aReportUpToTheLimitIsRead() {
         let padded = Self.good + String(repeating: " ", count: 512 - Self.good.utf8.count)
         #expect((try? parse(padded).get()) != nil)

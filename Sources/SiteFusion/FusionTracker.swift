@@ -106,9 +106,9 @@ public struct FusionTracker: Sendable {
     public func tracks(_ peer: String) -> Bool { peers[peer] != nil }
 
     /// The most gateways one fix uses: the nearest, by their ranges. The solver tries the fit
-    /// leaving out every one or two of its ranges, a number of fits that grows with the square of
-    /// the gateways: 8 take 149 µs a fix (`make bench`), 300 ranging one tag (anyone on the broker
-    /// can announce them) held a core for 47 s. Farther gateways add least: a range's error grows
+    /// leaving out every one or two of its ranges, fits that grow with the square of the gateways,
+    /// each over all of them: 8 take 149 µs a fix (`make bench`), 300 ranging one tag (anyone on
+    /// the broker can announce them) held a core for 47 s. Farther gateways add least: a range's error grows
     /// with its distance, and the nearest surround a tag inside the site.
     public static let maximumGatewaysPerFix = 8
 

@@ -114,11 +114,11 @@ import Glibc
         #expect(said.contains("window 125ms"), "\(said)")
     }
 
-    /// One range dated a year ahead made every honest range look a year old: no positions for
-    /// the tag (and a `position_lost`) until the year was over. Now the fuse dates ranges by
-    /// their arrival and refuses one whose `ts` is further off its clock than `max_clock_skew`.
-    @Test func aRangeFromTheFutureBlindsNoOne() async throws {
-        let (broker, dir, subscriber) = try await startBrokerAndSubscriber(prefix: "fuse-future", topics: ["uwb2mqtt/site/#"])
+    /// A fuse placing `cart` from rounds every 100 ms: ten, then what `inject` publishes (given
+    /// the moment), then thirty. Waits for 20 positions dated after the injection and returns the
+    /// fuse's log; no `position_lost` may come meanwhile.
+    func placesTheTag(around inject: (Feeder, Double) throws -> Void, prefix: String) async throws -> String {
+        let (broker, dir, subscriber) = try await startBrokerAndSubscriber(prefix: prefix, topics: ["uwb2mqtt/site/#"])
         defer { subscriber.stop(); broker.stop() }
         // Lost after 5 s, not 2: a feeder held up for two seconds by the rest of the suite is no
         // blinded tag; the year-ahead range blinded it for the rest of the test.
@@ -130,15 +130,24 @@ import Glibc
         try publishStatuses(feeder)
         try await feed(feeder, rounds: 10)
         let injected = Date().timeIntervalSince1970
-        try feeder.publish(topic: "uwb2mqtt/gw-a/peer/cart/range", payload: range(peer: "cart", distance: 3.5, ts: injected + 365 * 86_400), qos: .atMostOnce)
+        try inject(feeder, injected)
         try await feed(feeder, rounds: 30)
 
-        await eventually("20 positions after the range from the future") {
+        await eventually("20 positions after the injected ranges") {
             positions(subscriber).filter { (seconds($0["ts"]) ?? 0) > injected + 0.1 }.count >= 20
         }
         let events = subscriber.messages.filter { $0.topic == "uwb2mqtt/site/lobby/peer/cart/event" }
         #expect(!events.contains { $0.payload.contains("position_lost") }, "\(events)")
-        let said = log(fuse)
+        return log(fuse)
+    }
+
+    /// One range dated a year ahead made every honest range look a year old: no positions for
+    /// the tag (and a `position_lost`) until the year was over. Now the fuse dates ranges by
+    /// their arrival and refuses one whose `ts` is further off its clock than `max_clock_skew`.
+    @Test func aRangeFromTheFutureBlindsNoOne() async throws {
+        let said = try await placesTheTag(around: { feeder, now in
+            try feeder.publish(topic: "uwb2mqtt/gw-a/peer/cart/range", payload: range(peer: "cart", distance: 3.5, ts: now + 365 * 86_400), qos: .atMostOnce)
+        }, prefix: "fuse-future")
         #expect(said.contains("not taking the range of cart from gateway gw-a: its \"ts\" is 3153"), "\(said)")
         #expect(said.contains("s ahead of this machine's clock (max_clock_skew 2s)"), "\(said)")
     }
@@ -148,27 +157,12 @@ import Glibc
     /// dropped, for a minute, and the status said the fuse was falling behind. A fuse whose loop
     /// rests between rounds is not behind, whatever a `ts` says.
     @Test func rangesJustInsideTheSkewAheadBlindNoOne() async throws {
-        let (broker, dir, subscriber) = try await startBrokerAndSubscriber(prefix: "fuse-near-future", topics: ["uwb2mqtt/site/#"])
-        defer { subscriber.stop(); broker.stop() }
-        let fuse = try startFuse(broker, dir, extra: "ranging_interval: 100ms\nposition_lost_after: 5s")
-        defer { fuse.terminate() }
-        try await subscriber.waitForMessage(topic: "uwb2mqtt/site/lobby/status", where: { $0.payload.contains("online") })
-        let feeder = try await Feeder.connected(to: broker)
-        defer { feeder.disconnect() }
-        try publishStatuses(feeder)
-        try await feed(feeder, rounds: 10)
-        let injected = Date().timeIntervalSince1970
-        for (id, _, _) in Self.gateways {
-            try feeder.publish(topic: "uwb2mqtt/\(id)/peer/zz/range", payload: range(peer: "zz", distance: 3, ts: injected + 1.9), qos: .atMostOnce)
-        }
-        try await feed(feeder, rounds: 30)
-
-        await eventually("20 positions after the ranges dated ahead") {
-            positions(subscriber).filter { (seconds($0["ts"]) ?? 0) > injected + 0.1 }.count >= 20
-        }
-        let events = subscriber.messages.filter { $0.topic == "uwb2mqtt/site/lobby/peer/cart/event" }
-        #expect(!events.contains { $0.payload.contains("position_lost") }, "\(events)")
-        #expect(!log(fuse).contains("falling behind"), "\(log(fuse))")
+        let said = try await placesTheTag(around: { feeder, now in
+            for (id, _, _) in Self.gateways {
+                try feeder.publish(topic: "uwb2mqtt/\(id)/peer/zz/range", payload: range(peer: "zz", distance: 3, ts: now + 1.9), qos: .atMostOnce)
+            }
+        }, prefix: "fuse-near-future")
+        #expect(!said.contains("falling behind"), "\(said)")
     }
 
     /// A gateway whose clock runs half a second ahead dated its ranges past every other

@@ -78,8 +78,11 @@ final class WatchWebPage {
         var snapshot: [UInt8]?
         for stream in server.streams where stream !== skipping {
             // A browser that stopped reading (a phone put away, a bad link): its backlog is
-            // replaced by the whole state, so that it costs at most that much memory.
+            // replaced by the whole state, so that it costs at most that much memory. One that
+            // falls behind again before it read that state is not reading: its stream ends (a
+            // state larger than the bound would otherwise be made again at every frame).
             if stream.backlog > max(limits.streamBacklogBytes, 2 * frame.count) {
+                if stream.holdsUnreadReplacement { stream.end(); continue }
                 if snapshot == nil { snapshot = frames.snapshot }
                 stream.replaceBacklog(with: snapshot!)
             } else {

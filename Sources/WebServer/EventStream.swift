@@ -12,6 +12,11 @@ public final class EventStream {
     private var queue: [[UInt8]] = []
     private var offset = 0
     public private(set) var backlog = 0
+    /// Bytes of the state that `replaceBacklog` queued which the client has not read yet.
+    private var replacementLeft = 0
+    /// The client has not read the whole state it was last given instead of its backlog: one
+    /// that falls behind again before it has is not reading at all.
+    public var holdsUnreadReplacement: Bool { replacementLeft > 0 }
     /// Set by the server: the connection, while the response lives.
     var connection: OpaquePointer?
     var suspended = false
@@ -46,6 +51,18 @@ public final class EventStream {
             backlog = 0
         }
         enqueue(Self.event(data))
+        replacementLeft = backlog
+    }
+
+    /// Ends the stream and forgets what waits: the browser's `EventSource` connects again and
+    /// starts from the whole state, if anyone is still there.
+    public func end() {
+        queue = []
+        offset = 0
+        backlog = 0
+        replacementLeft = 0
+        ending = true
+        wake()
     }
 
     private func enqueue(_ bytes: [UInt8]) {
@@ -79,6 +96,7 @@ public final class EventStream {
         }
         offset += count
         backlog -= count
+        replacementLeft = max(0, replacementLeft - count)
         if offset == first.count {
             queue.removeFirst()
             offset = 0

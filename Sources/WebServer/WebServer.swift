@@ -137,13 +137,17 @@ public final class WebServer {
         loop.soon { [weak self] in self?.run() }
     }
 
+    /// Runs the library again at its next deadline, and at least once a second: at its connection
+    /// limit it takes the listening socket out of its epoll set and puts it back only inside a
+    /// run, so once the connections that filled it had closed, with nothing else due, a burst
+    /// past the limit left new clients waiting in the accept queue for good.
     private func reschedule() {
         guard let daemon else { return }
         if let timer { loop.cancel(timer) }
         timer = nil
-        var milliseconds: CUnsignedLongLong = 0
-        guard uwb_MHD_get_timeout(daemon, &milliseconds) == .YES else { return }
-        timer = loop.schedule(after: Double(min(milliseconds, 3_600_000)) / 1000) { [unowned self] in
+        var milliseconds: CUnsignedLongLong = 1000
+        if uwb_MHD_get_timeout(daemon, &milliseconds) != .YES { milliseconds = 1000 }
+        timer = loop.schedule(after: Double(min(milliseconds, 1000)) / 1000) { [unowned self] in
             timer = nil
             run()
         }

@@ -265,6 +265,63 @@ struct WatchWebTests {
         #expect(watch.isRunning)
     }
 
+    /// More clients at once than the server takes (64), from several addresses (at most 24
+    /// each), held halfway through a request and then gone: at its limit the library takes its
+    /// listening socket out of its wait and puts it back only when it runs again, which, with
+    /// nothing else due, it never did. Every later browser waited in the accept queue for good.
+    @Test func aBurstPastTheConnectionLimitLeavesThePageServing() async throws {
+        let broker = try await MosquittoBroker.start()
+        defer { broker.stop() }
+        let dir = try TemporaryDirectory(prefix: "watch-web-burst")
+        let (watch, url) = try await startWatch(["--broker", broker.url, "--http", "127.0.0.1:0"], in: dir)
+        defer { _ = watch.terminate() }
+        let match = try #require(url.firstMatch(of: #/:(\d+)/$/#))
+        let port = try #require(UInt16(match.1))
+        var sockets: [Int32] = []
+        defer { for socket in sockets { close(socket) } }
+        for index in 0..<100 {
+            let socket = Self.connect(port: port, source: UInt8(2 + index % 5))
+            if socket >= 0 {
+                Self.send(socket, "GET / HTTP/1.1\r\nHost: x\r\n")
+                sockets.append(socket)
+            }
+        }
+        #expect(sockets.count == 100)
+        // The server took its 64 and left the others in the kernel's accept queue.
+        await eventually("the server holding its 64 and the rest queued") { Self.acceptQueue(port: port) == 100 - 64 }
+        // All gone by the time it runs again: its next run finds every one of its 64 closed.
+        kill(watch.pid, SIGSTOP)
+        await eventually("watch stopped") { Self.isStopped(pid: watch.pid) }
+        for socket in sockets { close(socket) }
+        sockets = []
+        kill(watch.pid, SIGCONT)
+        await eventually("the page served again", timeout: 20) {
+            Self.exchange(port: port, "GET / HTTP/1.1\r\nHost: x\r\n\r\n", answers: 1).contains("HTTP/1.1 200")
+        }
+        #expect(watch.isRunning)
+    }
+
+    /// Whether the process is stopped (SIGSTOP): `T` in `/proc/PID/stat`.
+    static func isStopped(pid: Int32) -> Bool {
+        let stat = (try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8)) ?? ""
+        // The state follows the command's closing parenthesis.
+        guard let close = stat.lastIndex(of: ")") else { return false }
+        return stat[close...].dropFirst(2).first == "T"
+    }
+
+    /// Connections waiting in the accept queue of the socket listening on `port` (127.0.0.1).
+    static func acceptQueue(port: UInt16) -> Int {
+        let table = (try? String(contentsOfFile: "/proc/net/tcp", encoding: .utf8)) ?? ""
+        let local = String(format: "0100007F:%04X", port)
+        for line in table.split(separator: "\n") {
+            let fields = line.split(separator: " ")
+            // sl, local_address, rem_address, st (0A: listening), tx_queue:rx_queue, …
+            guard fields.count > 4, fields[1] == local, fields[3] == "0A" else { continue }
+            return Int(fields[4].split(separator: ":").last ?? "", radix: 16) ?? 0
+        }
+        return 0
+    }
+
     /// Streams whose readers stopped reading (a phone put away with the page open, a link gone
     /// quiet) hold nothing up: watch's own lines and another browser stay live.
     @Test func browsersThatStopReadingHoldNothingUp() async throws {
@@ -358,10 +415,21 @@ struct WatchWebTests {
         #expect(!(lines(watch).joined() + errors(watch)).contains("s3cret-walk"))
     }
 
-    static func connect(port: UInt16, receiveBuffer: Int32? = nil) -> Int32 {
+    /// A connection to 127.0.0.1:`port` from 127.0.0.`source`.
+    static func connect(port: UInt16, receiveBuffer: Int32? = nil, source: UInt8 = 1) -> Int32 {
         let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         guard fd >= 0 else { return -1 }
         if var size = receiveBuffer { setsockopt(fd, SOL_SOCKET, SO_RCVBUF, &size, socklen_t(MemoryLayout<Int32>.size)) }
+        var local = sockaddr_in()
+        local.sin_family = sa_family_t(AF_INET)
+        local.sin_addr.s_addr = (in_addr_t(0x7f00_0000) | in_addr_t(source)).bigEndian
+        let bound = withUnsafePointer(to: &local) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+        }
+        guard bound == 0 else {
+            close(fd)
+            return -1
+        }
         var address = sockaddr_in()
         address.sin_family = sa_family_t(AF_INET)
         address.sin_port = port.bigEndian

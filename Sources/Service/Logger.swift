@@ -20,24 +20,8 @@ public struct Logger: Sendable {
     /// an entry of its own), and the other characters that could hide or fake text on a terminal
     /// (C0 controls but the tab, DEL, C1, bidirectional overrides) are written as `\u{…}`.
     static func entry(_ message: String, level: LogLevel) -> String {
-        guard message.unicodeScalars.contains(where: { $0 == "\n" || needsEscape($0) }) else { return message }
-        var out = ""
-        for scalar in message.unicodeScalars {
-            if scalar == "\n" {
-                out += "\n\(level):   "
-            } else if needsEscape(scalar) {
-                out += "\\u{\(String(scalar.value, radix: 16))}"
-            } else {
-                out.unicodeScalars.append(scalar)
-            }
-        }
-        return out
-    }
-
-    private static func needsEscape(_ scalar: Unicode.Scalar) -> Bool {
-        let v = scalar.value
-        return (v < 0x20 && scalar != "\t" && scalar != "\n") || (0x7F...0x9F).contains(v)
-            || (0x202A...0x202E).contains(v) || (0x2066...0x2069).contains(v)
+        guard message.unicodeScalars.contains(where: { $0 != "\t" && Excerpt.hidesText($0) }) else { return message }
+        return message.split(separator: "\n", omittingEmptySubsequences: false).map(Excerpt.printable).joined(separator: "\n\(level):   ")
     }
 
     public func error(_ message: String) { log(.error, message) }

@@ -41,8 +41,28 @@ public enum Excerpt {
         return out + "\""
     }
 
-    /// One character as a message shows it: quotes and backslashes escaped, control characters
-    /// (C0, DEL, C1) and the bidirectional overrides that reorder what a terminal shows as `\u{…}`.
+    /// `text` as a terminal or a log may show it, not cut and not quoted: every character that
+    /// could hide or fake text (``hidesText(_:)``) as `\u{…}`, tabs as they are. For lines made
+    /// of names from the network (`watch`'s views, log entries), where an escape sequence could
+    /// clear the screen and a carriage return or a newline forge a line.
+    public static func printable(_ text: some StringProtocol) -> String {
+        guard text.unicodeScalars.contains(where: { $0 != "\t" && hidesText($0) }) else { return String(text) }
+        var out = ""
+        for c in text.unicodeScalars {
+            if c != "\t" && hidesText(c) { out += "\\u{\(String(c.value, radix: 16))}" } else { out.unicodeScalars.append(c) }
+        }
+        return out
+    }
+
+    /// Control characters (C0, DEL, C1) and the bidirectional overrides that reorder what a
+    /// terminal shows.
+    public static func hidesText(_ c: Unicode.Scalar) -> Bool {
+        let v = c.value
+        return v < 0x20 || (0x7F...0x9F).contains(v) || (0x202A...0x202E).contains(v) || (0x2066...0x2069).contains(v)
+    }
+
+    /// One character as a message shows it: quotes and backslashes escaped, and what
+    /// ``hidesText(_:)`` as `\u{…}`.
     private static func append(_ c: Unicode.Scalar, to out: inout String) {
         switch c {
         case "\"": out += "\\\""
@@ -51,9 +71,8 @@ public enum Excerpt {
         case "\r": out += "\\r"
         case "\t": out += "\\t"
         default:
-            let v = c.value
-            if v < 0x20 || (0x7F...0x9F).contains(v) || (0x202A...0x202E).contains(v) || (0x2066...0x2069).contains(v) {
-                out += "\\u{\(String(v, radix: 16))}"
+            if hidesText(c) {
+                out += "\\u{\(String(c.value, radix: 16))}"
             } else {
                 out.unicodeScalars.append(c)
             }

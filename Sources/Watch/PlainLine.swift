@@ -1,9 +1,13 @@
+import Vocabulary
+
 /// `watch --plain`: one line a change, time and gateway first, so that a log of it reads (and
 /// greps) like a conversation: `12:03:04 lobby  phone-anna  zone_enter counter at 0.81 m after
 /// 300 ms dwell (threshold 1.0 m)`.
 public enum PlainLine {
+    /// Names, states and reasons come from whoever publishes on the broker: what could clear a
+    /// terminal or forge a line is shown escaped.
     public static func text(_ change: WatchChange) -> String {
-        "\(change.clock) \(change.gateway)  " + what(change.kind)
+        Excerpt.printable("\(change.clock) \(change.gateway)  " + what(change.kind))
     }
 
     static func what(_ kind: WatchChange.Kind) -> String {

@@ -1,3 +1,5 @@
+import Vocabulary
+
 /// One line of the drawn view as runs of text with a style each, so that it can be cut to the
 /// terminal's width on the visible text and coloured afterwards: an escape sequence cut in half
 /// would garble the rest of the screen.
@@ -9,12 +11,14 @@ struct ScreenLine {
 
     private(set) var runs: [(text: String, style: Style)] = []
 
+    /// Names from the network are drawn with what could move the cursor or clear the screen
+    /// escaped (`Excerpt.printable`).
     init(_ text: String = "", _ style: Style = .plain) {
-        if !text.isEmpty { runs.append((text, style)) }
+        if !text.isEmpty { runs.append((Excerpt.printable(text), style)) }
     }
 
     mutating func add(_ text: String, _ style: Style = .plain) {
-        if !text.isEmpty { runs.append((text, style)) }
+        if !text.isEmpty { runs.append((Excerpt.printable(text), style)) }
     }
 
     static func + (line: ScreenLine, text: String) -> ScreenLine {

@@ -10,6 +10,10 @@ import Vocabulary
 public struct WatchModel: Sendable {
     public let base: String
     public private(set) var gateways: [String: GatewayHeader] = [:]
+    /// The most gateways, and peers of one gateway, that are kept and drawn: a site has a few
+    /// hundred gateways; names made up on the broker beyond these are not followed.
+    public static let maximumGateways = 1_000
+    public static let maximumPeersPerGateway = 1_000
     /// Newest last, at most `eventLimit`.
     public private(set) var events: [WatchEvent] = []
     public let eventLimit: Int
@@ -67,6 +71,7 @@ public struct WatchModel: Sendable {
             [WatchChange(clock: clock, gateway: gateway, kind: .note(topic: subtopic, problem: problem))]
         }
 
+        guard gateways[gateway] != nil || gateways.count < Self.maximumGateways else { return [] }
         var header = gateways[gateway] ?? GatewayHeader(id: gateway)
         defer { gateways[gateway] = header }
 
@@ -156,6 +161,7 @@ public struct WatchModel: Sendable {
         case "peer/state":
             guard let link = try object.string(.link) else { return missing("\"link\"") }
             let name = try object.string(.peer) ?? path[1]
+            guard header.peers[path[1]] != nil || header.peers.count < Self.maximumPeersPerGateway else { return [] }
             var row = header.peers[path[1]] ?? PeerRow(name: name)
             let first = row.link == nil
             row.link = link
@@ -172,6 +178,7 @@ public struct WatchModel: Sendable {
             return first ? change(.peerSeen(row)) : []
         case "peer/range":
             let name = try object.string(.peer) ?? path[1]
+            guard header.peers[path[1]] != nil || header.peers.count < Self.maximumPeersPerGateway else { return [] }
             var row = header.peers[path[1]] ?? PeerRow(name: name)
             row.mac = try object.string(.mac) ?? row.mac
             let distance = try object.number(.distanceM, in: .distanceMetres)
@@ -183,6 +190,7 @@ public struct WatchModel: Sendable {
             return []
         case "peer/feedback":
             let name = try object.string(.peer) ?? path[1]
+            guard header.peers[path[1]] != nil || header.peers.count < Self.maximumPeersPerGateway else { return [] }
             var row = header.peers[path[1]] ?? PeerRow(name: name)
             row.progress = try object.number(.progress, in: .fraction)
             header.peers[path[1]] = row

@@ -49,6 +49,32 @@ import Testing
             == ["20:26:00 lobby  rules FAILED: 4:7: enter_m must be a number; still running 78e0d9fc0123"])
     }
 
+    /// Anyone on the broker names states and writes errors: an escape sequence, a carriage
+    /// return or a line break in them is shown, never obeyed (a terminal's screen cleared, its
+    /// title set, a line of watch's forged).
+    @Test func terminalControlsInPayloadsAreShownNotObeyed() {
+        var feed = Feed()
+        let lines = feed.lines("evil/device", #"{"state": "ranging\u001b[31mRED", "error": "\r\nFAKE 12:00:00 demo gateway offline\u009b31m\u202e"}"#)
+        #expect(lines == [#"18:30:00 evil  device ranging\u{1b}[31mRED: \u{d}\u{a}FAKE 12:00:00 demo gateway offline\u{9b}31m\u{202e}"#], "\(lines)")
+        #expect(!lines.joined().unicodeScalars.contains { $0.value < 0x20 || $0.value == 0x9b })
+    }
+
+    /// Gateways and peers made up on the broker by the ten thousand were each kept and drawn at
+    /// every frame: past the bounds they are not followed, and those known go on.
+    @Test func madeUpGatewaysAndPeersStopAtTheirBounds() {
+        var feed = Feed()
+        for n in 0..<(WatchModel.maximumGateways + 5) {
+            _ = feed.lines("gw\(n)/status", #"{"state": "online"}"#)
+        }
+        #expect(feed.model.gateways.count == WatchModel.maximumGateways)
+        for n in 0..<(WatchModel.maximumPeersPerGateway + 5) {
+            _ = feed.lines("gw0/peer/p\(n)/state", #"{"link": "ranging"}"#)
+        }
+        #expect(feed.model.gateways["gw0"]?.peers.count == WatchModel.maximumPeersPerGateway)
+        _ = feed.lines("gw0/peer/p0/state", #"{"link": "lost"}"#)
+        #expect(feed.model.gateways["gw0"]?.peers["p0"]?.link == "lost")
+    }
+
     @Test func eventsReadWithTheirReasonInWords() {
         var feed = Feed()
         #expect(feed.lines("lobby/peer/phone-anna/event", #"{"id": "lobby:5f3a9c2e:4", "ts": "2026-11-29T12:03:04.250Z", "peer": "phone-anna", "type": "zone_enter", "rule": "counter", "from": "outside", "to": "inside", "distance_m": 0.81, "reason": {"threshold_m": 1.0, "dwell_ms": 300, "crossed_at": "2026-11-29T12:03:03.950Z"}, "cue": null}"#)

@@ -4,9 +4,9 @@
 // `watch --http` runs. Its header gives the types and constants; each call goes through a
 // pointer that `uwb_mhd()` looks up once with dlsym (`uwb_MHD_…` below, one per call used).
 //
-// Two of its calls are variadic, which Swift cannot call: `MHD_start_daemon` (options as a
-// list) and `MHD_get_daemon_info`. The inline functions below call them with a fixed list, so
-// that Swift sees typed parameters.
+// Three of its calls are variadic, which Swift cannot call: `MHD_start_daemon` (options as a
+// list), `MHD_get_daemon_info` and `MHD_get_connection_info`. The inline functions below call
+// them with a fixed list, so that Swift sees typed parameters.
 #include <dlfcn.h>
 #include <stdio.h>
 #include <stdarg.h>
@@ -15,12 +15,15 @@
 #include <sys/types.h>
 #include <sys/select.h>
 #include <sys/socket.h>
+#include <netinet/in.h>
+#include <arpa/inet.h>
 #include <microhttpd.h>
 
 /// The library's calls that the web server makes.
 struct uwb_mhd_calls {
     __typeof__(&MHD_start_daemon) start_daemon;
     __typeof__(&MHD_get_daemon_info) get_daemon_info;
+    __typeof__(&MHD_get_connection_info) get_connection_info;
     __typeof__(&MHD_stop_daemon) stop_daemon;
     __typeof__(&MHD_run) run;
     __typeof__(&MHD_get_timeout) get_timeout;
@@ -64,6 +67,7 @@ static inline const struct uwb_mhd_calls *uwb_mhd(void) {
     }
     UWB_MHD_LOAD(start_daemon, "MHD_start_daemon")
     UWB_MHD_LOAD(get_daemon_info, "MHD_get_daemon_info")
+    UWB_MHD_LOAD(get_connection_info, "MHD_get_connection_info")
     UWB_MHD_LOAD(stop_daemon, "MHD_stop_daemon")
     UWB_MHD_LOAD(run, "MHD_run")
     UWB_MHD_LOAD(get_timeout, "MHD_get_timeout")
@@ -115,6 +119,20 @@ static inline enum MHD_Result uwb_MHD_queue_basic_auth_fail_response(struct MHD_
     return uwb_mhd()->queue_basic_auth_fail_response(connection, realm, response);
 }
 static inline void uwb_MHD_free(void *pointer) { uwb_mhd()->free(pointer); }
+
+/// The client's address as text (`192.0.2.7`, `2001:db8::7`) in `text`, empty when unknown.
+static inline void uwb_mhd_client_address(struct MHD_Connection *connection, char *text, size_t size) {
+    if (size == 0) return;
+    text[0] = 0;
+    const union MHD_ConnectionInfo *info = uwb_mhd()->get_connection_info(connection, MHD_CONNECTION_INFO_CLIENT_ADDRESS);
+    if (info == NULL || info->client_addr == NULL) return;
+    const struct sockaddr *address = info->client_addr;
+    if (address->sa_family == AF_INET) {
+        inet_ntop(AF_INET, &((const struct sockaddr_in *)(const void *)address)->sin_addr, text, (socklen_t)size);
+    } else if (address->sa_family == AF_INET6) {
+        inet_ntop(AF_INET6, &((const struct sockaddr_in6 *)(const void *)address)->sin6_addr, text, (socklen_t)size);
+    }
+}
 
 /// Starts a daemon with `flags` bound to `address`, with the limits given; `key_pem` and
 /// `cert_pem` (both or neither, NUL-terminated PEM text) for TLS. NULL when it cannot start.

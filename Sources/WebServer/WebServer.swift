@@ -38,6 +38,7 @@ public final class WebServer {
     private let loop: EventLoop
     private let routes: [String: Route]
     private let authentication: BasicAuthentication?
+    private var signIns = SignInThrottle()
     private var watchHandle: EventLoop.Watch?
     private var timer: EventLoop.Timer?
     private var runScheduled = false
@@ -196,11 +197,20 @@ public final class WebServer {
         }
         guard requestContext.pointee == Self.headersRead else { return .YES }
         requestContext.pointee = nil
-        if let authentication, !authorized(connection, authentication) {
-            guard let response = Self.textResponse("authentication required\n") else { return .NO }
-            defer { uwb_MHD_destroy_response(response) }
-            Self.addCommonHeaders(response)
-            return uwb_MHD_queue_basic_auth_fail_response(connection, authentication.realm, response)
+        if let authentication {
+            let client = Self.clientAddress(connection), now = Clocks.monotonic()
+            if signIns.refuses(client, at: now) {
+                return queue(connection, status: 429, body: "too many wrong passwords from this address; try again in a minute\n",
+                             headers: [("Retry-After", String(Int(SignInThrottle.window)))])
+            }
+            if !authorized(connection, authentication) {
+                // A browser's first request comes without a password; it counts like a wrong one.
+                signIns.failed(client, at: now)
+                guard let response = Self.textResponse("authentication required\n") else { return .NO }
+                defer { uwb_MHD_destroy_response(response) }
+                Self.addCommonHeaders(response)
+                return uwb_MHD_queue_basic_auth_fail_response(connection, authentication.realm, response)
+            }
         }
         switch routes[path] {
         case nil:
@@ -228,6 +238,12 @@ public final class WebServer {
             open(stream)
             return result
         }
+    }
+
+    private static func clientAddress(_ connection: OpaquePointer) -> String {
+        var text = [CChar](repeating: 0, count: 64)
+        text.withUnsafeMutableBufferPointer { uwb_mhd_client_address(connection, $0.baseAddress, $0.count) }
+        return String(decoding: text.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
     }
 
     private func authorized(_ connection: OpaquePointer, _ authentication: BasicAuthentication) -> Bool {

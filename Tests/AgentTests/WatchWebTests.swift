@@ -301,6 +301,32 @@ struct WatchWebTests {
         #expect(watch.isRunning)
     }
 
+    /// Guessing the password went at thousands a second. Past ten wrong ones within a minute an
+    /// address is answered 429 without its password being looked at, the right one included, and
+    /// a browser on another address signs in as before.
+    @Test func wrongPasswordsFromOneAddressAreSlowedDown() async throws {
+        let broker = try await MosquittoBroker.start()
+        defer { broker.stop() }
+        let dir = try TemporaryDirectory(prefix: "watch-web-guess")
+        let passwordFile = try dir.write("http-password", "s3cret-walk\n")
+        chmod(passwordFile, 0o600)
+        let (watch, url) = try await startWatch(["--broker", broker.url, "--http", "127.0.0.1:0", "--http-user", "site",
+                                                 "--http-password-file", passwordFile], in: dir)
+        defer { _ = watch.terminate() }
+        let match = try #require(url.firstMatch(of: #/:(\d+)/$/#))
+        let port = try #require(UInt16(match.1))
+        func request(_ credentials: String) -> String {
+            "GET / HTTP/1.1\r\nHost: x\r\nAuthorization: Basic \(Data(credentials.utf8).base64EncodedString())\r\n\r\n"
+        }
+        func status(_ answer: String) -> String { String(answer.dropFirst("HTTP/1.1 ".count).prefix(3)) }
+        let guesses = (0..<12).map { _ in status(Self.exchange(port: port, request("site:guess"), answers: 1)) }
+        #expect(guesses == Array(repeating: "401", count: 10) + ["429", "429"], "\(guesses)")
+        let answer = Self.exchange(port: port, request("site:s3cret-walk"), answers: 1)
+        #expect(status(answer) == "429" && answer.contains("Retry-After: 60"), "\(answer)")
+        #expect(status(Self.exchange(port: port, request("site:s3cret-walk"), answers: 1, source: 2)) == "200")
+        #expect(!(lines(watch).joined() + errors(watch)).contains("s3cret-walk"))
+    }
+
     /// Whether the process is stopped (SIGSTOP): `T` in `/proc/PID/stat`.
     static func isStopped(pid: Int32) -> Bool {
         let stat = (try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8)) ?? ""
@@ -446,8 +472,8 @@ struct WatchWebTests {
 
     /// Sends `request` on a new connection and reads until `answers` status lines came, the
     /// connection closed or 5 s passed.
-    static func exchange(port: UInt16, _ request: String, answers: Int) -> String {
-        let fd = connect(port: port)
+    static func exchange(port: UInt16, _ request: String, answers: Int, source: UInt8 = 1) -> String {
+        let fd = connect(port: port, source: source)
         guard fd >= 0 else { return "" }
         defer { close(fd) }
         var timeout = timeval(tv_sec: 5, tv_usec: 0)

@@ -4,9 +4,9 @@
 // `watch --http` runs. Its header gives the types and constants; each call goes through a
 // pointer that `uwb_mhd()` looks up once with dlsym (`uwb_MHD_…` below, one per call used).
 //
-// Three of its calls are variadic, which Swift cannot call: `MHD_start_daemon` (options as a
-// list), `MHD_get_daemon_info` and `MHD_get_connection_info`. The inline functions below call
-// them with a fixed list, so that Swift sees typed parameters.
+// Four of its calls are variadic, which Swift cannot call: `MHD_start_daemon` (options as a
+// list), `MHD_get_daemon_info`, `MHD_get_connection_info` and `MHD_set_connection_option`. The
+// inline functions below call them with a fixed list, so that Swift sees typed parameters.
 #include <dlfcn.h>
 #include <stdio.h>
 #include <stdarg.h>
@@ -24,6 +24,7 @@ struct uwb_mhd_calls {
     __typeof__(&MHD_start_daemon) start_daemon;
     __typeof__(&MHD_get_daemon_info) get_daemon_info;
     __typeof__(&MHD_get_connection_info) get_connection_info;
+    __typeof__(&MHD_set_connection_option) set_connection_option;
     __typeof__(&MHD_stop_daemon) stop_daemon;
     __typeof__(&MHD_run) run;
     __typeof__(&MHD_get_timeout) get_timeout;
@@ -68,6 +69,7 @@ static inline const struct uwb_mhd_calls *uwb_mhd(void) {
     UWB_MHD_LOAD(start_daemon, "MHD_start_daemon")
     UWB_MHD_LOAD(get_daemon_info, "MHD_get_daemon_info")
     UWB_MHD_LOAD(get_connection_info, "MHD_get_connection_info")
+    UWB_MHD_LOAD(set_connection_option, "MHD_set_connection_option")
     UWB_MHD_LOAD(stop_daemon, "MHD_stop_daemon")
     UWB_MHD_LOAD(run, "MHD_run")
     UWB_MHD_LOAD(get_timeout, "MHD_get_timeout")
@@ -134,6 +136,11 @@ static inline void uwb_mhd_client_address(struct MHD_Connection *connection, cha
     }
 }
 
+/// Gives one connection an idle timeout of its own, in seconds.
+static inline void uwb_mhd_set_connection_timeout(struct MHD_Connection *connection, unsigned int seconds) {
+    uwb_mhd()->set_connection_option(connection, MHD_CONNECTION_OPTION_TIMEOUT, seconds);
+}
+
 /// Starts a daemon with `flags` bound to `address`, with the limits given; `key_pem` and
 /// `cert_pem` (both or neither, NUL-terminated PEM text) for TLS. NULL when it cannot start.
 static inline struct MHD_Daemon *uwb_mhd_start(unsigned int flags, const struct sockaddr *address,
@@ -141,7 +148,8 @@ static inline struct MHD_Daemon *uwb_mhd_start(unsigned int flags, const struct 
                                                size_t memory_limit, unsigned int timeout_seconds,
                                                const char *key_pem, const char *cert_pem,
                                                MHD_AccessHandlerCallback handler, void *handler_context,
-                                               MHD_RequestCompletedCallback completed, void *completed_context) {
+                                               MHD_RequestCompletedCallback completed, void *completed_context,
+                                               MHD_NotifyConnectionCallback notify, void *notify_context) {
     // Without TLS the list ends where the key would be: the library reads no option after an
     // MHD_OPTION_END, so one call serves both.
     int tls = key_pem != NULL && cert_pem != NULL;
@@ -152,6 +160,7 @@ static inline struct MHD_Daemon *uwb_mhd_start(unsigned int flags, const struct 
                                    MHD_OPTION_CONNECTION_MEMORY_LIMIT, memory_limit,
                                    MHD_OPTION_CONNECTION_TIMEOUT, timeout_seconds,
                                    MHD_OPTION_NOTIFY_COMPLETED, completed, completed_context,
+                                   MHD_OPTION_NOTIFY_CONNECTION, notify, notify_context,
                                    tls ? MHD_OPTION_HTTPS_MEM_KEY : MHD_OPTION_END, key_pem,
                                    MHD_OPTION_HTTPS_MEM_CERT, cert_pem,
                                    MHD_OPTION_END);

@@ -39,6 +39,10 @@ public final class WebServer {
     private let routes: [String: Route]
     private let authentication: BasicAuthentication?
     private var signIns = SignInThrottle()
+    private let limits: WebServerLimits
+    /// The open connections, each with when it began to wait for a request's headers (monotonic;
+    /// infinity while a request is answered or after its time was cut short).
+    private var connections: [OpaquePointer: Double] = [:]
     private var watchHandle: EventLoop.Watch?
     private var timer: EventLoop.Timer?
     private var runScheduled = false
@@ -52,6 +56,7 @@ public final class WebServer {
         self.loop = loop
         self.routes = routes
         self.authentication = authentication
+        self.limits = limits
         isTLS = tls != nil
         guard uwb_mhd() != nil else {
             throw WebServerError("cannot load libmicrohttpd (Debian's libmicrohttpd12): \(String(cString: uwb_mhd_load_error()))")
@@ -77,7 +82,8 @@ public final class WebServer {
                 certificateText.withOptionalPointer { certificate in
                     uwb_mhd_start(flags, sockaddrPointer, UInt32(limits.connections), UInt32(limits.connectionsPerAddress),
                                   limits.connectionMemoryBytes, UInt32(limits.idleSeconds), key, certificate,
-                                  WebServer.accessHandler, context, WebServer.requestCompleted, context)
+                                  WebServer.accessHandler, context, WebServer.requestCompleted, context,
+                                  WebServer.connectionNotified, context)
                 }
             }
         }
@@ -127,7 +133,19 @@ public final class WebServer {
         guard let daemon else { return }
         runScheduled = false
         _ = uwb_MHD_run(daemon)
+        cutShortSlowRequests()
         reschedule()
+    }
+
+    /// A connection that has not sent its request's headers within `requestSeconds` gets an idle
+    /// timeout of a second: a client dripping its headers is closed, one that sent them is not
+    /// concerned. Looked at after every run, and a run comes at least once a second.
+    private func cutShortSlowRequests() {
+        let now = Clocks.monotonic()
+        for (connection, since) in connections where now - since > limits.requestSeconds {
+            connections[connection] = .infinity
+            uwb_mhd_set_connection_timeout(connection, 1)
+        }
     }
 
     /// After a stream was resumed: the library runs before the loop waits again, not from inside
@@ -168,14 +186,27 @@ public final class WebServer {
         return server.answer(connection, path: String(cString: url), method: String(cString: method), requestContext: requestContext)
     }
 
-    private static let requestCompleted: MHD_RequestCompletedCallback = { context, _, requestContext, _ in
-        guard let context, let slot = requestContext, let stored = slot.pointee else { return }
+    private static let requestCompleted: MHD_RequestCompletedCallback = { context, connection, requestContext, _ in
+        guard let context else { return }
+        let server = Unmanaged<WebServer>.fromOpaque(context).takeUnretainedValue()
+        // Kept alive, the connection now waits for its next request (closed, it is gone next).
+        if let connection, server.connections[connection] != nil { server.connections[connection] = Clocks.monotonic() }
+        guard let slot = requestContext, let stored = slot.pointee else { return }
         slot.pointee = nil
         guard stored != headersRead else { return }
-        let server = Unmanaged<WebServer>.fromOpaque(context).takeUnretainedValue()
         let stream = Unmanaged<EventStream>.fromOpaque(stored).takeRetainedValue()
         server.streams.removeAll { $0 === stream }
         stream.closed()
+    }
+
+    private static let connectionNotified: MHD_NotifyConnectionCallback = { context, connection, _, event in
+        guard let context, let connection else { return }
+        let server = Unmanaged<WebServer>.fromOpaque(context).takeUnretainedValue()
+        if event == .CONNECTION_NOTIFY_STARTED {
+            server.connections[connection] = Clocks.monotonic()
+        } else {
+            server.connections[connection] = nil
+        }
     }
 
     /// What a request's context holds between the library's first call for it and the second: the
@@ -186,6 +217,8 @@ public final class WebServer {
     private func answer(_ connection: OpaquePointer, path: String, method: String,
                         requestContext: UnsafeMutablePointer<UnsafeMutableRawPointer?>?) -> MHD_Result {
         guard let requestContext else { return .NO }
+        // Its headers are in.
+        if connections[connection] != nil { connections[connection] = .infinity }
         // Any other method is refused at once, before its body is read (the library then closes
         // the connection rather than read it).
         guard method == "GET" || method == "HEAD" else {

@@ -10,6 +10,11 @@ public struct WebServerLimits: Sendable, Equatable {
     public var connectionMemoryBytes: Int = 32 * 1024
     /// Seconds a connection may stay silent (a stream that waits for news is not timed).
     public var idleSeconds: Int = 30
+    /// Seconds a connection may take to send a request's line and headers, from its opening or
+    /// the end of its last request: a client that sends a byte every few seconds is never silent
+    /// for `idleSeconds`, and a few such held every connection. Past this, a connection still
+    /// without its request is closed once silent for a second.
+    public var requestSeconds: Double = 10
     /// Bytes a stream may have waiting for a client that reads slower than news comes; past it
     /// the stream's owner starts it again from the current state (`EventStream.replaceBacklog`).
     public var streamBacklogBytes: Int = 512 * 1024

@@ -301,6 +301,48 @@ struct WatchWebTests {
         #expect(watch.isRunning)
     }
 
+    /// Clients that send their headers a byte every two seconds are never silent for 30 s: 24
+    /// of them held every connection one address may have, for as long as they liked. A
+    /// connection still without its request after 10 s is closed once silent for a second, and
+    /// the address is served again.
+    @Test func clientsDrippingTheirHeadersAreClosed() async throws {
+        let broker = try await MosquittoBroker.start()
+        defer { broker.stop() }
+        let dir = try TemporaryDirectory(prefix: "watch-web-drip")
+        let (watch, url) = try await startWatch(["--broker", broker.url, "--http", "127.0.0.1:0"], in: dir)
+        defer { _ = watch.terminate() }
+        let match = try #require(url.firstMatch(of: #/:(\d+)/$/#))
+        let port = try #require(UInt16(match.1))
+        var sockets: [Int32] = []
+        defer { for socket in sockets { close(socket) } }
+        for _ in 0..<24 {
+            let socket = Self.connect(port: port)
+            if socket >= 0 {
+                Self.send(socket, "GET / HTTP/1.1\r\n")
+                sockets.append(socket)
+            }
+        }
+        #expect(sockets.count == 24)
+        // The clients' pace, a header byte every 2 s, until the server has closed them all.
+        let start = Date()
+        var closed = 0
+        while closed < sockets.count, Date().timeIntervalSince(start) < 30 {
+            for socket in sockets { Self.send(socket, "X") }
+            try await Task.sleep(for: .seconds(2))
+            closed = sockets.count { Self.isClosedByPeer($0) }
+        }
+        #expect(closed == 24, "\(closed) of 24 closed after \(Date().timeIntervalSince(start)) s")
+        #expect(Self.exchange(port: port, "GET / HTTP/1.1\r\nHost: x\r\n\r\n", answers: 1).contains("HTTP/1.1 200"))
+        #expect(watch.isRunning)
+    }
+
+    /// The other end closed the connection: a read finds its end (or its reset).
+    static func isClosedByPeer(_ fd: Int32) -> Bool {
+        var byte: UInt8 = 0
+        let count = recv(fd, &byte, 1, Int32(MSG_PEEK | MSG_DONTWAIT))
+        return count == 0 || (count < 0 && errno != EAGAIN && errno != EWOULDBLOCK)
+    }
+
     /// Guessing the password went at thousands a second. Past ten wrong ones within a minute an
     /// address is answered 429 without its password being looked at, the right one included, and
     /// a browser on another address signs in as before.

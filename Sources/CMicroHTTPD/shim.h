@@ -136,6 +136,12 @@ static inline void uwb_mhd_client_address(struct MHD_Connection *connection, cha
     }
 }
 
+/// The connection's socket, or -1.
+static inline int uwb_mhd_connection_fd(struct MHD_Connection *connection) {
+    const union MHD_ConnectionInfo *info = uwb_mhd()->get_connection_info(connection, MHD_CONNECTION_INFO_CONNECTION_FD);
+    return info == NULL ? -1 : info->connect_fd;
+}
+
 /// Gives one connection an idle timeout of its own, in seconds.
 static inline void uwb_mhd_set_connection_timeout(struct MHD_Connection *connection, unsigned int seconds) {
     uwb_mhd()->set_connection_option(connection, MHD_CONNECTION_OPTION_TIMEOUT, seconds);

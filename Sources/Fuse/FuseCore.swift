@@ -47,6 +47,9 @@ public struct FuseCore: Sendable {
     private var caughtUpLog = LogThrottle()
     /// When the fuse last rested (``rested(at:)``): no range read since can be further behind.
     private var restedAt = -Double.infinity
+    /// When each known gateway was last heard from (a status or a range), to make room for a
+    /// new one when `maximumGateways` are known.
+    private var gatewayHeardAt: [String: Double] = [:]
     private let base: String
     private let baseLevels: Int
 
@@ -136,6 +139,17 @@ public struct FuseCore: Sendable {
         return []
     }
 
+    /// With `maximumGateways` known, the one heard from longest ago makes way for a new one once
+    /// it has been silent for `forget_after`: statuses made up on the broker keep real gateways
+    /// out only while their publisher keeps sending them.
+    private mutating func makeRoomForGateway(at time: Double) -> Bool {
+        guard let oldest = gatewayHeardAt.min(by: { $0.value < $1.value }),
+              time - oldest.value >= configuration.forgetAfter.seconds else { return false }
+        tracker.removeGateway(oldest.key)
+        gatewayHeardAt[oldest.key] = nil
+        return true
+    }
+
     /// The fuse had read everything that had arrived and waited a while for more: whatever it
     /// reads next is not late on its account, whatever the `ts` of the ranges says. A range's
     /// `ts` is the gateway's word; a `ts` just inside `max_clock_skew` ahead (or a gateway's
@@ -157,6 +171,7 @@ public struct FuseCore: Sendable {
     private mutating func gatewayStatus(_ gateway: String, _ payload: some Collection<UInt8>, at time: Double) -> [FuseAction] {
         guard !payload.isEmpty else {
             tracker.removeGateway(gateway)
+            gatewayHeardAt[gateway] = nil
             return [.log(.debug, "gateway \(Self.printable(gateway)) removed: its status was cleared")]
         }
         let what = "status of gateway \(Self.printable(gateway))"
@@ -173,7 +188,8 @@ public struct FuseCore: Sendable {
         } catch {
             return refuse(.payload(error), what, at: time)
         }
-        guard tracker.gateways.entries[gateway] != nil || tracker.gateways.entries.count < Self.maximumGateways else {
+        guard tracker.gateways.entries[gateway] != nil || tracker.gateways.entries.count < Self.maximumGateways
+                || makeRoomForGateway(at: time) else {
             return refuse(.tooManyGateways(Self.maximumGateways), what, at: time)
         }
         var position: SitePoint?
@@ -183,6 +199,7 @@ public struct FuseCore: Sendable {
         }
         let before = tracker.window
         tracker.updateGateway(gateway, position: position, online: online, rangingInterval: interval.map { $0 / 1000 })
+        gatewayHeardAt[gateway] = time
         var actions: [FuseAction] = []
         if tracker.window != before {
             let line = "window \(TimeSpan(seconds: tracker.window)): 1.25 × the slowest ranging interval the gateways report"
@@ -214,6 +231,7 @@ public struct FuseCore: Sendable {
         // the wrong shard fuse it, or two publish it.
         guard TopicSegment.sanitize(peer) == peerSegment else { return refuse(.peerNotTheTopics, about, at: time) }
         guard tracker.gateways.entries[gateway] != nil else { return refuse(.unknownGateway, about, at: time) }
+        gatewayHeardAt[gateway] = time
         guard tracker.peerCount < Self.maximumPeers || tracker.tracks(peer) else { return refuse(.tooManyPeers(Self.maximumPeers), about, at: time) }
         guard let ts else { return refuse(.missingTime, about, at: time) }
         guard let measured = Timestamp.parse(ts) else { return refuse(.unreadableTime, about, at: time) }

@@ -135,7 +135,6 @@ import Vocabulary
         }
         #expect(core.tracker.gateways.entries.count == FuseCore.maximumGateways)
         #expect(core.rejections["too many gateways"] == 3)
-
         let (id, g) = Site.gateways[0]
         for i in 0..<(FuseCore.maximumPeers + 2) {
             _ = core.receive(topic: "uwb2mqtt/\(id)/peer/p\(i)/range", payload: Site.range(id, "p\(i)", g.distance(to: tag), sentAt: 104), at: 104)
@@ -145,5 +144,15 @@ import Vocabulary
         // A tag already tracked is still fused.
         _ = core.receive(topic: "uwb2mqtt/\(id)/peer/far/range", payload: Site.range(id, "far", 5, sentAt: 104.1), at: 104.1)
         #expect(core.rejections["too many peers"] == 3)
+        // A real gateway that comes later is kept out while every known one was heard from
+        // within forget_after (60 s), and then takes the place of the one silent longest.
+        let late = Array(#"{"state": "online", "position": {"x": 9, "y": 9, "z": 2.5}}"#.utf8)
+        _ = core.receive(topic: "uwb2mqtt/late/status", payload: late, at: 150)
+        #expect(core.tracker.gateways.entries["late"] == nil && core.rejections["too many gateways"] == 4)
+        _ = core.receive(topic: "uwb2mqtt/late/status", payload: late, at: 163.5)
+        #expect(core.tracker.gateways.entries["late"] != nil && core.tracker.gateways.entries.count == FuseCore.maximumGateways)
+        // One of the square's others, silent since their statuses at 101.6 s, made way; the one
+        // that ranged at 104 s stays.
+        #expect(Site.gateways.filter { core.tracker.gateways.entries[$0.0] == nil }.count == 1 && core.tracker.gateways.entries[id] != nil)
     }
 }

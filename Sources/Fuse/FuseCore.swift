@@ -188,14 +188,15 @@ public struct FuseCore: Sendable {
         } catch {
             return refuse(.payload(error), what, at: time)
         }
-        guard tracker.gateways.entries[gateway] != nil || tracker.gateways.entries.count < Self.maximumGateways
-                || makeRoomForGateway(at: time) else {
-            return refuse(.tooManyGateways(Self.maximumGateways), what, at: time)
-        }
         var position: SitePoint?
         if placed {
             guard let x, let y, let z else { return refuse(.incompletePosition, what, at: time) }
             position = SitePoint(x: x, y: y, z: z)
+        }
+        // Last: a status refused for its content makes no room.
+        guard tracker.gateways.entries[gateway] != nil || tracker.gateways.entries.count < Self.maximumGateways
+                || makeRoomForGateway(at: time) else {
+            return refuse(.tooManyGateways(Self.maximumGateways), what, at: time)
         }
         let before = tracker.window
         tracker.updateGateway(gateway, position: position, online: online, rangingInterval: interval.map { $0 / 1000 })

@@ -14,6 +14,11 @@ public struct WatchModel: Sendable {
     /// hundred gateways; names made up on the broker beyond these are not followed.
     public static let maximumGateways = 1_000
     public static let maximumPeersPerGateway = 1_000
+
+    /// Whether a message about `peer` is followed: one known, or a new one below the bound.
+    private static func follows(_ peer: String, in header: GatewayHeader) -> Bool {
+        header.peers[peer] != nil || header.peers.count < maximumPeersPerGateway
+    }
     /// Newest last, at most `eventLimit`.
     public private(set) var events: [WatchEvent] = []
     public let eventLimit: Int
@@ -161,7 +166,7 @@ public struct WatchModel: Sendable {
         case "peer/state":
             guard let link = try object.string(.link) else { return missing("\"link\"") }
             let name = try object.string(.peer) ?? path[1]
-            guard header.peers[path[1]] != nil || header.peers.count < Self.maximumPeersPerGateway else { return [] }
+            guard Self.follows(path[1], in: header) else { return [] }
             var row = header.peers[path[1]] ?? PeerRow(name: name)
             let first = row.link == nil
             row.link = link
@@ -178,7 +183,7 @@ public struct WatchModel: Sendable {
             return first ? change(.peerSeen(row)) : []
         case "peer/range":
             let name = try object.string(.peer) ?? path[1]
-            guard header.peers[path[1]] != nil || header.peers.count < Self.maximumPeersPerGateway else { return [] }
+            guard Self.follows(path[1], in: header) else { return [] }
             var row = header.peers[path[1]] ?? PeerRow(name: name)
             row.mac = try object.string(.mac) ?? row.mac
             let distance = try object.number(.distanceM, in: .distanceMetres)
@@ -190,7 +195,7 @@ public struct WatchModel: Sendable {
             return []
         case "peer/feedback":
             let name = try object.string(.peer) ?? path[1]
-            guard header.peers[path[1]] != nil || header.peers.count < Self.maximumPeersPerGateway else { return [] }
+            guard Self.follows(path[1], in: header) else { return [] }
             var row = header.peers[path[1]] ?? PeerRow(name: name)
             row.progress = try object.number(.progress, in: .fraction)
             header.peers[path[1]] = row

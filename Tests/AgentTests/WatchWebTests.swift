@@ -23,6 +23,12 @@ struct WatchWebTests {
         return (watch, try #require(url, "watch said: \(lines(watch)) \(errors(watch))"))
     }
 
+    /// The port of the page's address (`http://127.0.0.1:PORT/`).
+    static func port(of url: String) throws -> UInt16 {
+        let match = try #require(url.firstMatch(of: #/:(\d+)/$/#))
+        return try #require(UInt16(match.1))
+    }
+
     func lines(_ process: ChildProcess) -> [String] {
         ((try? String(contentsOfFile: process.stdoutPath, encoding: .utf8)) ?? "").split(separator: "\n").map(String.init)
     }
@@ -236,8 +242,7 @@ struct WatchWebTests {
         let dir = try TemporaryDirectory(prefix: "watch-web-flood")
         let (watch, url) = try await startWatch(["--broker", broker.url, "--http", "127.0.0.1:0"], in: dir)
         defer { _ = watch.terminate() }
-        let match = try #require(url.firstMatch(of: #/:(\d+)/$/#))
-        let port = try #require(UInt16(match.1))
+        let port = try Self.port(of: url)
         try await MQTTTestPublisher.publish(broker: broker, topic: "uwb2mqtt/lobby/status",
                                             message: #"{"state": "online", "version": "flood", "ts": "2026-11-29T12:00:00.000Z"}"#, retain: true)
         let requests = ["", "GET / HTTP/1.1\r\nHost: x\r\n", "GET /events HTTP/1.1\r\nHost: x\r\n\r\n",
@@ -278,8 +283,7 @@ struct WatchWebTests {
         let dir = try TemporaryDirectory(prefix: "watch-web-burst")
         let (watch, url) = try await startWatch(["--broker", broker.url, "--http", "127.0.0.1:0"], in: dir)
         defer { _ = watch.terminate() }
-        let match = try #require(url.firstMatch(of: #/:(\d+)/$/#))
-        let port = try #require(UInt16(match.1))
+        let port = try Self.port(of: url)
         var sockets: [Int32] = []
         defer { for socket in sockets { close(socket) } }
         for index in 0..<200 {
@@ -314,8 +318,7 @@ struct WatchWebTests {
         let dir = try TemporaryDirectory(prefix: "watch-web-drip")
         let (watch, url) = try await startWatch(["--broker", broker.url, "--http", "127.0.0.1:0"], in: dir)
         defer { _ = watch.terminate() }
-        let match = try #require(url.firstMatch(of: #/:(\d+)/$/#))
-        let port = try #require(UInt16(match.1))
+        let port = try Self.port(of: url)
         var sockets: [Int32] = []
         defer { for socket in sockets { close(socket) } }
         for _ in 0..<24 {
@@ -358,8 +361,7 @@ struct WatchWebTests {
         let (watch, url) = try await startWatch(["--broker", broker.url, "--http", "127.0.0.1:0", "--http-user", "site",
                                                  "--http-password-file", passwordFile], in: dir)
         defer { _ = watch.terminate() }
-        let match = try #require(url.firstMatch(of: #/:(\d+)/$/#))
-        let port = try #require(UInt16(match.1))
+        let port = try Self.port(of: url)
         func request(_ credentials: String) -> String {
             "GET / HTTP/1.1\r\nHost: x\r\nAuthorization: Basic \(Data(credentials.utf8).base64EncodedString())\r\n\r\n"
         }
@@ -401,8 +403,7 @@ struct WatchWebTests {
         let dir = try TemporaryDirectory(prefix: "watch-web-stalled")
         let (watch, url) = try await startWatch(["--broker", broker.url, "--http", "127.0.0.1:0"], in: dir)
         defer { _ = watch.terminate() }
-        let match = try #require(url.firstMatch(of: #/:(\d+)/$/#))
-        let port = try #require(UInt16(match.1))
+        let port = try Self.port(of: url)
         var stalled: [Int32] = []
         defer { for socket in stalled { close(socket) } }
         for _ in 0..<8 {
@@ -434,8 +435,7 @@ struct WatchWebTests {
         let dir = try TemporaryDirectory(prefix: "watch-web-http")
         let (watch, url) = try await startWatch(["--broker", "mqtt://127.0.0.1:1", "--http", "127.0.0.1:0"], in: dir)
         defer { _ = watch.terminate() }
-        let match = try #require(url.firstMatch(of: #/:(\d+)/$/#))
-        let port = try #require(UInt16(match.1))
+        let port = try Self.port(of: url)
         let kept = Self.exchange(port: port, "GET / HTTP/1.1\r\nHost: x\r\n\r\nGET /watch.js HTTP/1.1\r\nHost: x\r\n\r\n", answers: 2)
         #expect(kept.components(separatedBy: "HTTP/1.1 200 OK").count == 3, "\(kept.prefix(600))")
         #expect(kept.contains("Content-Security-Policy: default-src 'none'; script-src 'self'"))
